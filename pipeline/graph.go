@@ -1,0 +1,77 @@
+package pipeline
+
+import (
+	"fmt"
+
+	"github.com/wys-project/wys/sparse"
+)
+
+// Pair is an ordered node pair (an arc U→V) in row indices 0..N−1.
+type Pair struct{ U, V int32 }
+
+// Graph is a loaded graph: its adjacency matrix over rows 0..N−1 and the
+// original node ids of those rows.
+type Graph struct {
+	// Adj is the N x N adjacency matrix. An undirected graph stores both
+	// arcs of every edge, so Adj is symmetric. Values are edge weights
+	// (1 for unweighted graphs).
+	Adj *sparse.CSR
+	// IDs maps rows to the user's original node ids.
+	IDs *NodeIDs
+	// Directed says whether Adj holds arcs as given (true) or symmetrised.
+	Directed bool
+	// Weighted says whether the weights came from the input (true) or are all 1.
+	Weighted bool
+}
+
+// N returns the number of nodes.
+func (g *Graph) N() int { r, _ := g.Adj.Dims(); return r }
+
+// Split is a link-prediction split: training arcs, held-out test arcs, and
+// sampled non-edges, all in row indices of the same node set.
+type Split struct {
+	// N is the number of nodes.
+	N int
+	// IDs maps rows to original node ids; it may be nil when the split
+	// carries no index.
+	IDs *NodeIDs
+	// Directed says whether pairs are arcs (true) or undirected edges
+	// stored once.
+	Directed bool
+	// Train holds the training edges; Test the held-out positives.
+	Train, Test []Pair
+	// TrainNeg and TestNeg are sampled non-edges for model selection and
+	// evaluation.
+	TrainNeg, TestNeg []Pair
+	// TestDirectedNeg (directed graphs only, may be nil) holds the reversed
+	// test arcs that are not edges, followed by the random negatives.
+	TestDirectedNeg []Pair
+}
+
+// TrainGraph returns the training graph of s: an unweighted adjacency
+// matrix over s.N nodes with the Train pairs (both arcs of each pair when s
+// is undirected). Duplicate pairs are merged; self-loops are kept.
+func (s *Split) TrainGraph() (*Graph, error) {
+	if s.N <= 0 {
+		return nil, fmt.Errorf("pipeline: split has no nodes")
+	}
+	n := len(s.Train)
+	if !s.Directed {
+		n *= 2
+	}
+	src := make([]int32, 0, n)
+	dst := make([]int32, 0, n)
+	for _, p := range s.Train {
+		src = append(src, p.U)
+		dst = append(dst, p.V)
+		if !s.Directed && p.U != p.V {
+			src = append(src, p.V)
+			dst = append(dst, p.U)
+		}
+	}
+	adj, err := sparse.NewFromCOO(s.N, s.N, src, dst, nil, sparse.DupFirst)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: training graph: %w", err)
+	}
+	return &Graph{Adj: adj, IDs: s.IDs, Directed: s.Directed}, nil
+}

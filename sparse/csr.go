@@ -1,0 +1,385 @@
+package sparse
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Sentinel errors returned (wrapped) by the constructors.
+var (
+	// ErrIndexRange reports an edge endpoint outside [0, rows) or [0, cols).
+	ErrIndexRange = errors.New("sparse: index out of range")
+	// ErrValue reports a NaN, infinite or negative edge weight where it is not allowed.
+	ErrValue = errors.New("sparse: invalid value")
+	// ErrTooLarge reports a dense conversion above MaxDenseElements.
+	ErrTooLarge = errors.New("sparse: matrix too large for a dense copy")
+)
+
+// MaxDenseElements bounds ToDense: rows*cols above it is refused with
+// ErrTooLarge rather than allocating (8 bytes each).
+const MaxDenseElements = 1 << 28
+
+// CSR is a sparse matrix in compressed sparse row form.
+//
+// Row i holds the column indices Indices[Indptr[i]:Indptr[i+1]] in strictly
+// increasing order and the matching values in Data. The fields are exported
+// for kernels and serialisation; code that changes them directly must keep
+// the invariants (see Validate).
+type CSR struct {
+	rows, cols int
+	// Indptr has rows+1 entries; Indptr[0] == 0 and Indptr[rows] == NNZ.
+	Indptr []int
+	// Indices holds column indices, sorted and unique within each row.
+	Indices []int32
+	// Data holds the values, one per index.
+	Data []float64
+}
+
+var (
+	_ mat.Matrix = (*CSR)(nil)
+)
+
+// DupPolicy says how NewFromCOO combines entries with the same (row, col).
+type DupPolicy int
+
+const (
+	// DupSum adds duplicate values (the natural choice for weighted edge lists).
+	DupSum DupPolicy = iota
+	// DupFirst keeps the value of the first occurrence in input order.
+	DupFirst
+	// DupMax keeps the largest value.
+	DupMax
+)
+
+// NewCSR returns a CSR from its raw parts after checking every invariant.
+// The slices are used, not copied.
+func NewCSR(rows, cols int, indptr []int, indices []int32, data []float64) (*CSR, error) {
+	m := &CSR{rows: rows, cols: cols, Indptr: indptr, Indices: indices, Data: data}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Validate checks the CSR invariants: len(Indptr) == rows+1, Indptr
+// non-decreasing from 0 to NNZ, len(Data) == len(Indices), and column indices
+// in range, strictly increasing within each row.
+func (m *CSR) Validate() error {
+	if m.rows < 0 || m.cols < 0 {
+		return fmt.Errorf("sparse: negative dimension %d x %d", m.rows, m.cols)
+	}
+	if m.cols > math.MaxInt32 {
+		return fmt.Errorf("sparse: %d columns exceed the int32 index range", m.cols)
+	}
+	if len(m.Indptr) != m.rows+1 {
+		return fmt.Errorf("sparse: len(indptr) = %d, want rows+1 = %d", len(m.Indptr), m.rows+1)
+	}
+	if m.Indptr[0] != 0 || m.Indptr[m.rows] != len(m.Indices) {
+		return fmt.Errorf("sparse: indptr must run from 0 to nnz = %d", len(m.Indices))
+	}
+	if len(m.Data) != len(m.Indices) {
+		return fmt.Errorf("sparse: len(data) = %d, len(indices) = %d", len(m.Data), len(m.Indices))
+	}
+	for i := 0; i < m.rows; i++ {
+		lo, hi := m.Indptr[i], m.Indptr[i+1]
+		if hi < lo {
+			return fmt.Errorf("sparse: indptr decreases at row %d", i)
+		}
+		prev := int32(-1)
+		for _, j := range m.Indices[lo:hi] {
+			if j < 0 || int(j) >= m.cols {
+				return fmt.Errorf("%w: row %d has column %d, cols = %d", ErrIndexRange, i, j, m.cols)
+			}
+			if j <= prev {
+				return fmt.Errorf("sparse: row %d columns not strictly increasing (%d after %d)", i, j, prev)
+			}
+			prev = j
+		}
+	}
+	return nil
+}
+
+// NewFromCOO builds a rows x cols CSR from coordinate triples. w may be nil,
+// meaning every value is 1. Entries with the same (row, col) are combined by
+// dup. Values must be finite; the inputs are not modified. Memory: the
+// result plus one int per row.
+func NewFromCOO(rows, cols int, src, dst []int32, w []float64, dup DupPolicy) (*CSR, error) {
+	if len(src) != len(dst) || (w != nil && len(w) != len(src)) {
+		panic(mat.ErrShape)
+	}
+	if rows < 0 || cols < 0 || cols > math.MaxInt32 {
+		return nil, fmt.Errorf("sparse: bad dimensions %d x %d", rows, cols)
+	}
+	counts := make([]int, rows+1)
+	for e := range src {
+		s, d := src[e], dst[e]
+		if s < 0 || int(s) >= rows || d < 0 || int(d) >= cols {
+			return nil, fmt.Errorf("%w: entry %d is (%d, %d) in a %d x %d matrix", ErrIndexRange, e, s, d, rows, cols)
+		}
+		if w != nil && (math.IsNaN(w[e]) || math.IsInf(w[e], 0)) {
+			return nil, fmt.Errorf("%w: entry %d has weight %v", ErrValue, e, w[e])
+		}
+		counts[s+1]++
+	}
+	for i := 0; i < rows; i++ {
+		counts[i+1] += counts[i]
+	}
+	indices := make([]int32, len(src))
+	data := make([]float64, len(src))
+	next := make([]int, rows)
+	copy(next, counts[:rows])
+	// Counting sort by row keeps input order within a row (stable), which
+	// DupFirst relies on.
+	for e := range src {
+		p := next[src[e]]
+		next[src[e]]++
+		indices[p] = dst[e]
+		if w != nil {
+			data[p] = w[e]
+		} else {
+			data[p] = 1
+		}
+	}
+	next = nil
+	// Sort each row by column (stably) and combine duplicates in place.
+	out := 0
+	indptr := counts
+	start := 0
+	for i := 0; i < rows; i++ {
+		lo, hi := start, indptr[i+1]
+		start = hi
+		row := rowSorter{indices[lo:hi], data[lo:hi]}
+		if !sort.IsSorted(row) {
+			sort.Stable(row)
+		}
+		indptr[i] = out
+		for p := lo; p < hi; p++ {
+			if out > indptr[i] && indices[out-1] == indices[p] {
+				switch dup {
+				case DupSum:
+					data[out-1] += data[p]
+				case DupMax:
+					data[out-1] = math.Max(data[out-1], data[p])
+				}
+				continue
+			}
+			indices[out] = indices[p]
+			data[out] = data[p]
+			out++
+		}
+	}
+	indptr[rows] = out
+	return &CSR{rows: rows, cols: cols, Indptr: indptr, Indices: slices.Clip(indices[:out]), Data: slices.Clip(data[:out])}, nil
+}
+
+type rowSorter struct {
+	idx []int32
+	val []float64
+}
+
+func (r rowSorter) Len() int           { return len(r.idx) }
+func (r rowSorter) Less(a, b int) bool { return r.idx[a] < r.idx[b] }
+func (r rowSorter) Swap(a, b int) {
+	r.idx[a], r.idx[b] = r.idx[b], r.idx[a]
+	r.val[a], r.val[b] = r.val[b], r.val[a]
+}
+
+// Dims returns the number of rows and columns.
+func (m *CSR) Dims() (r, c int) { return m.rows, m.cols }
+
+// NNZ returns the number of stored entries.
+func (m *CSR) NNZ() int { return len(m.Indices) }
+
+// Row returns the column indices and values of row i, as views into m.
+func (m *CSR) Row(i int) ([]int32, []float64) {
+	lo, hi := m.Indptr[i], m.Indptr[i+1]
+	return m.Indices[lo:hi], m.Data[lo:hi]
+}
+
+// RowNNZ returns the number of stored entries in row i (its out-degree for
+// an unweighted adjacency matrix).
+func (m *CSR) RowNNZ(i int) int { return m.Indptr[i+1] - m.Indptr[i] }
+
+// At returns the element at row i, column j, by binary search in row i.
+// It implements mat.Matrix; hot paths use the block kernels instead.
+func (m *CSR) At(i, j int) float64 {
+	if uint(i) >= uint(m.rows) || uint(j) >= uint(m.cols) {
+		panic(mat.ErrIndexOutOfRange)
+	}
+	idx, val := m.Row(i)
+	k, ok := slices.BinarySearch(idx, int32(j))
+	if !ok {
+		return 0
+	}
+	return val[k]
+}
+
+// Has reports whether (i, j) is a stored entry.
+func (m *CSR) Has(i, j int) bool {
+	idx, _ := m.Row(i)
+	_, ok := slices.BinarySearch(idx, int32(j))
+	return ok
+}
+
+// T returns the implicit transpose, for mat.Matrix. Use Transpose for a CSR.
+func (m *CSR) T() mat.Matrix { return mat.Transpose{Matrix: m} }
+
+// Clone returns a deep copy of m.
+func (m *CSR) Clone() *CSR {
+	return &CSR{rows: m.rows, cols: m.cols, Indptr: slices.Clone(m.Indptr),
+		Indices: slices.Clone(m.Indices), Data: slices.Clone(m.Data)}
+}
+
+// Transpose returns mᵀ as a new CSR (a counting sort, O(nnz + rows + cols)).
+func (m *CSR) Transpose() *CSR {
+	indptr := make([]int, m.cols+1)
+	for _, j := range m.Indices {
+		indptr[j+1]++
+	}
+	for j := 0; j < m.cols; j++ {
+		indptr[j+1] += indptr[j]
+	}
+	next := slices.Clone(indptr[:m.cols])
+	indices := make([]int32, len(m.Indices))
+	data := make([]float64, len(m.Data))
+	for i := 0; i < m.rows; i++ {
+		for p := m.Indptr[i]; p < m.Indptr[i+1]; p++ {
+			j := m.Indices[p]
+			q := next[j]
+			next[j]++
+			indices[q] = int32(i)
+			data[q] = m.Data[p]
+		}
+	}
+	return &CSR{rows: m.cols, cols: m.rows, Indptr: indptr, Indices: indices, Data: data}
+}
+
+// RowSums returns the sum of each row's values: the weighted out-degree of
+// an adjacency matrix.
+func (m *CSR) RowSums() []float64 {
+	s := make([]float64, m.rows)
+	for i := range s {
+		_, val := m.Row(i)
+		var t float64
+		for _, v := range val {
+			t += v
+		}
+		s[i] = t
+	}
+	return s
+}
+
+// OutDegrees returns the number of stored entries of each row.
+func (m *CSR) OutDegrees() []int {
+	d := make([]int, m.rows)
+	for i := range d {
+		d[i] = m.RowNNZ(i)
+	}
+	return d
+}
+
+// IsSymmetric reports whether m is square and equal to its transpose,
+// values included.
+func (m *CSR) IsSymmetric() bool {
+	if m.rows != m.cols {
+		return false
+	}
+	for i := 0; i < m.rows; i++ {
+		idx, val := m.Row(i)
+		for k, j := range idx {
+			if m.At(int(j), i) != val[k] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ScaleRows returns diag(s)·m as a new CSR with the same pattern.
+func (m *CSR) ScaleRows(s []float64) *CSR {
+	if len(s) != m.rows {
+		panic(mat.ErrShape)
+	}
+	out := m.Clone()
+	for i := 0; i < m.rows; i++ {
+		for p := out.Indptr[i]; p < out.Indptr[i+1]; p++ {
+			out.Data[p] *= s[i]
+		}
+	}
+	return out
+}
+
+// RowNormalize returns the random-walk transition matrix T = D⁻¹A, with D the
+// diagonal of row sums, and the list of dangling rows.
+//
+// Dangling-row policy: a row whose sum is zero (no out-arcs) stays all zero
+// in T, as in the authors' released code. Such a row is substochastic: walks
+// that reach the node stop there. The rows are returned so callers can
+// report them.
+func (m *CSR) RowNormalize() (t *CSR, dangling []int32) {
+	sums := m.RowSums()
+	inv := make([]float64, m.rows)
+	for i, s := range sums {
+		if s != 0 {
+			inv[i] = 1 / s
+		} else {
+			dangling = append(dangling, int32(i))
+		}
+	}
+	return m.ScaleRows(inv), dangling
+}
+
+// SymNormalize returns S = D^{-1/2} A D^{-1/2} with D the diagonal of row
+// sums. For a symmetric A, S is symmetric and similar to T = D⁻¹A:
+// T = D^{-1/2} S D^{1/2}. Rows and columns of zero-degree nodes are zero.
+// It also returns the square roots of the row sums, the diagonal of D^{1/2}.
+func (m *CSR) SymNormalize() (s *CSR, sqrtDeg []float64) {
+	if m.rows != m.cols {
+		panic(mat.ErrShape)
+	}
+	sums := m.RowSums()
+	sqrtDeg = make([]float64, m.rows)
+	inv := make([]float64, m.rows)
+	for i, d := range sums {
+		if d > 0 {
+			sqrtDeg[i] = math.Sqrt(d)
+			inv[i] = 1 / sqrtDeg[i]
+		}
+	}
+	out := m.Clone()
+	for i := 0; i < m.rows; i++ {
+		for p := out.Indptr[i]; p < out.Indptr[i+1]; p++ {
+			out.Data[p] *= inv[i] * inv[out.Indices[p]]
+		}
+	}
+	return out, sqrtDeg
+}
+
+// ToDense returns m as a gonum dense matrix. It returns ErrTooLarge when
+// rows*cols exceeds MaxDenseElements.
+func (m *CSR) ToDense() (*mat.Dense, error) {
+	if m.rows == 0 || m.cols == 0 {
+		return nil, fmt.Errorf("sparse: cannot make a dense copy of an empty %d x %d matrix", m.rows, m.cols)
+	}
+	if float64(m.rows)*float64(m.cols) > MaxDenseElements {
+		return nil, fmt.Errorf("%w: %d x %d is above %d elements", ErrTooLarge, m.rows, m.cols, MaxDenseElements)
+	}
+	d := mat.NewDense(m.rows, m.cols, nil)
+	for i := 0; i < m.rows; i++ {
+		idx, val := m.Row(i)
+		for k, j := range idx {
+			d.Set(i, int(j), val[k])
+		}
+	}
+	return d, nil
+}
+
+// Bytes returns the memory held by m's slices.
+func (m *CSR) Bytes() int64 {
+	return int64(cap(m.Indptr))*8 + int64(cap(m.Indices))*4 + int64(cap(m.Data))*8
+}
