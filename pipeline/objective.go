@@ -1,0 +1,114 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+)
+
+// Formulation selects how E[D] is weighted and how the loss is aggregated.
+// See ../shared/REFERENCE-NOTES.md ("The two formulations").
+type Formulation string
+
+const (
+	// FormulationCode follows the authors' released code, the default:
+	// E[D] = WalksPerNode·N·diag(deg)·Σ_k Q_k T^k (= WalksPerNode·N·Σ_k Q_k A T^{k−1}),
+	// the loss is the mean over all N² entries with log(σ+1e-5) and
+	// log(1−σ+1e-5), the attention regulariser is β·mean(q²), and the
+	// embeddings carry 1e-6·(mean(L²)+mean(R²)). The diagonal counts as a
+	// negative.
+	FormulationCode Formulation = "code"
+	// FormulationPaper follows the paper literally: E[D] =
+	// WalksPerNode·Σ_k Q_k T^k (P0 = diag(WalksPerNode)), the loss is the sum
+	// over all N² entries with exact logs, and the regulariser is β‖q‖².
+	FormulationPaper Formulation = "paper"
+)
+
+// Defaults of ObjectiveConfig, from the paper's Table 1 settings.
+const (
+	DefaultC            = 10
+	DefaultBeta         = 0.5
+	DefaultWalksPerNode = 80
+	// CodeEmbeddingReg is the authors' L2 weight on mean(L²)+mean(R²).
+	CodeEmbeddingReg = 1e-6
+	// CodeLogEpsilon is the authors' epsilon inside both logarithms.
+	CodeLogEpsilon = 1e-5
+)
+
+// ObjectiveConfig holds the parameters of the Watch Your Step objective
+// shared by the dense reference and the sparse trainer. The zero value
+// means the paper's Table 1 settings in the code formulation.
+type ObjectiveConfig struct {
+	// Formulation: "" means FormulationCode.
+	Formulation Formulation
+	// C is the number of transition-matrix powers, k = 1..C; 0 means 10.
+	C int
+	// Beta weighs the attention regulariser; 0 means 0.5. A negative value
+	// turns the regulariser off.
+	Beta float64
+	// WalksPerNode is the starting mass P0 (walks per node); 0 means 80.
+	WalksPerNode float64
+}
+
+// WithDefaults returns c with every zero field replaced by its default.
+func (c ObjectiveConfig) WithDefaults() ObjectiveConfig {
+	if c.Formulation == "" {
+		c.Formulation = FormulationCode
+	}
+	if c.C == 0 {
+		c.C = DefaultC
+	}
+	if c.Beta == 0 {
+		c.Beta = DefaultBeta
+	}
+	if c.Beta < 0 {
+		c.Beta = 0
+	}
+	if c.WalksPerNode == 0 {
+		c.WalksPerNode = DefaultWalksPerNode
+	}
+	return c
+}
+
+// Validate reports a configuration that cannot be used.
+func (c ObjectiveConfig) Validate() error {
+	c = c.WithDefaults()
+	switch c.Formulation {
+	case FormulationCode, FormulationPaper:
+	default:
+		return fmt.Errorf("pipeline: unknown formulation %q (want %q or %q)", c.Formulation, FormulationCode, FormulationPaper)
+	}
+	if c.C < 1 {
+		return fmt.Errorf("pipeline: C = %d, want at least 1 transition-matrix power", c.C)
+	}
+	if c.C > 1000 {
+		return fmt.Errorf("pipeline: C = %d is above the limit of 1000 powers", c.C)
+	}
+	if math.IsNaN(c.Beta) || math.IsInf(c.Beta, 0) {
+		return fmt.Errorf("pipeline: beta = %v, want a finite number", c.Beta)
+	}
+	if !(c.WalksPerNode > 0) || math.IsInf(c.WalksPerNode, 0) {
+		return fmt.Errorf("pipeline: walks per node = %v, want a positive number", c.WalksPerNode)
+	}
+	return nil
+}
+
+// Softmax returns softmax(q), computed stably.
+func Softmax(q []float64) []float64 {
+	out := make([]float64, len(q))
+	if len(q) == 0 {
+		return out
+	}
+	m := q[0]
+	for _, v := range q[1:] {
+		m = math.Max(m, v)
+	}
+	var s float64
+	for i, v := range q {
+		out[i] = math.Exp(v - m)
+		s += out[i]
+	}
+	for i := range out {
+		out[i] /= s
+	}
+	return out
+}
