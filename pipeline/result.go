@@ -1,0 +1,154 @@
+package pipeline
+
+import (
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Result is what a trainer returns: the embeddings at the selected step,
+// the learned context distribution, curves and statistics.
+type Result struct {
+	// Method names the trainer ("sparse", "dense", a baseline).
+	Method string
+	// N is the number of nodes and Half the width of each side, d/2.
+	N, Half int
+	// L and R are N x Half, row-major: Y = [L | R], and the score of the
+	// arc u→v is L_u·R_v.
+	L, R []float32
+	// Q = softmax(q) is the learned context distribution over k = 1..C
+	// (nil for methods without one); q holds the logits.
+	Q, QLogits []float64
+	// Curve holds one point per evaluation.
+	Curve []CurvePoint
+	// BestStep is the step (or epoch) whose embeddings are returned: the
+	// one with the best train AUC when train pairs exist, else the last.
+	BestStep int
+	// TrainAUC, TestAUC and TestDirectedAUC are measured at BestStep;
+	// NaN when the pairs were not given.
+	TrainAUC, TestAUC, TestDirectedAUC float64
+	Stats Stats
+}
+
+// CurvePoint is one evaluation during training.
+type CurvePoint struct {
+	Step     int     // optimiser steps so far (dense: full-batch steps)
+	Epoch    float64 // passes over the data in the trainer's own unit
+	Loss     float64 // objective (exact for dense, a running estimate for sparse)
+	TrainAUC float64 // NaN when not evaluated
+	TestAUC  float64
+	Q        []float64
+	Elapsed  time.Duration
+}
+
+// Stats are measurements of a run.
+type Stats struct {
+	// Stages lists wall time per stage in order ("powers", "train", ...).
+	Stages []StageTime
+	// EstimatedBytes is the pre-flight memory estimate.
+	EstimatedBytes int64
+	// PeakRSS is the process's peak resident set (VmHWM) at the end, in
+	// bytes; 0 where unknown.
+	PeakRSS int64
+	// Pairs counts positive pairs processed, PairsPerSecond their rate
+	// during training (sparse trainer).
+	Pairs          int64
+	PairsPerSecond float64
+}
+
+// StageTime is the wall time of one stage.
+type StageTime struct {
+	Name     string
+	Duration time.Duration
+}
+
+// EventKind classifies progress events.
+type EventKind int
+
+const (
+	// StageStart and StageEnd bracket a stage (Stage holds its name).
+	StageStart EventKind = iota
+	StageEnd
+	// Progress reports Done of Total units within a stage.
+	Progress
+	// Eval reports an evaluation point (Point is set).
+	Eval
+	// Note carries a message worth showing (Message is set).
+	Note
+)
+
+// Event is a progress report from a long-running library call.
+type Event struct {
+	Kind    EventKind
+	Stage   string
+	Done    int64
+	Total   int64
+	Unit    string
+	Elapsed time.Duration
+	Point   *CurvePoint
+	Message string
+}
+
+// Recorder receives progress events. Libraries never print; the command
+// line tool implements Recorder to show progress. Implementations must be
+// safe to call from the goroutine that runs the library call (events are
+// never sent concurrently).
+type Recorder interface {
+	Record(Event)
+}
+
+// NopRecorder discards every event.
+type NopRecorder struct{}
+
+// Record implements Recorder.
+func (NopRecorder) Record(Event) {}
+
+// RecordFunc adapts a function to Recorder.
+type RecordFunc func(Event)
+
+// Record implements Recorder.
+func (f RecordFunc) Record(e Event) { f(e) }
+
+// PeakRSS returns the process's peak resident set size in bytes from
+// /proc/self/status (VmHWM), or 0 where that is unavailable.
+func PeakRSS() int64 { return procStatusBytes("VmHWM:") }
+
+// AvailableMemory returns MemAvailable from /proc/meminfo in bytes, or 0
+// where that is unavailable.
+func AvailableMemory() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	return fieldKB(string(b), "MemAvailable:")
+}
+
+func procStatusBytes(key string) int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	return fieldKB(string(b), key)
+}
+
+func fieldKB(text, key string) int64 {
+	for _, line := range strings.Split(text, "\n") {
+		if rest, ok := strings.CutPrefix(line, key); ok {
+			f := strings.Fields(rest)
+			if len(f) == 0 {
+				return 0
+			}
+			v, err := strconv.ParseInt(f[0], 10, 64)
+			if err != nil {
+				return 0
+			}
+			return v * 1024
+		}
+	}
+	return 0
+}
+
+// nan is a convenience for unset metrics.
+var nan = math.NaN()
