@@ -1,0 +1,292 @@
+package reference
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/sparse"
+)
+
+// randomGraph returns a random graph of n nodes with about m edges
+// (both arcs when undirected), some dangling rows when directed.
+func randomGraph(n, m int, directed bool, seed uint64) *sparse.CSR {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var src, dst []int32
+	for e := 0; e < m; e++ {
+		u, v := int32(rng.IntN(n)), int32(rng.IntN(n))
+		if u == v {
+			continue
+		}
+		if directed && u == 0 {
+			continue // node 0 is dangling
+		}
+		src, dst = append(src, u), append(dst, v)
+		if !directed {
+			src, dst = append(src, v), append(dst, u)
+		}
+	}
+	a, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+// bruteObjective computes the objective with explicit dense matrix powers
+// and plain loops over all (v, u): independent of the model code.
+func bruteObjective(adj *sparse.CSR, obj pipeline.ObjectiveConfig, l, r *mat.Dense, q []float64) float64 {
+	obj = obj.WithDefaults()
+	a, _ := adj.ToDense()
+	n, _ := a.Dims()
+	_, half := l.Dims()
+	t := mat.NewDense(n, n, nil)
+	deg := make([]float64, n)
+	for v := 0; v < n; v++ {
+		for u := 0; u < n; u++ {
+			deg[v] += a.At(v, u)
+		}
+		for u := 0; u < n; u++ {
+			if deg[v] > 0 {
+				t.Set(v, u, a.At(v, u)/deg[v])
+			}
+		}
+	}
+	Q := make([]float64, len(q))
+	var z float64
+	for k := range q {
+		Q[k] = math.Exp(q[k])
+		z += Q[k]
+	}
+	e := mat.NewDense(n, n, nil)
+	pow := mat.DenseCopyOf(t)
+	for k := 0; k < obj.C; k++ {
+		if k > 0 {
+			var next mat.Dense
+			next.Mul(pow, t)
+			pow = &next
+		}
+		for v := 0; v < n; v++ {
+			p0 := obj.WalksPerNode
+			if obj.Formulation == pipeline.FormulationCode {
+				p0 = obj.WalksPerNode * float64(n) * deg[v]
+			}
+			for u := 0; u < n; u++ {
+				e.Set(v, u, e.At(v, u)+p0*Q[k]/z*pow.At(v, u))
+			}
+		}
+	}
+	var loss float64
+	for v := 0; v < n; v++ {
+		for u := 0; u < n; u++ {
+			var g float64
+			for j := 0; j < half; j++ {
+				g += l.At(v, j) * r.At(u, j)
+			}
+			s := 1 / (1 + math.Exp(-g))
+			neg := 0.0
+			if a.At(v, u) == 0 {
+				neg = 1
+			}
+			if obj.Formulation == pipeline.FormulationCode {
+				loss += (-e.At(v, u)*math.Log(s+1e-5) - neg*math.Log(1-s+1e-5)) / float64(n*n)
+			} else {
+				loss += -e.At(v, u)*math.Log(s) - neg*math.Log(1-s)
+			}
+		}
+	}
+	for _, x := range q {
+		if obj.Formulation == pipeline.FormulationCode {
+			loss += obj.Beta * x * x / float64(len(q))
+		} else {
+			loss += obj.Beta * x * x
+		}
+	}
+	if obj.Formulation == pipeline.FormulationCode {
+		var sl float64
+		for v := 0; v < n; v++ {
+			for j := 0; j < half; j++ {
+				sl += l.At(v, j)*l.At(v, j) + r.At(v, j)*r.At(v, j)
+			}
+		}
+		loss += 1e-6 * sl / float64(n*half)
+	}
+	return loss
+}
+
+func randomParams(n, half, c int, seed uint64) (*mat.Dense, *mat.Dense, []float64) {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	l := mat.NewDense(n, half, nil)
+	r := mat.NewDense(n, half, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < half; j++ {
+			l.Set(i, j, rng.NormFloat64()*0.7)
+			r.Set(i, j, rng.NormFloat64()*0.7)
+		}
+	}
+	q := make([]float64, c)
+	for k := range q {
+		q[k] = rng.NormFloat64()
+	}
+	return l, r, q
+}
+
+var formulations = []pipeline.Formulation{pipeline.FormulationCode, pipeline.FormulationPaper}
+
+func TestEvaluateMatchesBruteForce(t *testing.T) {
+	t.Parallel()
+	for _, f := range formulations {
+		for _, directed := range []bool{false, true} {
+			for _, n := range []int{5, 23, 50} {
+				adj := randomGraph(n, 3*n, directed, uint64(n))
+				obj := pipeline.ObjectiveConfig{Formulation: f, C: 4, Beta: 0.3}
+				l, r, q := randomParams(n, 3, 4, 1)
+				val, err := Evaluate(context.Background(), adj, obj, l, r, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := bruteObjective(adj, obj, l, r, q)
+				// Summation order differs; relative 1e-10 is far below any modelling error.
+				if math.Abs(val.Loss-want) > 1e-10*math.Abs(want) {
+					t.Errorf("%s directed=%v n=%d: loss %v, brute force %v", f, directed, n, val.Loss, want)
+				}
+			}
+		}
+	}
+}
+
+func TestGradientsFiniteDifference(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, f := range formulations {
+		for _, directed := range []bool{false, true} {
+			n, half, c := 9, 2, 3
+			adj := randomGraph(n, 20, directed, 5)
+			obj := pipeline.ObjectiveConfig{Formulation: f, C: c, Beta: 0.4}
+			l, r, q := randomParams(n, half, c, 2)
+			val, err := Evaluate(ctx, adj, obj, l, r, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			loss := func() float64 {
+				v, err := Evaluate(ctx, adj, obj, l, r, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return v.Loss
+			}
+			// Central differences: error O(h²) ≈ 1e-10 relative at h = 1e-5.
+			const h = 1e-5
+			check := func(name string, get func() float64, set func(float64), analytic float64) {
+				x := get()
+				set(x + h)
+				up := loss()
+				set(x - h)
+				down := loss()
+				set(x)
+				num := (up - down) / (2 * h)
+				if math.Abs(num-analytic) > 1e-6*(1+math.Abs(num)) {
+					t.Errorf("%s directed=%v: d/d%s analytic %v, finite difference %v", f, directed, name, analytic, num)
+				}
+			}
+			for i := 0; i < n; i++ {
+				for j := 0; j < half; j++ {
+					check("L", func() float64 { return l.At(i, j) }, func(x float64) { l.Set(i, j, x) }, val.GradL.At(i, j))
+					check("R", func() float64 { return r.At(i, j) }, func(x float64) { r.Set(i, j, x) }, val.GradR.At(i, j))
+				}
+			}
+			for k := 0; k < c; k++ {
+				check("q", func() float64 { return q[k] }, func(x float64) { q[k] = x }, val.GradQ[k])
+			}
+		}
+	}
+}
+
+// TestFloat32MatchesFloat64 checks the training precision against the
+// float64 oracle.
+func TestFloat32MatchesFloat64(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	n, half := 40, 4
+	adj := randomGraph(n, 120, false, 9)
+	obj := pipeline.ObjectiveConfig{C: 5}
+	l, r, q := randomParams(n, half, 5, 4)
+	want, err := Evaluate(ctx, adj, obj, l, r, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := newModel[float32](ctx, adj, obj, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l32 := make([]float32, n*half)
+	r32 := make([]float32, n*half)
+	for i := 0; i < n; i++ {
+		for j := 0; j < half; j++ {
+			l32[i*half+j] = float32(l.At(i, j))
+			r32[i*half+j] = float32(r.At(i, j))
+		}
+	}
+	got, err := m.evaluate(ctx, l32, r32, half, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// float32 rounding of E[D] and the scores: relative 1e-4.
+	if math.Abs(got.loss-want.Loss) > 1e-4*math.Abs(want.Loss) {
+		t.Errorf("float32 loss %v, float64 %v", got.loss, want.Loss)
+	}
+	var diff, norm float64
+	for i := 0; i < n; i++ {
+		for j := 0; j < half; j++ {
+			d := float64(got.gl[i*half+j]) - want.GradL.At(i, j)
+			diff += d * d
+			norm += want.GradL.At(i, j) * want.GradL.At(i, j)
+		}
+	}
+	if math.Sqrt(diff/norm) > 1e-4 {
+		t.Errorf("float32 gradient relative error %v", math.Sqrt(diff/norm))
+	}
+}
+
+// TestWorkersBitwise checks that the objective does not depend on the
+// number of goroutines.
+func TestWorkersBitwise(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	n, half := 200, 4
+	adj := randomGraph(n, 800, false, 3)
+	l, r, q := randomParams(n, half, 10, 8)
+	l32 := make([]float32, n*half)
+	r32 := make([]float32, n*half)
+	for i := range l32 {
+		l32[i] = float32(l.RawMatrix().Data[i])
+		r32[i] = float32(r.RawMatrix().Data[i])
+	}
+	var first *value[float32]
+	for _, w := range []int{1, 2, 5} {
+		m, err := newModel[float32](ctx, adj, pipeline.ObjectiveConfig{}, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := m.evaluate(ctx, l32, r32, half, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = v
+			continue
+		}
+		if v.loss != first.loss || v.gq[3] != first.gq[3] {
+			t.Errorf("workers=%d: loss %v vs %v", w, v.loss, first.loss)
+		}
+		for i := range v.gl {
+			if v.gl[i] != first.gl[i] {
+				t.Fatalf("workers=%d: gradient differs at %d", w, i)
+			}
+		}
+	}
+}

@@ -1,0 +1,263 @@
+package reference
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/sparse"
+)
+
+// ErrTooLarge is returned (wrapped) when the dense model would not fit in
+// the memory limit.
+var ErrTooLarge = errors.New("graph too large for the dense reference")
+
+// Config controls Train. The zero value means the paper's Table 1 setting
+// in the authors' numerics: code formulation, C = 10, β = 0.5, d = 128
+// (64 per side), 300 PercentDelta steps at rate 0.2, evaluation every 4
+// steps.
+type Config struct {
+	// Objective selects the formulation, C, β and walks per node.
+	Objective pipeline.ObjectiveConfig
+	// Dim is the embedding width d of Y = [L | R] (each side d/2); 0 means 128.
+	Dim int
+	// Steps is the number of full-batch steps; 0 means 300.
+	Steps int
+	// Optimizer is PercentDelta ("" means it) or Adam.
+	Optimizer string
+	// LR is the learning rate; 0 means 0.2 for PercentDelta, 0.01 for Adam.
+	LR float64
+	// EvalEvery is the number of steps between evaluations; 0 means 4.
+	EvalEvery int
+	// Seed drives the initialisation L, R ~ U(−0.1, 0.1).
+	Seed uint64
+	// Workers bounds the goroutines; 0 means GOMAXPROCS.
+	Workers int
+	// MemoryLimit in bytes; 0 means the machine's available memory.
+	MemoryLimit int64
+}
+
+func (c Config) withDefaults() Config {
+	c.Objective = c.Objective.WithDefaults()
+	if c.Dim == 0 {
+		c.Dim = 128
+	}
+	if c.Steps == 0 {
+		c.Steps = 300
+	}
+	if c.Optimizer == "" {
+		c.Optimizer = PercentDelta
+	}
+	if c.LR == 0 {
+		c.LR = DefaultPercentDeltaLR
+		if c.Optimizer == Adam {
+			c.LR = DefaultAdamLR
+		}
+	}
+	if c.EvalEvery == 0 {
+		c.EvalEvery = 4
+	}
+	return c
+}
+
+// Validate reports a configuration that cannot be used.
+func (c Config) Validate() error {
+	if err := c.Objective.Validate(); err != nil {
+		return err
+	}
+	c = c.withDefaults()
+	if c.Dim < 2 || c.Dim%2 != 0 {
+		return fmt.Errorf("reference: dimension %d must be even and at least 2 (d/2 per side)", c.Dim)
+	}
+	if c.Steps < 1 {
+		return fmt.Errorf("reference: steps = %d, want at least 1", c.Steps)
+	}
+	if c.Optimizer != PercentDelta && c.Optimizer != Adam {
+		return fmt.Errorf("reference: unknown optimizer %q (want %q or %q)", c.Optimizer, PercentDelta, Adam)
+	}
+	if !(c.LR > 0) || math.IsInf(c.LR, 0) {
+		return fmt.Errorf("reference: learning rate %v, want a positive number", c.LR)
+	}
+	if c.EvalEvery < 1 {
+		return fmt.Errorf("reference: eval-every = %d, want at least 1", c.EvalEvery)
+	}
+	return nil
+}
+
+// CheckMemory returns an error wrapping ErrTooLarge when a dense model of
+// n nodes under cfg would need more than the limit.
+func CheckMemory(n int, cfg Config) (int64, error) {
+	cfg = cfg.withDefaults()
+	need := BytesNeeded(n, cfg.Objective.C, 4) + int64(n)*int64(cfg.Dim)*4*8
+	limit := cfg.MemoryLimit
+	if limit == 0 {
+		limit = pipeline.AvailableMemory() * 9 / 10
+	}
+	if limit > 0 && need > limit {
+		return need, fmt.Errorf("%w: %d nodes with C = %d need about %.1f GiB of dense matrices, above the limit of %.1f GiB; use the sparse trainer, or lower C",
+			ErrTooLarge, n, cfg.Objective.C, float64(need)/(1<<30), float64(limit)/(1<<30))
+	}
+	return need, nil
+}
+
+// Train runs the dense reference trainer on the training graph of split:
+// full-batch steps on the exact objective; every EvalEvery steps it
+// measures the train AUC (Train against TrainNeg) and the test AUC, and it
+// returns the embeddings, Q and test AUC of the step with the best train
+// AUC (the last step when the split has no train negatives).
+func Train(ctx context.Context, split *pipeline.Split, cfg Config, rec pipeline.Recorder) (*pipeline.Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	if rec == nil {
+		rec = pipeline.NopRecorder{}
+	}
+	start := time.Now()
+	g, err := split.TrainGraph()
+	if err != nil {
+		return nil, err
+	}
+	n := g.N()
+	need, err := CheckMemory(n, cfg)
+	if err != nil {
+		return nil, err
+	}
+	res := &pipeline.Result{Method: "dense", N: n, Half: cfg.Dim / 2,
+		TrainAUC: math.NaN(), TestAUC: math.NaN(), TestDirectedAUC: math.NaN()}
+	res.Stats.EstimatedBytes = need
+
+	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "powers", Message: fmt.Sprintf("dense E[D]: %d x %d, C = %d", n, n, cfg.Objective.C)})
+	t0 := time.Now()
+	m, err := newModel[float32](ctx, g.Adj, cfg.Objective, cfg.Workers)
+	if err != nil {
+		return nil, err
+	}
+	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "powers", Duration: time.Since(t0)})
+	rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "powers", Elapsed: time.Since(t0)})
+
+	half := cfg.Dim / 2
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x696e6974)) // stream "init"
+	l := make([]float32, n*half)
+	r := make([]float32, n*half)
+	for i := range l {
+		l[i] = float32(rng.Float64()*0.2 - 0.1)
+	}
+	for i := range r {
+		r[i] = float32(rng.Float64()*0.2 - 0.1)
+	}
+	q := make([]float64, m.c)
+	for i := range q {
+		q[i] = 1
+	}
+	var adamL, adamR, adamQ adamState
+	bestTrain := math.Inf(-1)
+
+	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "train", Total: int64(cfg.Steps), Unit: "steps"})
+	t1 := time.Now()
+	for step := 1; step <= cfg.Steps; step++ {
+		val, err := m.evaluate(ctx, l, r, half, q)
+		if err != nil {
+			return nil, fmt.Errorf("reference: step %d: %w", step, err)
+		}
+		switch cfg.Optimizer {
+		case PercentDelta:
+			decay := 1 - 0.99*float64(step-1)/float64(cfg.Steps)
+			percentDelta(l, val.gl, cfg.LR, decay)
+			percentDelta(r, val.gr, cfg.LR, decay)
+			percentDelta(q, val.gq, cfg.LR, decay)
+		case Adam:
+			adamT(&adamL, l, val.gl, cfg.LR)
+			adamT(&adamR, r, val.gr, cfg.LR)
+			adamQ.step(q, val.gq, cfg.LR)
+		}
+		if step%cfg.EvalEvery == 0 || step == cfg.Steps {
+			pt := pipeline.CurvePoint{Step: step, Epoch: float64(step), Loss: val.loss,
+				TrainAUC: pipeline.PairAUC(l, r, half, split.Train, split.TrainNeg),
+				TestAUC:  pipeline.PairAUC(l, r, half, split.Test, split.TestNeg),
+				Q:        pipeline.Softmax(q), Elapsed: time.Since(t1)}
+			res.Curve = append(res.Curve, pt)
+			rec.Record(pipeline.Event{Kind: pipeline.Eval, Stage: "train", Done: int64(step), Total: int64(cfg.Steps), Unit: "steps", Point: &pt, Elapsed: time.Since(t1)})
+			better := pt.TrainAUC > bestTrain || (math.IsNaN(pt.TrainAUC) && step == cfg.Steps)
+			if better {
+				if !math.IsNaN(pt.TrainAUC) {
+					bestTrain = pt.TrainAUC
+				}
+				res.BestStep = step
+				res.L, res.R = slices.Clone(l), slices.Clone(r)
+				res.Q, res.QLogits = pt.Q, slices.Clone(q)
+				res.TrainAUC, res.TestAUC = pt.TrainAUC, pt.TestAUC
+				res.TestDirectedAUC = pipeline.PairAUC(l, r, half, split.Test, split.TestDirectedNeg)
+			}
+		} else {
+			rec.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "train", Done: int64(step), Total: int64(cfg.Steps), Unit: "steps", Elapsed: time.Since(t1)})
+		}
+	}
+	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "train", Duration: time.Since(t1)})
+	rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "train", Elapsed: time.Since(t1)})
+	res.Stats.PeakRSS = pipeline.PeakRSS()
+	_ = start
+	return res, nil
+}
+
+// Value is an exact evaluation of the objective, in float64.
+type Value struct {
+	// Loss = Positive + Negative + Regularizer.
+	Loss float64
+	// Positive is the −E[D]∘log σ(LRᵀ) term and Negative the
+	// −1[A=0]∘log(1−σ(LRᵀ)) term, each aggregated as the formulation says
+	// (code: mean over N² entries with the 1e-5 epsilons; paper: sum with
+	// exact logs).
+	Positive, Negative float64
+	// Regularizer: code β·mean(q²) + 1e-6·(mean(L²) + mean(R²)); paper β‖q‖².
+	Regularizer float64
+	// GradL, GradR (N x d/2) and GradQ (C) are the gradients of Loss.
+	GradL, GradR *mat.Dense
+	GradQ        []float64
+}
+
+// Evaluate returns the exact objective of the WYS model (L, R, q) on the
+// graph adj under obj, and its gradients, in float64. It is the oracle for
+// the scalable trainer's tests; memory is O(C·N²), so it refuses graphs of
+// more than 4096 nodes.
+func Evaluate(ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConfig, l, r *mat.Dense, q []float64) (*Value, error) {
+	n, _ := adj.Dims()
+	if n > 4096 {
+		return nil, fmt.Errorf("%w: Evaluate is for graphs of at most 4096 nodes, got %d", ErrTooLarge, n)
+	}
+	ln, half := l.Dims()
+	rn, rh := r.Dims()
+	if ln != n || rn != n || rh != half {
+		panic(mat.ErrShape)
+	}
+	obj = obj.WithDefaults()
+	if len(q) != obj.C {
+		panic(mat.ErrShape)
+	}
+	m, err := newModel[float64](ctx, adj, obj, 0)
+	if err != nil {
+		return nil, err
+	}
+	flat := func(a *mat.Dense) []float64 {
+		out := make([]float64, n*half)
+		for i := 0; i < n; i++ {
+			for j := 0; j < half; j++ {
+				out[i*half+j] = a.At(i, j)
+			}
+		}
+		return out
+	}
+	val, err := m.evaluate(ctx, flat(l), flat(r), half, q)
+	if err != nil {
+		return nil, err
+	}
+	return &Value{Loss: val.loss, Positive: val.positive, Negative: val.negative, Regularizer: val.regularise,
+		GradL: mat.NewDense(n, half, val.gl), GradR: mat.NewDense(n, half, val.gr), GradQ: val.gq}, nil
+}
