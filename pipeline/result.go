@@ -29,7 +29,7 @@ type Result struct {
 	// TrainAUC, TestAUC and TestDirectedAUC are measured at BestStep;
 	// NaN when the pairs were not given.
 	TrainAUC, TestAUC, TestDirectedAUC float64
-	Stats Stats
+	Stats                              Stats
 }
 
 // CurvePoint is one evaluation during training.
