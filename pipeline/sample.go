@@ -1,0 +1,123 @@
+package pipeline
+
+import (
+	"math/rand/v2"
+	"slices"
+	"sort"
+
+	"github.com/wys-project/wys/sparse"
+)
+
+// Random stream purposes. Every random choice of the trainer comes from a
+// PCG source seeded with the run's seed and a stream id derived from one
+// of these purposes and the data shard, never from the goroutine.
+const (
+	streamInit uint64 = 0x696e6974 // "init"
+	streamWalk uint64 = 0x77616c6b // "walk": anchors, walks and negatives of a shard
+	streamEval uint64 = 0x6576616c // "eval": subsampling evaluation pairs
+)
+
+// streamRNG returns the PCG source for a purpose and shard index.
+func streamRNG(seed, purpose, shard uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, mix64(purpose*0x9e3779b97f4a7c15^mix64(shard))))
+}
+
+// mix64 is SplitMix64's finaliser: a bijective scrambling of x.
+func mix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// walker samples anchors and random walks on a graph.
+//
+// Anchors: proportional to weighted out-degree (the code formulation's
+// starting mass 80·N·deg(v)) or uniform over nodes (the paper's
+// P0 = diag(80)). A walk step from v moves to a neighbour with probability
+// A_vu / deg(v), the row of T = D⁻¹A; a node without out-arcs ends the walk
+// (T's row is zero there).
+type walker struct {
+	adj      *sparse.CSR
+	n        int
+	uniform  bool      // uniform anchors (paper) or by degree (code)
+	weighted bool      // non-unit weights: use cumulative sums
+	cum      []float64 // cumulative weights along Data (weighted only)
+	rowCum   []float64 // cumulative weighted degree by row (weighted, degree anchors)
+}
+
+func newWalker(adj *sparse.CSR, uniformAnchors bool) *walker {
+	n, _ := adj.Dims()
+	w := &walker{adj: adj, n: n, uniform: uniformAnchors}
+	for _, x := range adj.Data {
+		if x != 1 {
+			w.weighted = true
+			break
+		}
+	}
+	if w.weighted {
+		w.cum = make([]float64, len(adj.Data))
+		w.rowCum = make([]float64, n+1)
+		for i := 0; i < n; i++ {
+			var s float64
+			for p := adj.Indptr[i]; p < adj.Indptr[i+1]; p++ {
+				s += adj.Data[p]
+				w.cum[p] = s
+			}
+			w.rowCum[i+1] = w.rowCum[i] + s
+		}
+	}
+	return w
+}
+
+// anchor draws a starting node.
+func (w *walker) anchor(rng *rand.Rand) int32 {
+	if w.uniform {
+		return int32(rng.IntN(w.n))
+	}
+	if w.weighted {
+		// First row whose cumulative weight exceeds x: rows of zero weight
+		// are never chosen.
+		x := rng.Float64() * w.rowCum[w.n]
+		i := sort.Search(w.n, func(i int) bool { return w.rowCum[i+1] > x })
+		return int32(min(i, w.n-1))
+	}
+	// Uniform arc, then its row: proportional to out-degree.
+	e := rng.IntN(len(w.adj.Indices))
+	i := sort.SearchInts(w.adj.Indptr, e+1) - 1
+	return int32(i)
+}
+
+// step moves one step from v; ok is false when v has no out-arcs.
+func (w *walker) step(rng *rand.Rand, v int32) (int32, bool) {
+	lo, hi := w.adj.Indptr[v], w.adj.Indptr[v+1]
+	if lo == hi {
+		return 0, false
+	}
+	if !w.weighted {
+		return w.adj.Indices[lo+rng.IntN(hi-lo)], true
+	}
+	row := w.cum[lo:hi]
+	x := rng.Float64() * row[len(row)-1]
+	k := sort.Search(len(row), func(i int) bool { return row[i] > x })
+	return w.adj.Indices[lo+min(k, len(row)-1)], true
+}
+
+// isEdge reports whether v→u is an arc of adj.
+func isEdge(adj *sparse.CSR, v, u int32) bool {
+	idx := adj.Indices[adj.Indptr[v]:adj.Indptr[v+1]]
+	_, ok := slices.BinarySearch(idx, u)
+	return ok
+}
+
+// negative draws a uniform pair (v, u) with A_vu = 0, by rejection. The
+// diagonal is included (it is a negative unless it is an arc). Rejection
+// takes 1/(1 − nnz/N²) tries on average.
+func negative(adj *sparse.CSR, n int, rng *rand.Rand) (int32, int32) {
+	for {
+		v, u := int32(rng.IntN(n)), int32(rng.IntN(n))
+		if !isEdge(adj, v, u) {
+			return v, u
+		}
+	}
+}

@@ -1,0 +1,805 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/wys-project/wys/sparse"
+)
+
+// Optimizer names of the sparse trainer.
+const (
+	OptAdam = "adam"
+	OptSGD  = "sgd"
+)
+
+// ErrNotFinite reports a NaN or infinite loss during training.
+var ErrNotFinite = errors.New("pipeline: loss is not finite")
+
+// ErrMemory reports a run whose memory estimate exceeds the limit.
+var ErrMemory = errors.New("pipeline: not enough memory")
+
+// TrainConfig controls the sparse minibatch trainer. The zero value is a
+// sensible default for every field; each field says what 0 means.
+type TrainConfig struct {
+	// Objective selects the formulation (code by default), C, β and the
+	// walks per node of E[D].
+	Objective ObjectiveConfig
+	// Dim is the width d of Y = [L | R], each side d/2; 0 means 128.
+	Dim int
+	// Epochs is the length of the run in epochs; one epoch draws N random
+	// walks (one per node on average), each giving C positive pairs.
+	// 0 means 40.
+	Epochs float64
+	// BatchWalks is the number of walks per minibatch; 0 means 256.
+	BatchWalks int
+	// Negatives is the number of non-edge pairs drawn per positive pair;
+	// 0 means 1. (The estimator weights them so that the objective is
+	// unbiased whatever the number; more negatives lower its variance.)
+	Negatives int
+	// Optimizer is OptAdam ("" means it) with lazy row updates, or OptSGD.
+	Optimizer string
+	// LR is the initial learning rate, decayed linearly to LR/10 over the
+	// run; 0 means 0.01 for Adam and 0.05 for SGD.
+	LR float64
+	// EvalEvery is the number of epochs between evaluations of the train
+	// AUC (model selection) and test AUC; 0 means Epochs/20.
+	EvalEvery float64
+	// EvalPairs caps the pairs of each list used for the AUCs during
+	// training (a seeded subsample); 0 means 200000. The final test AUC
+	// uses every pair.
+	EvalPairs int
+	// Patience stops the run after this many evaluations without a better
+	// train AUC; 0 means never stop early.
+	Patience int
+	// FixedQ, when not nil, fixes the context distribution (normalised to
+	// sum 1, length C) instead of learning it: DeepWalk's linear decay or
+	// GloVe's 1/k, for baselines.
+	FixedQ []float64
+	// Seed drives every random choice. The same seed gives the same
+	// embeddings for any number of workers.
+	Seed uint64
+	// Workers bounds the goroutines; 0 means GOMAXPROCS.
+	Workers int
+	// MemoryLimit in bytes for the pre-flight check; 0 means 90% of the
+	// machine's available memory.
+	MemoryLimit int64
+}
+
+// shardWalks is the number of walks drawn by one shard: the unit of
+// random streams and of parallel work. It is fixed so that results do not
+// depend on the number of workers.
+const shardWalks = 64
+
+// numBlocks is the number of row blocks over which gradients are
+// accumulated, each by one goroutine in pair order.
+const numBlocks = 64
+
+// WithDefaults returns c with every zero field replaced by its default.
+func (c TrainConfig) WithDefaults() TrainConfig {
+	c.Objective = c.Objective.WithDefaults()
+	if c.Dim == 0 {
+		c.Dim = 128
+	}
+	if c.Epochs == 0 {
+		c.Epochs = 40
+	}
+	if c.BatchWalks == 0 {
+		c.BatchWalks = 256
+	}
+	if c.Negatives == 0 {
+		c.Negatives = 1
+	}
+	if c.Optimizer == "" {
+		c.Optimizer = OptAdam
+	}
+	if c.LR == 0 {
+		c.LR = 0.01
+		if c.Optimizer == OptSGD {
+			c.LR = 0.05
+		}
+	}
+	if c.EvalEvery == 0 {
+		c.EvalEvery = c.Epochs / 20
+	}
+	if c.EvalPairs == 0 {
+		c.EvalPairs = 200000
+	}
+	if c.Workers <= 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	return c
+}
+
+// Validate reports a configuration that cannot be used, before any work.
+func (c TrainConfig) Validate() error {
+	if err := c.Objective.Validate(); err != nil {
+		return err
+	}
+	d := c.WithDefaults()
+	switch {
+	case d.Dim < 2 || d.Dim%2 != 0:
+		return fmt.Errorf("pipeline: dimension %d must be even and at least 2 (Y = [L | R], d/2 per side)", c.Dim)
+	case !(d.Epochs > 0) || math.IsInf(d.Epochs, 0):
+		return fmt.Errorf("pipeline: epochs = %v, want a positive number", c.Epochs)
+	case d.BatchWalks < 1:
+		return fmt.Errorf("pipeline: batch size %d, want at least 1 walk", c.BatchWalks)
+	case d.Negatives < 1:
+		return fmt.Errorf("pipeline: negatives = %d, want at least 1 per positive pair", c.Negatives)
+	case d.Optimizer != OptAdam && d.Optimizer != OptSGD:
+		return fmt.Errorf("pipeline: unknown optimizer %q (want %q or %q)", c.Optimizer, OptAdam, OptSGD)
+	case !(d.LR > 0) || math.IsInf(d.LR, 0):
+		return fmt.Errorf("pipeline: learning rate %v, want a positive number", c.LR)
+	case !(d.EvalEvery > 0):
+		return fmt.Errorf("pipeline: eval-every = %v epochs, want a positive number", c.EvalEvery)
+	case d.EvalPairs < 1 || d.Patience < 0:
+		return fmt.Errorf("pipeline: eval pairs %d and patience %d must be positive", c.EvalPairs, c.Patience)
+	}
+	if c.FixedQ != nil {
+		if len(c.FixedQ) != d.Objective.C {
+			return fmt.Errorf("pipeline: fixed Q has %d entries, want C = %d", len(c.FixedQ), d.Objective.C)
+		}
+		var s float64
+		for _, x := range c.FixedQ {
+			if !(x >= 0) || math.IsInf(x, 0) {
+				return fmt.Errorf("pipeline: fixed Q entry %v is not a non-negative number", x)
+			}
+			s += x
+		}
+		if s == 0 {
+			return fmt.Errorf("pipeline: fixed Q sums to 0")
+		}
+	}
+	return nil
+}
+
+// EstimateMemory returns the bytes the sparse trainer needs for a graph of
+// n nodes and nnz arcs: parameters, optimiser moments, gradient buffers and
+// the best snapshot (10 float32 matrices of n x d/2), the graph, the
+// sampler's tables and the evaluation pairs.
+func (c TrainConfig) EstimateMemory(n, nnz, evalPairs int) int64 {
+	d := c.WithDefaults()
+	half := int64(d.Dim / 2)
+	b := 10 * int64(n) * half * 4
+	b += int64(n)*8*2 + int64(nnz)*12 // CSR
+	b += int64(nnz)*8 + int64(n)*8    // weighted sampler tables (upper bound)
+	b += int64(n) * 8                 // row stamps
+	b += int64(evalPairs) * 16
+	pairs := int64(d.BatchWalks) * int64(d.Objective.C) * int64(1+d.Negatives)
+	b += pairs * 12 * 3
+	return b
+}
+
+// Train runs the sparse trainer on the training graph of split, selecting
+// the embeddings by train AUC (Train against TrainNeg) and reporting the
+// test AUC (Test against TestNeg, and TestDirectedNeg when present).
+func Train(ctx context.Context, split *Split, cfg TrainConfig, rec Recorder) (*Result, error) {
+	g, err := split.TrainGraph()
+	if err != nil {
+		return nil, err
+	}
+	return TrainGraph(ctx, g, split, cfg, rec)
+}
+
+// TrainGraph runs the sparse trainer on g. eval, which may be nil,
+// supplies the pairs for model selection and testing (its graph is not
+// used). Without train pairs the embeddings of the last step are returned.
+func TrainGraph(ctx context.Context, g *Graph, eval *Split, cfg TrainConfig, rec Recorder) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.WithDefaults()
+	if rec == nil {
+		rec = NopRecorder{}
+	}
+	if eval == nil {
+		eval = &Split{}
+	}
+	n := g.N()
+	if n == 0 || g.Adj.NNZ() == 0 {
+		return nil, fmt.Errorf("pipeline: %w: the training graph has no arcs", ErrEmptyGraph)
+	}
+	evalPairs := len(eval.Train) + len(eval.TrainNeg) + len(eval.Test) + len(eval.TestNeg) + len(eval.TestDirectedNeg)
+	need := cfg.EstimateMemory(n, g.Adj.NNZ(), evalPairs)
+	limit := cfg.MemoryLimit
+	if limit == 0 {
+		limit = AvailableMemory() * 9 / 10
+	}
+	if limit > 0 && need > limit {
+		return nil, fmt.Errorf("%w: %d nodes at d = %d need about %.1f GiB, above the limit of %.1f GiB; lower the dimension",
+			ErrMemory, n, cfg.Dim, float64(need)/(1<<30), float64(limit)/(1<<30))
+	}
+	rec.Record(Event{Kind: Note, Stage: "train", Message: fmt.Sprintf("memory estimate %.2f GiB (limit %.1f GiB)", float64(need)/(1<<30), float64(limit)/(1<<30))})
+
+	t := newTrainer(g, cfg)
+	res := &Result{Method: "sparse", N: n, Half: t.half, TrainAUC: math.NaN(), TestAUC: math.NaN(), TestDirectedAUC: math.NaN()}
+	res.Stats.EstimatedBytes = need
+
+	// Evaluation subsamples, fixed for the run.
+	erng := streamRNG(cfg.Seed, streamEval, 0)
+	sub := func(p []Pair) []Pair {
+		if len(p) <= cfg.EvalPairs {
+			return p
+		}
+		idx := erng.Perm(len(p))[:cfg.EvalPairs]
+		slices.Sort(idx)
+		out := make([]Pair, len(idx))
+		for i, j := range idx {
+			out[i] = p[j]
+		}
+		return out
+	}
+	trPos, trNeg := sub(eval.Train), sub(eval.TrainNeg)
+	tePos, teNeg := sub(eval.Test), sub(eval.TestNeg)
+
+	walksTotal := int64(math.Ceil(cfg.Epochs * float64(n)))
+	batches := (walksTotal + int64(cfg.BatchWalks) - 1) / int64(cfg.BatchWalks)
+	evalBatches := max(1, int64(math.Round(cfg.EvalEvery*float64(n)/float64(cfg.BatchWalks))))
+	rec.Record(Event{Kind: StageStart, Stage: "train", Total: batches, Unit: "batches",
+		Message: fmt.Sprintf("%d walks of length %d in %d batches", walksTotal, cfg.Objective.C, batches)})
+	start := time.Now()
+	best := math.Inf(-1)
+	sinceBest := 0
+	var lossSum float64
+	var lossCount int
+	for b := int64(0); b < batches; b++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		frac := float64(b) / float64(batches)
+		lr := cfg.LR * (1 - 0.9*frac)
+		loss, err := t.batch(ctx, uint64(b), lr)
+		if err != nil {
+			return nil, err
+		}
+		if math.IsNaN(loss) || math.IsInf(loss, 0) {
+			epoch := float64(b*int64(cfg.BatchWalks)) / float64(n)
+			return nil, fmt.Errorf("%w: %v at epoch %.2f, batch %d (lower the learning rate)", ErrNotFinite, loss, epoch, b)
+		}
+		lossSum += loss
+		lossCount++
+		done := b + 1
+		if done%evalBatches == 0 || done == batches {
+			pt := CurvePoint{Step: int(done), Epoch: float64(done*int64(cfg.BatchWalks)) / float64(n),
+				Loss: lossSum / float64(lossCount), Q: t.Q(), Elapsed: time.Since(start)}
+			lossSum, lossCount = 0, 0
+			pt.TrainAUC = PairAUC(t.l, t.r, t.half, trPos, trNeg)
+			pt.TestAUC = PairAUC(t.l, t.r, t.half, tePos, teNeg)
+			res.Curve = append(res.Curve, pt)
+			rec.Record(Event{Kind: Eval, Stage: "train", Done: done, Total: batches, Unit: "batches", Point: &pt, Elapsed: pt.Elapsed})
+			if pt.TrainAUC > best || (math.IsNaN(pt.TrainAUC) && done == batches) {
+				if !math.IsNaN(pt.TrainAUC) {
+					best = pt.TrainAUC
+				}
+				sinceBest = 0
+				res.BestStep = int(done)
+				res.L, res.R = slices.Clone(t.l), slices.Clone(t.r)
+				res.Q, res.QLogits = pt.Q, slices.Clone(t.q)
+			} else {
+				sinceBest++
+				if cfg.Patience > 0 && sinceBest >= cfg.Patience {
+					rec.Record(Event{Kind: Note, Stage: "train", Message: fmt.Sprintf("early stop: no better train AUC in %d evaluations", sinceBest)})
+					break
+				}
+			}
+		} else if done%16 == 0 {
+			rec.Record(Event{Kind: Progress, Stage: "train", Done: done, Total: batches, Unit: "batches", Elapsed: time.Since(start)})
+		}
+	}
+	elapsed := time.Since(start)
+	rec.Record(Event{Kind: StageEnd, Stage: "train", Elapsed: elapsed})
+	res.Stats.Stages = append(res.Stats.Stages, StageTime{Name: "train", Duration: elapsed})
+	res.Stats.Pairs = t.pairs
+	res.Stats.PairsPerSecond = float64(t.pairs) / elapsed.Seconds()
+	res.TrainAUC = PairAUC(res.L, res.R, res.Half, eval.Train, eval.TrainNeg)
+	res.TestAUC = PairAUC(res.L, res.R, res.Half, eval.Test, eval.TestNeg)
+	res.TestDirectedAUC = PairAUC(res.L, res.R, res.Half, eval.Test, eval.TestDirectedNeg)
+	res.Stats.PeakRSS = PeakRSS()
+	return res, nil
+}
+
+// trainer holds the parameters, optimiser state and scratch space.
+type trainer struct {
+	cfg    TrainConfig
+	adj    *sparse.CSR
+	n      int
+	half   int
+	c      int
+	walker *walker
+	paper  bool
+	eps    float64
+
+	l, r   []float32
+	q      []float64
+	fixedQ []float64
+
+	// Estimator weights: each walk's pairs carry posScale/walks, each
+	// negative negScale/negatives (see batch).
+	posScale, negScale float64
+
+	// Adam moments (lazy: updated for touched rows only).
+	ml, vl, mr, vr []float32
+	mq, vq         []float64
+	step           int64
+
+	// Gradient buffers and per-row stamps of the batch that last touched them.
+	gl, gr         []float32
+	stampL, stampR []uint32
+	stamp          uint32
+
+	shards []shardOut
+	pairs  int64
+}
+
+// pairCoef is one sampled pair and dJ/dg for it, already weighted.
+type pairCoef struct {
+	v, u int32
+	coef float32
+}
+
+type shardOut struct {
+	pairs []pairCoef
+	dQ    []float64 // ∂J/∂Q_k estimates
+	loss  float64
+	pos   int64
+}
+
+func newTrainer(g *Graph, cfg TrainConfig) *trainer {
+	n := g.N()
+	half := cfg.Dim / 2
+	obj := cfg.Objective
+	t := &trainer{cfg: cfg, adj: g.Adj, n: n, half: half, c: obj.C,
+		paper:  obj.Formulation == FormulationPaper,
+		walker: newWalker(g.Adj, obj.Formulation == FormulationPaper)}
+	nnz := float64(g.Adj.NNZ())
+	nn := float64(n) * float64(n)
+	if t.paper {
+		// Σ_vu 80·Σ_k Q_k T^k_vu ℓ = 80·N·E_{v uniform}[...]; negatives summed.
+		t.posScale = obj.WalksPerNode * float64(n)
+		t.negScale = nn - nnz
+	} else {
+		// (1/N²)·Σ_v 80·N·deg(v)·Σ_k Q_k Σ_u T^k_vu ℓ = (80·vol/N)·E_{v∝deg}[...].
+		vol := 0.0
+		for _, x := range g.Adj.Data {
+			vol += x
+		}
+		t.posScale = obj.WalksPerNode * vol / float64(n)
+		t.negScale = (nn - nnz) / nn
+		t.eps = CodeLogEpsilon
+	}
+	rng := streamRNG(cfg.Seed, streamInit, 0)
+	t.l = make([]float32, n*half)
+	t.r = make([]float32, n*half)
+	for i := range t.l {
+		t.l[i] = float32(rng.Float64()*0.2 - 0.1)
+	}
+	for i := range t.r {
+		t.r[i] = float32(rng.Float64()*0.2 - 0.1)
+	}
+	t.q = make([]float64, t.c)
+	for i := range t.q {
+		t.q[i] = 1
+	}
+	if cfg.FixedQ != nil {
+		var s float64
+		for _, x := range cfg.FixedQ {
+			s += x
+		}
+		t.fixedQ = make([]float64, t.c)
+		for i, x := range cfg.FixedQ {
+			t.fixedQ[i] = x / s
+		}
+	}
+	if cfg.Optimizer == OptAdam {
+		t.ml, t.vl = make([]float32, n*half), make([]float32, n*half)
+		t.mr, t.vr = make([]float32, n*half), make([]float32, n*half)
+		t.mq, t.vq = make([]float64, t.c), make([]float64, t.c)
+	}
+	t.gl, t.gr = make([]float32, n*half), make([]float32, n*half)
+	t.stampL, t.stampR = make([]uint32, n), make([]uint32, n)
+	return t
+}
+
+// Q returns the current context distribution.
+func (t *trainer) Q() []float64 {
+	if t.fixedQ != nil {
+		return slices.Clone(t.fixedQ)
+	}
+	return Softmax(t.q)
+}
+
+func dot32(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+func axpy32(dst []float32, alpha float32, x []float32) {
+	x = x[:len(dst)]
+	i := 0
+	for ; i+4 <= len(dst); i += 4 {
+		dst[i] += alpha * x[i]
+		dst[i+1] += alpha * x[i+1]
+		dst[i+2] += alpha * x[i+2]
+		dst[i+3] += alpha * x[i+3]
+	}
+	for ; i < len(dst); i++ {
+		dst[i] += alpha * x[i]
+	}
+}
+
+// posTerm returns ℓ+(g) = −log σ(g) (paper) or −log(σ(g)+ε) (code) and
+// its derivative with respect to g.
+func (t *trainer) posTerm(g float64) (loss, grad float64) {
+	s := sigmoid(g)
+	if t.paper {
+		return softplus(-g), -(1 - s)
+	}
+	return -math.Log(s + t.eps), -s * (1 - s) / (s + t.eps)
+}
+
+// negTerm returns ℓ−(g) = −log(1−σ(g)) (paper) or −log(1−σ(g)+ε) (code)
+// and its derivative.
+func (t *trainer) negTerm(g float64) (loss, grad float64) {
+	s := sigmoid(g)
+	if t.paper {
+		return softplus(g), s
+	}
+	return -math.Log(1 - s + t.eps), s * (1 - s) / (1 - s + t.eps)
+}
+
+func sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+func softplus(x float64) float64 {
+	if x > 30 {
+		return x + math.Log1p(math.Exp(-x))
+	}
+	return math.Log1p(math.Exp(x))
+}
+
+// sampleShard draws the walks and negatives of one shard and computes each
+// pair's weighted dJ/dg, the ∂J/∂Q_k estimate and the loss estimate.
+// walks is the shard's number of walks; totalWalks and totalNeg are the
+// batch's, which set the estimator weights. It only reads the parameters.
+func (t *trainer) sampleShard(out *shardOut, seed uint64, shard uint64, walks, totalWalks, totalNeg int, Q []float64) {
+	rng := streamRNG(seed, streamWalk, shard)
+	out.pairs = out.pairs[:0]
+	if out.dQ == nil {
+		out.dQ = make([]float64, t.c)
+	}
+	clear(out.dQ)
+	out.loss, out.pos = 0, 0
+	h := t.half
+	wPos := t.posScale / float64(totalWalks)
+	wNeg := t.negScale / float64(totalNeg)
+	for w := 0; w < walks; w++ {
+		v := t.walker.anchor(rng)
+		lv := t.l[int(v)*h : int(v)*h+h]
+		cur := v
+		for k := 0; k < t.c; k++ {
+			next, ok := t.walker.step(rng, cur)
+			if !ok {
+				break
+			}
+			cur = next
+			g := float64(dot32(lv, t.r[int(cur)*h:int(cur)*h+h]))
+			loss, grad := t.posTerm(g)
+			out.loss += wPos * Q[k] * loss
+			out.dQ[k] += wPos * loss
+			out.pairs = append(out.pairs, pairCoef{v, cur, float32(wPos * Q[k] * grad)})
+			out.pos++
+		}
+	}
+	negs := walks * t.c * t.cfg.Negatives
+	for i := 0; i < negs; i++ {
+		v, u := negative(t.adj, t.n, rng)
+		g := float64(dot32(t.l[int(v)*h:int(v)*h+h], t.r[int(u)*h:int(u)*h+h]))
+		loss, grad := t.negTerm(g)
+		out.loss += wNeg * loss
+		out.pairs = append(out.pairs, pairCoef{v, u, float32(wNeg * grad)})
+	}
+}
+
+// sampleBatch runs the shards of batch b in parallel and returns them in
+// shard order.
+func (t *trainer) sampleBatch(ctx context.Context, b uint64, walks int) ([]shardOut, error) {
+	nShards := (walks + shardWalks - 1) / shardWalks
+	if cap(t.shards) < nShards {
+		t.shards = make([]shardOut, nShards)
+	}
+	shards := t.shards[:nShards]
+	Q := t.Q()
+	totalNeg := walks * t.c * t.cfg.Negatives
+	eg, ectx := errgroup.WithContext(ctx)
+	eg.SetLimit(t.cfg.Workers)
+	for s := 0; s < nShards; s++ {
+		eg.Go(func() error {
+			if err := ectx.Err(); err != nil {
+				return err
+			}
+			sw := min(shardWalks, walks-s*shardWalks)
+			t.sampleShard(&shards[s], t.cfg.Seed, b<<20|uint64(s), sw, walks, totalNeg, Q)
+			return nil
+		})
+	}
+	if err := eg.Wait(); err != nil {
+		return nil, err
+	}
+	return shards, ctx.Err()
+}
+
+// batch runs one minibatch step and returns its loss estimate.
+func (t *trainer) batch(ctx context.Context, b uint64, lr float64) (float64, error) {
+	walks := t.cfg.BatchWalks
+	shards, err := t.sampleBatch(ctx, b, walks)
+	if err != nil {
+		return 0, err
+	}
+	var loss float64
+	dQ := make([]float64, t.c)
+	for i := range shards {
+		loss += shards[i].loss
+		t.pairs += shards[i].pos
+		for k, x := range shards[i].dQ {
+			dQ[k] += x
+		}
+	}
+	loss += t.qRegulariser()
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return loss, nil
+	}
+	t.stamp++
+	t.step++
+	blockSize := (t.n + numBlocks - 1) / numBlocks
+	eg, ectx := errgroup.WithContext(ctx)
+	eg.SetLimit(t.cfg.Workers)
+	touched := make([][]int32, 2*numBlocks)
+	for blk := 0; blk < numBlocks; blk++ {
+		eg.Go(func() error {
+			if err := ectx.Err(); err != nil {
+				return err
+			}
+			lo, hi := int32(blk*blockSize), int32(min(t.n, (blk+1)*blockSize))
+			if lo >= hi {
+				return nil
+			}
+			touched[2*blk] = t.accumulate(shards, lo, hi, true)
+			touched[2*blk+1] = t.accumulate(shards, lo, hi, false)
+			return nil
+		})
+	}
+	if err := eg.Wait(); err != nil {
+		return 0, err
+	}
+	eg, ectx = errgroup.WithContext(ctx)
+	eg.SetLimit(t.cfg.Workers)
+	for blk := 0; blk < 2*numBlocks; blk++ {
+		eg.Go(func() error {
+			if err := ectx.Err(); err != nil {
+				return err
+			}
+			if blk%2 == 0 {
+				t.apply(t.l, t.gl, t.ml, t.vl, touched[blk], lr)
+			} else {
+				t.apply(t.r, t.gr, t.mr, t.vr, touched[blk], lr)
+			}
+			return nil
+		})
+	}
+	if err := eg.Wait(); err != nil {
+		return 0, err
+	}
+	if t.fixedQ == nil {
+		t.updateQ(dQ, lr)
+	}
+	return loss, nil
+}
+
+// accumulate sums, in shard and pair order, the gradient of the rows
+// [lo, hi) of L (left) or R, and returns the rows it touched.
+func (t *trainer) accumulate(shards []shardOut, lo, hi int32, left bool) []int32 {
+	h := t.half
+	var rows []int32
+	grad, stamp, other := t.gl, t.stampL, t.r
+	if !left {
+		grad, stamp, other = t.gr, t.stampR, t.l
+	}
+	for s := range shards {
+		for _, p := range shards[s].pairs {
+			row, src := p.v, p.u
+			if !left {
+				row, src = p.u, p.v
+			}
+			if row < lo || row >= hi {
+				continue
+			}
+			g := grad[int(row)*h : int(row)*h+h]
+			if stamp[row] != t.stamp {
+				stamp[row] = t.stamp
+				clear(g)
+				rows = append(rows, row)
+			}
+			axpy32(g, p.coef, other[int(src)*h:int(src)*h+h])
+		}
+	}
+	return rows
+}
+
+// apply updates the touched rows of one parameter matrix.
+func (t *trainer) apply(x, g, m, v []float32, rows []int32, lr float64) {
+	h := t.half
+	// The code formulation's 1e-6·mean(x²) regulariser, applied to the
+	// rows a batch touches (weight decay), with its exact per-row gradient.
+	var decay float32
+	if !t.paper {
+		decay = float32(2 * CodeEmbeddingReg / float64(t.n*h))
+	}
+	if t.cfg.Optimizer == OptSGD {
+		a := float32(lr)
+		for _, row := range rows {
+			xr, gr := x[int(row)*h:int(row)*h+h], g[int(row)*h:int(row)*h+h]
+			for j := range xr {
+				xr[j] -= a * (gr[j] + decay*xr[j])
+			}
+		}
+		return
+	}
+	const b1, b2, eps = 0.9, 0.999, 1e-8
+	c1 := 1 - math.Pow(b1, float64(t.step))
+	c2 := 1 - math.Pow(b2, float64(t.step))
+	a := float32(lr * math.Sqrt(c2) / c1)
+	for _, row := range rows {
+		o := int(row) * h
+		xr, gr, mr, vr := x[o:o+h], g[o:o+h], m[o:o+h], v[o:o+h]
+		for j := range xr {
+			gj := gr[j] + decay*xr[j]
+			mr[j] = b1*mr[j] + (1-b1)*gj
+			vr[j] = b2*vr[j] + (1-b2)*gj*gj
+			xr[j] -= a * mr[j] / (float32(math.Sqrt(float64(vr[j]))) + eps)
+		}
+	}
+}
+
+// qRegulariser returns β·mean(q²) (code) or β‖q‖² (paper).
+func (t *trainer) qRegulariser() float64 {
+	if t.fixedQ != nil {
+		return 0
+	}
+	var s float64
+	for _, x := range t.q {
+		s += x * x
+	}
+	s *= t.cfg.Objective.Beta
+	if !t.paper {
+		s /= float64(t.c)
+	}
+	return s
+}
+
+// qGradient returns dJ/dq from the ∂J/∂Q_k estimates, through the softmax,
+// plus the regulariser's gradient.
+func (t *trainer) qGradient(dQ []float64) []float64 {
+	Q := Softmax(t.q)
+	var mean float64
+	for k := range dQ {
+		mean += Q[k] * dQ[k]
+	}
+	g := make([]float64, t.c)
+	beta := t.cfg.Objective.Beta
+	for j := range g {
+		g[j] = Q[j] * (dQ[j] - mean)
+		if t.paper {
+			g[j] += 2 * beta * t.q[j]
+		} else {
+			g[j] += 2 * beta * t.q[j] / float64(t.c)
+		}
+	}
+	return g
+}
+
+func (t *trainer) updateQ(dQ []float64, lr float64) {
+	g := t.qGradient(dQ)
+	if t.cfg.Optimizer == OptSGD {
+		for j := range t.q {
+			t.q[j] -= lr * g[j]
+		}
+		return
+	}
+	const b1, b2, eps = 0.9, 0.999, 1e-8
+	c1 := 1 - math.Pow(b1, float64(t.step))
+	c2 := 1 - math.Pow(b2, float64(t.step))
+	for j := range t.q {
+		t.mq[j] = b1*t.mq[j] + (1-b1)*g[j]
+		t.vq[j] = b2*t.vq[j] + (1-b2)*g[j]*g[j]
+		t.q[j] -= lr * (t.mq[j] / c1) / (math.Sqrt(t.vq[j]/c2) + eps)
+	}
+}
+
+// Estimate is one minibatch estimate of the objective and its gradient.
+type Estimate struct {
+	Loss         float64
+	GradL, GradR []float64 // N x d/2, row-major
+	GradQ        []float64 // length C
+	Pairs        int       // positive pairs drawn
+}
+
+// EstimateObjective draws one minibatch of walks (and cfg.Negatives
+// negatives per positive pair) from stream seed and returns the sparse
+// trainer's estimate of the objective at (l, r, q) and of its full
+// gradient, densely. The estimate is unbiased: its mean over seeds is the
+// exact objective that package reference computes (the code
+// formulation's 1e-6 embedding regulariser is added exactly here; during
+// training it is applied to the rows a batch touches). It is meant for
+// tests and diagnostics: memory O(N·d).
+func EstimateObjective(ctx context.Context, g *Graph, cfg TrainConfig, l, r []float32, q []float64, walks int, seed uint64) (*Estimate, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.WithDefaults()
+	cfg.Seed = seed
+	t := newTrainer(g, cfg)
+	if len(l) != len(t.l) || len(r) != len(t.r) || len(q) != t.c {
+		panic("pipeline: EstimateObjective: parameter shapes do not match the graph and dimension")
+	}
+	copy(t.l, l)
+	copy(t.r, r)
+	copy(t.q, q)
+	shards, err := t.sampleBatch(ctx, 0, walks)
+	if err != nil {
+		return nil, err
+	}
+	h := t.half
+	est := &Estimate{GradL: make([]float64, len(l)), GradR: make([]float64, len(r))}
+	dQ := make([]float64, t.c)
+	for i := range shards {
+		est.Loss += shards[i].loss
+		est.Pairs += int(shards[i].pos)
+		for k, x := range shards[i].dQ {
+			dQ[k] += x
+		}
+		for _, p := range shards[i].pairs {
+			for j := 0; j < h; j++ {
+				est.GradL[int(p.v)*h+j] += float64(p.coef) * float64(r[int(p.u)*h+j])
+				est.GradR[int(p.u)*h+j] += float64(p.coef) * float64(l[int(p.v)*h+j])
+			}
+		}
+	}
+	est.Loss += t.qRegulariser()
+	if t.fixedQ == nil {
+		est.GradQ = t.qGradient(dQ)
+	} else {
+		est.GradQ = make([]float64, t.c)
+	}
+	if !t.paper {
+		scale := CodeEmbeddingReg / float64(t.n*h)
+		for i := range l {
+			est.Loss += scale * (float64(l[i])*float64(l[i]) + float64(r[i])*float64(r[i]))
+			est.GradL[i] += 2 * scale * float64(l[i])
+			est.GradR[i] += 2 * scale * float64(r[i])
+		}
+	}
+	return est, nil
+}

@@ -1,0 +1,125 @@
+package pipeline_test
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/reference"
+	"github.com/wys-project/wys/sparse"
+)
+
+// smallGraph returns a random graph of n nodes (both arcs when undirected;
+// node 0 dangling when directed).
+func smallGraph(n, m int, directed bool, seed uint64) *pipeline.Graph {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	var src, dst []int32
+	for e := 0; e < m; e++ {
+		u, v := int32(rng.IntN(n)), int32(rng.IntN(n))
+		if u == v || (directed && u == 0) {
+			continue
+		}
+		src, dst = append(src, u), append(dst, v)
+		if !directed {
+			src, dst = append(src, v), append(dst, u)
+		}
+	}
+	a, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+	if err != nil {
+		panic(err)
+	}
+	return &pipeline.Graph{Adj: a, IDs: pipeline.IdentityIDs(n), Directed: directed}
+}
+
+// TestEstimatorUnbiased draws many independent minibatch estimates of the
+// objective and its gradient and compares their mean with the dense
+// reference's exact values, within 4.5 standard errors per coordinate
+// (with a small absolute floor for coordinates whose estimate has no
+// variance).
+func TestEstimatorUnbiased(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name     string
+		f        pipeline.Formulation
+		directed bool
+		n        int
+	}{
+		{"code-undirected", pipeline.FormulationCode, false, 30},
+		{"paper-undirected", pipeline.FormulationPaper, false, 20},
+		{"code-directed", pipeline.FormulationCode, true, 25},
+		{"paper-directed", pipeline.FormulationPaper, true, 20},
+	}
+	const draws = 6000
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			g := smallGraph(c.n, 3*c.n, c.directed, 3)
+			half, C := 2, 4
+			obj := pipeline.ObjectiveConfig{Formulation: c.f, C: C, Beta: 0.3}
+			cfg := pipeline.TrainConfig{Objective: obj, Dim: 2 * half, Negatives: 2, Workers: 1}
+			rng := rand.New(rand.NewPCG(5, 5))
+			l := make([]float32, c.n*half)
+			r := make([]float32, c.n*half)
+			for i := range l {
+				l[i] = float32(rng.NormFloat64() * 0.5)
+				r[i] = float32(rng.NormFloat64() * 0.5)
+			}
+			q := []float64{0.3, -0.2, 0.5, 0.1}
+			toDense := func(x []float32) *mat.Dense {
+				d := mat.NewDense(c.n, half, nil)
+				for i := 0; i < c.n; i++ {
+					for j := 0; j < half; j++ {
+						d.Set(i, j, float64(x[i*half+j]))
+					}
+				}
+				return d
+			}
+			exact, err := reference.Evaluate(context.Background(), g.Adj, obj, toDense(l), toDense(r), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			type acc struct{ sum, sq float64 }
+			var loss acc
+			gl := make([]acc, len(l))
+			gr := make([]acc, len(r))
+			gq := make([]acc, C)
+			add := func(a *acc, x float64) { a.sum += x; a.sq += x * x }
+			for d := 0; d < draws; d++ {
+				est, err := pipeline.EstimateObjective(context.Background(), g, cfg, l, r, q, 16, uint64(d)+1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				add(&loss, est.Loss)
+				for i := range l {
+					add(&gl[i], est.GradL[i])
+					add(&gr[i], est.GradR[i])
+				}
+				for k := range gq {
+					add(&gq[k], est.GradQ[k])
+				}
+			}
+			check := func(what string, a acc, want float64) {
+				mean := a.sum / draws
+				se := math.Sqrt(math.Max(a.sq/draws-mean*mean, 0) / draws)
+				// float32 parameters and coefficients: relative 1e-5 floor.
+				if math.Abs(mean-want) > 4.5*se+1e-5*(math.Abs(want)+1e-3) {
+					t.Errorf("%s: mean of estimates %.6g ± %.2g, exact %.6g", what, mean, se, want)
+				}
+			}
+			check("loss", loss, exact.Loss)
+			for i := 0; i < c.n; i++ {
+				for j := 0; j < half; j++ {
+					check("dL", gl[i*half+j], exact.GradL.At(i, j))
+					check("dR", gr[i*half+j], exact.GradR.At(i, j))
+				}
+			}
+			for k := range gq {
+				check("dq", gq[k], exact.GradQ[k])
+			}
+		})
+	}
+}
