@@ -16,8 +16,9 @@ import (
 
 // Optimizer names of the sparse trainer.
 const (
-	OptAdam = "adam"
-	OptSGD  = "sgd"
+	OptAdam         = "adam"
+	OptSGD          = "sgd"
+	OptPercentDelta = "percentdelta"
 )
 
 // ErrNotFinite reports a NaN or infinite loss during training.
@@ -133,8 +134,8 @@ func (c TrainConfig) Validate() error {
 		return fmt.Errorf("pipeline: batch size %d, want at least 1 walk", c.BatchWalks)
 	case d.Negatives < 1:
 		return fmt.Errorf("pipeline: negatives = %d, want at least 1 per positive pair", c.Negatives)
-	case d.Optimizer != OptAdam && d.Optimizer != OptSGD:
-		return fmt.Errorf("pipeline: unknown optimizer %q (want %q or %q)", c.Optimizer, OptAdam, OptSGD)
+	case d.Optimizer != OptAdam && d.Optimizer != OptSGD && d.Optimizer != OptPercentDelta:
+		return fmt.Errorf("pipeline: unknown optimizer %q (want %q, %q or %q)", c.Optimizer, OptAdam, OptSGD, OptPercentDelta)
 	case !(d.LR > 0) || math.IsInf(d.LR, 0):
 		return fmt.Errorf("pipeline: learning rate %v, want a positive number", c.LR)
 	case !(d.EvalEvery > 0):
@@ -594,6 +595,10 @@ func (t *trainer) batch(ctx context.Context, b uint64, lr float64) (float64, err
 	if err := eg.Wait(); err != nil {
 		return 0, err
 	}
+	var pdScale [2]float64
+	if t.cfg.Optimizer == OptPercentDelta {
+		pdScale = t.percentDeltaScales(touched, lr)
+	}
 	eg, ectx = errgroup.WithContext(ctx)
 	eg.SetLimit(t.cfg.Workers)
 	for blk := 0; blk < 2*numBlocks; blk++ {
@@ -602,9 +607,9 @@ func (t *trainer) batch(ctx context.Context, b uint64, lr float64) (float64, err
 				return err
 			}
 			if blk%2 == 0 {
-				t.apply(t.l, t.gl, t.ml, t.vl, touched[blk], lr)
+				t.apply(t.l, t.gl, t.ml, t.vl, touched[blk], lr, pdScale[0])
 			} else {
-				t.apply(t.r, t.gr, t.mr, t.vr, touched[blk], lr)
+				t.apply(t.r, t.gr, t.mr, t.vr, touched[blk], lr, pdScale[1])
 			}
 			return nil
 		})
@@ -649,7 +654,7 @@ func (t *trainer) accumulate(shards []shardOut, lo, hi int32, left bool) []int32
 }
 
 // apply updates the touched rows of one parameter matrix.
-func (t *trainer) apply(x, g, m, v []float32, rows []int32, lr float64) {
+func (t *trainer) apply(x, g, m, v []float32, rows []int32, lr, pdScale float64) {
 	h := t.half
 	// The code formulation's 1e-6·mean(x²) regulariser, applied to the
 	// rows a batch touches (weight decay), with its exact per-row gradient.
@@ -657,8 +662,11 @@ func (t *trainer) apply(x, g, m, v []float32, rows []int32, lr float64) {
 	if !t.paper {
 		decay = float32(2 * CodeEmbeddingReg / float64(t.n*h))
 	}
-	if t.cfg.Optimizer == OptSGD {
+	if t.cfg.Optimizer == OptSGD || t.cfg.Optimizer == OptPercentDelta {
 		a := float32(lr)
+		if t.cfg.Optimizer == OptPercentDelta {
+			a = float32(pdScale)
+		}
 		for _, row := range rows {
 			xr, gr := x[int(row)*h:int(row)*h+h], g[int(row)*h:int(row)*h+h]
 			for j := range xr {
@@ -681,6 +689,45 @@ func (t *trainer) apply(x, g, m, v []float32, rows []int32, lr float64) {
 			xr[j] -= a * mr[j] / (float32(math.Sqrt(float64(vr[j]))) + eps)
 		}
 	}
+}
+
+// percentDeltaScales returns the PercentDelta step scales of L and R for
+// this batch: lr / mean_i |g_i / x_i| over the elements of the rows the
+// batch touched (the minibatch version of the authors' per-tensor
+// rescaling; lr already carries the linear decay). The mean is summed in
+// block order, so it does not depend on the number of workers.
+func (t *trainer) percentDeltaScales(touched [][]int32, lr float64) [2]float64 {
+	h := t.half
+	var out [2]float64
+	for side := 0; side < 2; side++ {
+		x, g := t.l, t.gl
+		if side == 1 {
+			x, g = t.r, t.gr
+		}
+		var sum float64
+		var count int
+		for blk := side; blk < len(touched); blk += 2 {
+			for _, row := range touched[blk] {
+				o := int(row) * h
+				for j := o; j < o+h; j++ {
+					sum += math.Abs(float64(g[j]) / signedEps(float64(x[j])))
+				}
+				count += h
+			}
+		}
+		if count > 0 {
+			out[side] = lr / (sum/float64(count) + 1e-12)
+		}
+	}
+	return out
+}
+
+// signedEps returns x moved away from zero by 1e-8, keeping its sign.
+func signedEps(x float64) float64 {
+	if x >= 0 {
+		return x + 1e-8
+	}
+	return x - 1e-8
 }
 
 // qRegulariser returns β·mean(q²) (code) or β‖q‖² (paper).
@@ -722,6 +769,17 @@ func (t *trainer) qGradient(dQ []float64) []float64 {
 
 func (t *trainer) updateQ(dQ []float64, lr float64) {
 	g := t.qGradient(dQ)
+	if t.cfg.Optimizer == OptPercentDelta {
+		var m float64
+		for j := range g {
+			m += math.Abs(g[j] / signedEps(t.q[j]))
+		}
+		m /= float64(len(g))
+		for j := range t.q {
+			t.q[j] -= lr / (m + 1e-12) * g[j]
+		}
+		return
+	}
 	if t.cfg.Optimizer == OptSGD {
 		for j := range t.q {
 			t.q[j] -= lr * g[j]

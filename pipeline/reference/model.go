@@ -151,6 +151,13 @@ func transpose[T Float](a []T, n, half int) []T {
 
 // evaluate returns the objective at (l, r, q) and its exact gradients.
 func (m *model[T]) evaluate(ctx context.Context, l, r []T, half int, q []float64) (*value[T], error) {
+	return m.evaluateLoss(ctx, l, r, half, q, true)
+}
+
+// evaluateLoss is evaluate; when withLoss is false the negative term of
+// the loss (not needed for any gradient) is not computed, saving one
+// logarithm per matrix entry, and the returned loss is NaN.
+func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []float64, withLoss bool) (*value[T], error) {
 	n, c := m.n, m.c
 	if len(l) != n*half || len(r) != n*half || len(q) != c {
 		panic(fmt.Sprintf("reference: shapes L %d, R %d, q %d for n=%d half=%d C=%d", len(l), len(r), len(q), n, half, c))
@@ -208,7 +215,10 @@ func (m *model[T]) evaluate(ctx context.Context, l, r []T, half int, q []float64
 					var lp, ln, dg float64
 					if paper {
 						// log σ(g) = −softplus(−g), log(1−σ(g)) = −softplus(g).
-						lp, ln = -softplus(-g), -softplus(g)
+						lp = -softplus(-g)
+						if withLoss {
+							ln = -softplus(g)
+						}
 						s := sigmoid(g)
 						dg = -float64(e) * (1 - s)
 						if !isEdge {
@@ -216,7 +226,10 @@ func (m *model[T]) evaluate(ctx context.Context, l, r []T, half int, q []float64
 						}
 					} else {
 						s := sigmoid(g)
-						lp, ln = math.Log(s+eps), math.Log(1-s+eps)
+						lp = math.Log(s + eps)
+						if withLoss {
+							ln = math.Log(1 - s + eps)
+						}
 						ds := s * (1 - s)
 						dg = -float64(e) * ds / (s + eps)
 						if !isEdge {
@@ -292,6 +305,9 @@ func (m *model[T]) evaluate(ctx context.Context, l, r []T, half int, q []float64
 	val.loss = val.positive + val.negative + val.regularise
 	if math.IsNaN(val.loss) || math.IsInf(val.loss, 0) {
 		return nil, fmt.Errorf("reference: objective is %v", val.loss)
+	}
+	if !withLoss {
+		val.loss, val.negative = math.NaN(), math.NaN()
 	}
 	return val, nil
 }

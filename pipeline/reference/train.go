@@ -163,7 +163,8 @@ func Train(ctx context.Context, split *pipeline.Split, cfg Config, rec pipeline.
 	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "train", Total: int64(cfg.Steps), Unit: "steps"})
 	t1 := time.Now()
 	for step := 1; step <= cfg.Steps; step++ {
-		val, err := m.evaluate(ctx, l, r, half, q)
+		evalStep := step%cfg.EvalEvery == 0 || step == cfg.Steps
+		val, err := m.evaluateLoss(ctx, l, r, half, q, evalStep)
 		if err != nil {
 			return nil, fmt.Errorf("reference: step %d: %w", step, err)
 		}
@@ -178,7 +179,7 @@ func Train(ctx context.Context, split *pipeline.Split, cfg Config, rec pipeline.
 			adamT(&adamR, r, val.gr, cfg.LR)
 			adamQ.step(q, val.gq, cfg.LR)
 		}
-		if step%cfg.EvalEvery == 0 || step == cfg.Steps {
+		if evalStep {
 			pt := pipeline.CurvePoint{Step: step, Epoch: float64(step), Loss: val.loss,
 				TrainAUC: pipeline.PairAUC(l, r, half, split.Train, split.TrainNeg),
 				TestAUC:  pipeline.PairAUC(l, r, half, split.Test, split.TestNeg),
