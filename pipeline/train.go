@@ -861,3 +861,19 @@ func EstimateObjective(ctx context.Context, g *Graph, cfg TrainConfig, l, r []fl
 	}
 	return est, nil
 }
+
+// Params are the trainable parameters of the WYS model.
+type Params struct {
+	L, R    []float32 // N x d/2, row-major
+	QLogits []float64 // q, length C; Q = softmax(q)
+}
+
+// InitialParameters returns the parameters the sparse trainer starts from
+// for g and cfg: L, R ~ U(−0.1, 0.1) from the seed's "init" stream, q = 1.
+func InitialParameters(g *Graph, cfg TrainConfig) (*Params, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	t := newTrainer(g, cfg.WithDefaults())
+	return &Params{L: t.l, R: t.r, QLogits: t.q}, nil
+}
