@@ -235,3 +235,5 @@ func FuzzReadEdgeList(f *testing.F) {
 		}
 	})
 }
+
+func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
