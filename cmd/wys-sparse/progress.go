@@ -1,0 +1,132 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"time"
+
+	"github.com/wys-project/wys/pipeline"
+)
+
+// progress prints pipeline events on stderr: human-readable lines (text),
+// one JSON object per line (json), or nothing (none). In text mode on a
+// terminal the running counter is redrawn in place.
+type progress struct {
+	w        io.Writer
+	mode     string
+	tty      bool
+	lastDraw time.Time
+	inLine   bool
+}
+
+func newProgress(w io.Writer, mode string) *progress {
+	p := &progress{w: w, mode: mode}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.tty = true
+		}
+	}
+	return p
+}
+
+// stage announces a stage of the command itself.
+func (p *progress) stage(name, msg string) {
+	p.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: name, Message: msg})
+}
+
+// done ends a redrawn line.
+func (p *progress) done() {
+	if p.inLine {
+		fmt.Fprintln(p.w)
+		p.inLine = false
+	}
+}
+
+type jsonEvent struct {
+	Time     string    `json:"time"`
+	Kind     string    `json:"kind"`
+	Stage    string    `json:"stage,omitempty"`
+	Done     int64     `json:"done,omitempty"`
+	Total    int64     `json:"total,omitempty"`
+	Unit     string    `json:"unit,omitempty"`
+	Seconds  float64   `json:"seconds,omitempty"`
+	Message  string    `json:"message,omitempty"`
+	Epoch    *float64  `json:"epoch,omitempty"`
+	Loss     *float64  `json:"loss,omitempty"`
+	TrainAUC *float64  `json:"train_auc,omitempty"`
+	TestAUC  *float64  `json:"test_auc,omitempty"`
+	Q        []float64 `json:"Q,omitempty"`
+}
+
+var kindNames = map[pipeline.EventKind]string{pipeline.StageStart: "stage-start", pipeline.StageEnd: "stage-end",
+	pipeline.Progress: "progress", pipeline.Eval: "eval", pipeline.Note: "note"}
+
+// Record implements pipeline.Recorder.
+func (p *progress) Record(e pipeline.Event) {
+	switch p.mode {
+	case "none":
+		return
+	case "json":
+		je := jsonEvent{Time: time.Now().UTC().Format(time.RFC3339Nano), Kind: kindNames[e.Kind], Stage: e.Stage,
+			Done: e.Done, Total: e.Total, Unit: e.Unit, Seconds: e.Elapsed.Seconds(), Message: e.Message}
+		if pt := e.Point; pt != nil {
+			je.Epoch, je.Loss, je.TrainAUC, je.TestAUC, je.Q = finite(pt.Epoch), finite(pt.Loss), finite(pt.TrainAUC), finite(pt.TestAUC), pt.Q
+		}
+		b, _ := json.Marshal(je)
+		fmt.Fprintln(p.w, string(b))
+		return
+	}
+	switch e.Kind {
+	case pipeline.StageStart, pipeline.Note:
+		if e.Message != "" {
+			p.done()
+			fmt.Fprintf(p.w, "[%s] %s\n", e.Stage, e.Message)
+		}
+	case pipeline.StageEnd:
+		p.done()
+		fmt.Fprintf(p.w, "[%s] done in %.1fs\n", e.Stage, e.Elapsed.Seconds())
+	case pipeline.Progress:
+		if !p.tty || time.Since(p.lastDraw) < 200*time.Millisecond {
+			return
+		}
+		p.lastDraw = time.Now()
+		fmt.Fprintf(p.w, "\r[%s] %s", e.Stage, counter(e))
+		p.inLine = true
+	case pipeline.Eval:
+		p.done()
+		pt := e.Point
+		fmt.Fprintf(p.w, "[%s] %s  epoch %.1f  loss %.4g  train AUC %s  test AUC %s  Q1 %.3f\n",
+			e.Stage, counter(e), pt.Epoch, pt.Loss, auc(pt.TrainAUC), auc(pt.TestAUC), first(pt.Q))
+	}
+}
+
+func counter(e pipeline.Event) string {
+	if e.Total <= 0 {
+		return fmt.Sprintf("%d %s", e.Done, e.Unit)
+	}
+	frac := float64(e.Done) / float64(e.Total)
+	eta := "?"
+	if frac > 0 {
+		rem := time.Duration(float64(e.Elapsed) * (1 - frac) / frac)
+		eta = rem.Round(time.Second).String()
+	}
+	rate := float64(e.Done) / math.Max(e.Elapsed.Seconds(), 1e-9)
+	return fmt.Sprintf("%d/%d %s %3.0f%%  %.1f %s/s  ETA %s", e.Done, e.Total, e.Unit, 100*frac, rate, e.Unit, eta)
+}
+
+func auc(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return fmt.Sprintf("%.4f", x)
+}
+
+func first(q []float64) float64 {
+	if len(q) == 0 {
+		return math.NaN()
+	}
+	return q[0]
+}

@@ -1,0 +1,67 @@
+package pipeline
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// PlotQ draws the learned context distribution as bars over k on a log
+// scale, like Figure 2a of the paper, and saves it atomically as PNG or SVG
+// (by the file extension). title names the graph.
+func PlotQ(path, title string, q []float64) error {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	if ext != "png" && ext != "svg" {
+		return fmt.Errorf("pipeline: plot %s: use a .png or .svg file name", path)
+	}
+	if len(q) == 0 {
+		return fmt.Errorf("pipeline: plot %s: no context distribution to draw", path)
+	}
+	p := plot.New()
+	p.Title.Text = "Learned context distribution Q — " + title
+	p.X.Label.Text = "k (power of the transition matrix)"
+	p.Y.Label.Text = "Q_k (log scale)"
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	floor := math.Inf(1)
+	for _, x := range q {
+		if x > 0 {
+			floor = math.Min(floor, x)
+		}
+	}
+	floor = math.Pow(10, math.Floor(math.Log10(floor)))
+	for k, x := range q {
+		if x <= 0 {
+			continue
+		}
+		bar, err := plotter.NewLine(plotter.XYs{{X: float64(k + 1), Y: floor}, {X: float64(k + 1), Y: x}})
+		if err != nil {
+			return err
+		}
+		bar.LineStyle.Width = vg.Points(14)
+		bar.LineStyle.Color = color.RGBA{R: 52, G: 101, B: 164, A: 255}
+		p.Add(bar)
+	}
+	p.X.Min, p.X.Max = 0.3, float64(len(q))+0.7
+	p.Y.Min, p.Y.Max = floor, 1
+	ticks := make([]plot.Tick, len(q))
+	for k := range q {
+		ticks[k] = plot.Tick{Value: float64(k + 1), Label: fmt.Sprint(k + 1)}
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	wt, err := p.WriterTo(6*vg.Inch, 3.5*vg.Inch, ext)
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, func(w io.Writer) error {
+		_, err := wt.WriteTo(w)
+		return err
+	})
+}
