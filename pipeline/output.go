@@ -178,7 +178,7 @@ type QReport struct {
 	// Q[k-1] is the attention on the k-th power of the transition matrix.
 	Q []float64 `json:"Q"`
 	// Logits are q, with Q = softmax(q).
-	Logits []float64 `json:"q,omitempty"`
+	Logits []float64 `json:"logits,omitempty"`
 }
 
 // WriteJSON writes v as indented JSON, atomically.

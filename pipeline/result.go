@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"strconv"
@@ -150,5 +151,17 @@ func fieldKB(text, key string) int64 {
 	return 0
 }
 
-// nan is a convenience for unset metrics.
-var nan = math.NaN()
+// FormatBytes formats a byte count with a binary unit (KiB, MiB, GiB).
+func FormatBytes(b int64) string {
+	x := float64(b)
+	for _, unit := range []string{"B", "KiB", "MiB", "GiB"} {
+		if math.Abs(x) < 1024 || unit == "GiB" {
+			if unit == "B" {
+				return fmt.Sprintf("%d B", b)
+			}
+			return fmt.Sprintf("%.1f %s", x, unit)
+		}
+		x /= 1024
+	}
+	return ""
+}

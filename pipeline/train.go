@@ -234,10 +234,10 @@ func TrainGraph(ctx context.Context, g *Graph, eval *Split, cfg TrainConfig, rec
 		limit = AvailableMemory() * 9 / 10
 	}
 	if limit > 0 && need > limit {
-		return nil, fmt.Errorf("%w: %d nodes at d = %d need about %.1f GiB, above the limit of %.1f GiB; lower the dimension",
-			ErrMemory, n, cfg.Dim, float64(need)/(1<<30), float64(limit)/(1<<30))
+		return nil, fmt.Errorf("%w: %d nodes at d = %d need about %s, above the limit of %s; lower the dimension",
+			ErrMemory, n, cfg.Dim, FormatBytes(need), FormatBytes(limit))
 	}
-	rec.Record(Event{Kind: Note, Stage: "train", Message: fmt.Sprintf("memory estimate %.2f GiB (limit %.1f GiB)", float64(need)/(1<<30), float64(limit)/(1<<30))})
+	rec.Record(Event{Kind: Note, Stage: "train", Message: fmt.Sprintf("memory estimate %s (limit %s)", FormatBytes(need), FormatBytes(limit))})
 
 	t := newTrainer(g, cfg)
 	res := &Result{Method: "sparse", N: n, Half: t.half, TrainAUC: math.NaN(), TestAUC: math.NaN(), TestDirectedAUC: math.NaN()}

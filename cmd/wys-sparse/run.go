@@ -57,6 +57,7 @@ type options struct {
 	qJSON, qPlot, report   string
 	labels, labelSplit     string
 	progress               string
+	maxMemory              float64
 	quiet                  bool
 	fixedQ                 string
 }
@@ -97,6 +98,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.report, "report", "", "write a JSON report (inputs with sha256, settings, curves, metrics, timings, memory) to `FILE`")
 	fs.StringVar(&o.labels, "labels", "", "node classes (`FILE`: node<TAB>class) for node classification")
 	fs.StringVar(&o.labelSplit, "label-split", "", "Planetoid-style split (`FILE`: node<TAB>train|val|test) for -labels")
+	fs.Float64Var(&o.maxMemory, "max-memory", 0, "memory limit in GiB for the pre-flight check (0: 90% of the machine's available memory)")
 	fs.StringVar(&o.progress, "progress", "text", "progress on stderr: text, json (one JSON object per line) or none")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress and no summary: only errors (same as -progress none, plus a silent stdout)")
 	fs.Usage = func() {
@@ -178,7 +180,7 @@ func (o *options) check() error {
 		return usagef("-fixed-q %q: want deepwalk or glove", o.fixedQ)
 	case o.labelSplit != "" && o.labels == "":
 		return usagef("-label-split needs -labels")
-	case o.epochs < 0 || o.lr < 0 || o.qlr < 0 || o.batch < 0 || o.negatives < 0 || o.steps < 0 || o.workers < 0 || o.evalEvery < 0 || o.patience < 0:
+	case o.maxMemory < 0 || o.epochs < 0 || o.lr < 0 || o.qlr < 0 || o.batch < 0 || o.negatives < 0 || o.steps < 0 || o.workers < 0 || o.evalEvery < 0 || o.patience < 0:
 		return usagef("numeric flags cannot be negative")
 	case o.format != "" && o.format != pipeline.FormatWord2Vec && o.format != pipeline.FormatNPY && o.format != pipeline.FormatTSV:
 		return usagef("-format %q: want w2v, npy or tsv", o.format)
@@ -237,7 +239,7 @@ type resultSummary struct {
 	TestDirectedAUC *float64  `json:"test_directed_auc,omitempty"`
 	BestStep        int       `json:"best_step"`
 	Q               []float64 `json:"Q"`
-	QLogits         []float64 `json:"q"`
+	QLogits         []float64 `json:"q_logits"`
 	PairsPerSecond  float64   `json:"pairs_per_second,omitempty"`
 	EstimatedBytes  int64     `json:"estimated_bytes"`
 }
@@ -432,19 +434,20 @@ func trainAndWrite(ctx context.Context, o *options, obj pipeline.ObjectiveConfig
 		if fq != nil {
 			return usagef("-fixed-q is available with the sparse trainer only")
 		}
-		cfg := reference.Config{Objective: obj, Dim: o.dim, Steps: o.steps, Optimizer: o.optimizer, LR: o.lr, Seed: o.seed, Workers: o.workers}
+		cfg := reference.Config{Objective: obj, Dim: o.dim, Steps: o.steps, Optimizer: o.optimizer, LR: o.lr, Seed: o.seed, Workers: o.workers,
+			MemoryLimit: int64(o.maxMemory * (1 << 30))}
 		if err := cfg.Validate(); err != nil {
 			return usagef("%v", err)
 		}
 		if _, err := reference.CheckMemory(g.N(), cfg); err != nil {
-			return fmt.Errorf("%v (-trainer sparse handles any size)", err)
+			return err
 		}
 		settings["steps"], settings["optimizer"], settings["lr"] = o.steps, cfg.Optimizer, o.lr
-		res, err = reference.Train(ctx, split, cfg, prog)
+		res, err = reference.TrainGraph(ctx, g, split, cfg, prog)
 	default:
 		cfg := pipeline.TrainConfig{Objective: obj, Dim: o.dim, Epochs: o.epochs, BatchWalks: o.batch, Negatives: o.negatives,
 			Optimizer: o.optimizer, LR: o.lr, QLR: o.qlr, EvalEvery: o.evalEvery, Patience: o.patience, FixedQ: fq,
-			Seed: o.seed, Workers: o.workers}
+			Seed: o.seed, Workers: o.workers, MemoryLimit: int64(o.maxMemory * (1 << 30))}
 		if err := cfg.Validate(); err != nil {
 			return usagef("%v", strings.TrimPrefix(err.Error(), "pipeline: "))
 		}

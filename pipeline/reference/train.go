@@ -101,8 +101,8 @@ func CheckMemory(n int, cfg Config) (int64, error) {
 		limit = pipeline.AvailableMemory() * 9 / 10
 	}
 	if limit > 0 && need > limit {
-		return need, fmt.Errorf("%w: %d nodes with C = %d need about %.1f GiB of dense matrices, above the limit of %.1f GiB; use the sparse trainer, or lower C",
-			ErrTooLarge, n, cfg.Objective.C, float64(need)/(1<<30), float64(limit)/(1<<30))
+		return need, fmt.Errorf("%w: %d nodes with C = %d need about %s of dense matrices, above the limit of %s; use the sparse trainer (it needs O(|E| + N·d) memory) or lower C",
+			ErrTooLarge, n, cfg.Objective.C, pipeline.FormatBytes(need), pipeline.FormatBytes(limit))
 	}
 	return need, nil
 }
@@ -113,6 +113,16 @@ func CheckMemory(n int, cfg Config) (int64, error) {
 // returns the embeddings, Q and test AUC of the step with the best train
 // AUC (the last step when the split has no train negatives).
 func Train(ctx context.Context, split *pipeline.Split, cfg Config, rec pipeline.Recorder) (*pipeline.Result, error) {
+	g, err := split.TrainGraph()
+	if err != nil {
+		return nil, err
+	}
+	return TrainGraph(ctx, g, split, cfg, rec)
+}
+
+// TrainGraph is Train on the graph g; split, which may be nil, supplies
+// only the evaluation pairs (without train pairs, the last step is kept).
+func TrainGraph(ctx context.Context, g *pipeline.Graph, split *pipeline.Split, cfg Config, rec pipeline.Recorder) (*pipeline.Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -120,10 +130,11 @@ func Train(ctx context.Context, split *pipeline.Split, cfg Config, rec pipeline.
 	if rec == nil {
 		rec = pipeline.NopRecorder{}
 	}
-	start := time.Now()
-	g, err := split.TrainGraph()
-	if err != nil {
-		return nil, err
+	if split == nil {
+		split = &pipeline.Split{}
+	}
+	if g.N() == 0 || g.Adj.NNZ() == 0 {
+		return nil, fmt.Errorf("reference: the training graph has no arcs")
 	}
 	n := g.N()
 	need, err := CheckMemory(n, cfg)
@@ -204,7 +215,6 @@ func Train(ctx context.Context, split *pipeline.Split, cfg Config, rec pipeline.
 	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "train", Duration: time.Since(t1)})
 	rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "train", Elapsed: time.Since(t1)})
 	res.Stats.PeakRSS = pipeline.PeakRSS()
-	_ = start
 	return res, nil
 }
 

@@ -1,0 +1,260 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"image"
+	_ "image/png"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// runCLI runs the command in-process and returns its exit code, stdout and
+// stderr.
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func sharedDatasets(t *testing.T) string {
+	t.Helper()
+	dir, _ := os.Getwd()
+	for {
+		p := filepath.Join(dir, "shared", "datasets")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("shared/datasets not found beside the repository; CI provides it")
+		}
+		dir = parent
+	}
+}
+
+// TestErrorsGolden runs every user-facing failure and compares the exit
+// code and stderr with testdata/errors/NAME.golden (temporary paths are
+// written as TMP).
+func TestErrorsGolden(t *testing.T) {
+	tmp := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	malformed := write("malformed.txt", "# a comment\n1 2\n3\n")
+	negWeight := write("negweight.txt", "1 2 0.5\n2 3 -1\n")
+	empty := write("empty.txt", "# nothing here\n")
+	good := write("good.txt", "1 2\n2 3\n3 1\n3 4\n4 5\n5 3\n")
+	labels := write("labels.tsv", "1\t0\n99\t1\n")
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"unknown-flag", []string{"-nope"}},
+		{"extra-argument", []string{"edges.txt"}},
+		{"odd-dim", []string{"-dim", "5"}},
+		{"zero-C", []string{"-C", "0"}},
+		{"bad-formulation", []string{"-formulation", "book"}},
+		{"bad-test-fraction", []string{"-test-fraction", "1.5"}},
+		{"graph-and-split", []string{"-graph", good, "-split", tmp}},
+		{"missing-file", []string{"-graph", filepath.Join(tmp, "absent.txt")}},
+		{"malformed-line", []string{"-graph", malformed}},
+		{"negative-weight", []string{"-graph", negWeight, "-weighted"}},
+		{"empty-graph", []string{"-graph", empty}},
+		{"out-dir-missing", []string{"-graph", good, "-out", filepath.Join(tmp, "no", "such", "dir", "emb.txt")}},
+		{"plot-extension", []string{"-graph", good, "-q-plot", filepath.Join(tmp, "q.jpg")}},
+		{"dense-too-large", []string{"-trainer", "dense", "-max-memory", "0.0001", "-progress", "none"}},
+		{"split-not-a-dir", []string{"-split", good}},
+		{"unknown-label-node", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-labels", labels, "-label-split", labels, "-progress", "none"}},
+		{"label-split-alone", []string{"-label-split", labels}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, c.args...)
+			got := "exit " + strconv.Itoa(code) + "\n" + strings.ReplaceAll(stderr, tmp, "TMP")
+			if strings.HasPrefix(c.name, "unknown-flag") {
+				// The flag package prints the whole usage; keep its first line.
+				got = strings.SplitN(got, "\n", 3)[0] + "\n" + strings.SplitN(got, "\n", 3)[1] + "\n"
+			}
+			golden := filepath.Join("testdata", "errors", c.name+".golden")
+			if *update {
+				os.MkdirAll(filepath.Dir(golden), 0o755)
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("got:\n%s\nwant:\n%s", got, want)
+			}
+			if code != 1 && code != 2 {
+				t.Errorf("exit code %d, want 1 or 2", code)
+			}
+			if n := strings.Count(strings.TrimSpace(stderr), "\n"); n > 1 && c.name != "unknown-flag" {
+				t.Errorf("error is %d lines, want one clear line", n+1)
+			}
+		})
+	}
+}
+
+
+// TestDemoRun runs the no-argument demo (shortened) with every output and
+// checks what a newcomer sees and what the files hold.
+func TestDemoRun(t *testing.T) {
+	tmp := t.TempDir()
+	emb := filepath.Join(tmp, "emb.txt")
+	npy := filepath.Join(tmp, "emb.npy")
+	qjson := filepath.Join(tmp, "q.json")
+	qpng := filepath.Join(tmp, "q.png")
+	rep := filepath.Join(tmp, "report.json")
+	code, stdout, stderr := runCLI(t, "-epochs", "20", "-dim", "16", "-out", emb, "-q-out", qjson, "-q-plot", qpng, "-report", rep, "-progress", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{
+		`(?m)^built-in demo graph: 600 nodes in 6 planted communities, \d+ edges`,
+		`(?m)^split: \d+ train / \d+ test edges`,
+		`(?m)^learned context distribution Q \(k = 1\.\.10\):\n  (0\.\d{3} ){9}0\.\d{3}$`,
+		`(?m)^link prediction ROC-AUC: test 0\.\d{4}, train 0\.\d{4}`,
+		`(?m)^wrote 600 x 16 embeddings \[L \| R\] to `,
+		`(?m)^Next: embed your own graph`,
+	} {
+		if !regexp.MustCompile(want).MatchString(stdout) {
+			t.Errorf("stdout lacks %s:\n%s", want, stdout)
+		}
+	}
+	// Progress is JSON lines.
+	sc := bufio.NewScanner(strings.NewReader(stderr))
+	evals := 0
+	for sc.Scan() {
+		var ev map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatalf("progress line is not JSON: %q", sc.Text())
+		}
+		if ev["kind"] == "eval" {
+			evals++
+		}
+	}
+	if evals == 0 {
+		t.Error("no eval events in JSON progress")
+	}
+	// word2vec text: header, then 600 rows of id + 16 numbers.
+	b, err := os.ReadFile(emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if lines[0] != "600 16" || len(lines) != 601 || len(strings.Fields(lines[1])) != 17 {
+		t.Errorf("word2vec file: header %q, %d lines, %d fields", lines[0], len(lines), len(strings.Fields(lines[1])))
+	}
+	// Q as JSON sums to 1.
+	var q struct{ Q []float64 }
+	b, _ = os.ReadFile(qjson)
+	if err := json.Unmarshal(b, &q); err != nil || len(q.Q) != 10 {
+		t.Fatalf("Q json: %v %v", err, q)
+	}
+	var s float64
+	for _, x := range q.Q {
+		s += x
+	}
+	if s < 0.999 || s > 1.001 {
+		t.Errorf("Q sums to %v", s)
+	}
+	// The plot is a valid PNG of the expected size (6 x 3.5 in at 96 dpi).
+	f, err := os.Open(qpng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, format, err := image.DecodeConfig(f)
+	f.Close()
+	if err != nil || format != "png" || cfg.Width != 576 || cfg.Height != 336 {
+		t.Errorf("plot: %v %s %dx%d", err, format, cfg.Width, cfg.Height)
+	}
+	// The report holds the settings, curve and metrics.
+	var r map[string]any
+	b, _ = os.ReadFile(rep)
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r["curve"] == nil || r["settings"] == nil || r["result"].(map[string]any)["test_auc"] == nil {
+		t.Errorf("report lacks fields: %v", r)
+	}
+	// No temporary files are left beside the outputs.
+	entries, _ := os.ReadDir(tmp)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), "partial") {
+			t.Errorf("left a temporary file %s", e.Name())
+		}
+	}
+	// The .npy writer: 600 x 16 float32 plus the ids file.
+	code, _, stderr = runCLI(t, "-epochs", "2", "-dim", "16", "-out", npy, "-progress", "none")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	b, _ = os.ReadFile(npy)
+	if !bytes.HasPrefix(b, []byte("\x93NUMPY")) || !bytes.Contains(b[:128], []byte("'shape': (600, 16)")) || len(b) != 128+600*16*4 {
+		t.Errorf("npy file: %d bytes, header %q", len(b), b[:min(len(b), 128)])
+	}
+	if ids, err := os.ReadFile(filepath.Join(tmp, "emb.ids.txt")); err != nil || strings.Count(string(ids), "\n") != 600 {
+		t.Errorf("ids file: %v", err)
+	}
+}
+
+// TestSameSeedSameOutput checks that two runs with the same seed, on
+// different worker counts, write identical embeddings.
+func TestSameSeedSameOutput(t *testing.T) {
+	tmp := t.TempDir()
+	a, b := filepath.Join(tmp, "a.tsv"), filepath.Join(tmp, "b.tsv")
+	if code, _, stderr := runCLI(t, "-epochs", "10", "-dim", "8", "-workers", "1", "-out", a, "-quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if code, _, stderr := runCLI(t, "-epochs", "10", "-dim", "8", "-workers", "2", "-out", b, "-quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	x, _ := os.ReadFile(a)
+	y, _ := os.ReadFile(b)
+	if !bytes.Equal(x, y) || len(x) == 0 {
+		t.Error("workers=1 and workers=2 wrote different embeddings")
+	}
+}
+
+// TestCoraClassification runs node classification on Cora with the
+// Planetoid split (a short run: the full result is in the README).
+func TestCoraClassification(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains on Cora; skipped under -short")
+	}
+	ds := sharedDatasets(t)
+	code, stdout, stderr := runCLI(t, "-graph", filepath.Join(ds, "Cora", "cora.edges.tsv.gz"), "-test-fraction", "0",
+		"-epochs", "30", "-dim", "32", "-labels", filepath.Join(ds, "Cora", "cora.labels.tsv.gz"),
+		"-label-split", filepath.Join(ds, "Cora", "cora.split.tsv.gz"), "-progress", "none")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	m := regexp.MustCompile(`node classification accuracy: test (\d+\.\d)%`).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Fatalf("no accuracy line:\n%s", stdout)
+	}
+	// Chance is about 14% (7 classes); even a short run is far above it.
+	if acc, _ := strconv.ParseFloat(m[1], 64); acc < 40 {
+		t.Errorf("Cora test accuracy %s%% after a short run", m[1])
+	}
+}
