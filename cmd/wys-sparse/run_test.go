@@ -115,7 +115,6 @@ func TestErrorsGolden(t *testing.T) {
 	}
 }
 
-
 // TestDemoRun runs the no-argument demo (shortened) with every output and
 // checks what a newcomer sees and what the files hold.
 func TestDemoRun(t *testing.T) {
