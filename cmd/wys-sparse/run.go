@@ -525,9 +525,12 @@ func trainAndWrite(ctx context.Context, o *options, obj pipeline.ObjectiveConfig
 		fmt.Fprintf(stdout, "wrote Q to %s\n", o.qJSON)
 	}
 	if o.qPlot != "" && res.Q != nil {
-		title := filepath.Base(o.graph + o.split)
-		if title == "." {
-			title = "demo graph"
+		title := "demo graph"
+		if src := o.graph + o.split; src != "" {
+			title = filepath.Base(filepath.Clean(src))
+			if title == "asymproj" { // a released split: name the dataset
+				title = filepath.Base(filepath.Dir(filepath.Clean(src)))
+			}
 		}
 		if err := pipeline.PlotQ(o.qPlot, title, res.Q); err != nil {
 			return err

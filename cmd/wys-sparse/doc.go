@@ -1,0 +1,61 @@
+// Command wys-sparse learns node embeddings with Watch Your Step
+// (Abu-El-Haija et al., NeurIPS 2018): random-walk context weighted by a
+// learned attention Q over the powers of the transition matrix, trained
+// jointly with the embeddings Y = [L | R].
+//
+// # Usage
+//
+//	wys-sparse [flags]
+//
+// Without -graph or -split it trains on a built-in demo graph (600 nodes in
+// six planted communities) in a few seconds and prints what a run reports.
+//
+//	wys-sparse -graph edges.txt.gz -out emb.txt -q-plot q.png -report run.json
+//	wys-sparse -split ../shared/datasets/ca-HepTh/asymproj
+//	wys-sparse -graph cora.edges.tsv.gz -test-fraction 0 -labels cora.labels.tsv.gz -label-split cora.split.tsv.gz
+//
+// # Input
+//
+// -graph reads a SNAP-style edge list (two ids per line, optional weight
+// column with -weighted, '#' or '%' comments, plain or gzip). Ids may be
+// any non-negative integers or tokens; outputs use them. Self-loops and
+// duplicate edges are dropped (and counted) unless -keep-self-loops. With
+// -test-fraction f > 0 (default 0.5) a fraction f of the edges is held out
+// for link prediction, keeping the training graph connected, and as many
+// non-edges are sampled as negatives. -split instead reads a released
+// split directory (train.txt.npy, test.txt.npy, train.neg.txt.npy,
+// test.neg.txt.npy, optional test.directed.neg.txt.npy and index.tsv).
+//
+// # Training
+//
+// -trainer sparse (default) samples positive pairs from E[D] by random
+// walks and negatives uniformly from the non-edges; memory grows with |E|
+// and N·d. -trainer dense is the exact reference of the paper, O(C·N²)
+// memory, refused with a clear message when the graph is too large. The
+// objective's formulation (-formulation code, the default, or paper), C,
+// β, the optimiser and its rates, epochs, batch size and negatives are
+// flags; -help lists every flag with its default.
+//
+// # Output
+//
+// The summary goes to stdout; progress (with rate and ETA, or JSON lines
+// with -progress json) to stderr. -out writes Y = [L | R] in word2vec text
+// (header "N D", then "id x1 … xD"), .npy (N x D float32, ids in a
+// sibling .ids.txt) or TSV. The score of an arc u→v is L_u·R_v: the first
+// d/2 columns of u's row times the last d/2 columns of v's row. -q-out
+// writes the learned Q as JSON, -q-plot draws it (PNG or SVG), -report
+// writes a JSON report with input checksums, settings, curves, metrics,
+// stage times and peak memory. Every file is written to a temporary name
+// and renamed, so an interrupted run leaves no partial file.
+//
+// # Exit status
+//
+// 0 on success, 1 when the run fails (bad input data, not enough memory),
+// 2 for a usage error (bad flag value), 130 when interrupted (SIGINT or
+// SIGTERM stop the run cleanly).
+//
+// # Determinism
+//
+// Every random choice comes from -seed. The same seed and input give the
+// same embeddings for any -workers.
+package main
