@@ -7,6 +7,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -357,6 +358,10 @@ type trainer struct {
 
 	shards []shardOut
 	pairs  int64
+
+	// Pairs of the current batch bucketed by row block (see bucket).
+	byL, byR       []pairCoef
+	startL, startR [numBlocks + 1]int
 }
 
 // pairCoef is one sampled pair and dJ/dg for it, already weighted.
@@ -554,22 +559,11 @@ func (t *trainer) sampleBatch(ctx context.Context, b uint64, walks int) ([]shard
 	shards := t.shards[:nShards]
 	Q := t.Q()
 	totalNeg := walks * t.c * t.cfg.Negatives
-	eg, ectx := errgroup.WithContext(ctx)
-	eg.SetLimit(t.cfg.Workers)
-	for s := 0; s < nShards; s++ {
-		eg.Go(func() error {
-			if err := ectx.Err(); err != nil {
-				return err
-			}
-			sw := min(shardWalks, walks-s*shardWalks)
-			t.sampleShard(&shards[s], t.cfg.Seed, b<<20|uint64(s), sw, walks, totalNeg, Q)
-			return nil
-		})
-	}
-	if err := eg.Wait(); err != nil {
-		return nil, err
-	}
-	return shards, ctx.Err()
+	err := parallelFor(ctx, nShards, t.cfg.Workers, func(s int) {
+		sw := min(shardWalks, walks-s*shardWalks)
+		t.sampleShard(&shards[s], t.cfg.Seed, b<<20|uint64(s), sw, walks, totalNeg, Q)
+	})
+	return shards, err
 }
 
 // batch runs one minibatch step and returns its loss estimate.
@@ -594,47 +588,31 @@ func (t *trainer) batch(ctx context.Context, b uint64, lr float64) (float64, err
 	}
 	t.stamp++
 	t.step++
-	blockSize := (t.n + numBlocks - 1) / numBlocks
-	eg, ectx := errgroup.WithContext(ctx)
-	eg.SetLimit(t.cfg.Workers)
+	t.bucket(shards)
 	touched := make([][]int32, 2*numBlocks)
-	for blk := 0; blk < numBlocks; blk++ {
-		eg.Go(func() error {
-			if err := ectx.Err(); err != nil {
-				return err
-			}
-			lo, hi := int32(blk*blockSize), int32(min(t.n, (blk+1)*blockSize))
-			if lo >= hi {
-				return nil
-			}
-			touched[2*blk] = t.accumulate(shards, lo, hi, true)
-			touched[2*blk+1] = t.accumulate(shards, lo, hi, false)
-			return nil
-		})
-	}
-	if err := eg.Wait(); err != nil {
+	err = parallelFor(ctx, 2*numBlocks, t.cfg.Workers, func(i int) {
+		blk, left := i/2, i%2 == 0
+		if left {
+			touched[i] = t.accumulate(t.byL[t.startL[blk]:t.startL[blk+1]], true)
+		} else {
+			touched[i] = t.accumulate(t.byR[t.startR[blk]:t.startR[blk+1]], false)
+		}
+	})
+	if err != nil {
 		return 0, err
 	}
 	var pdScale [2]float64
 	if t.cfg.Optimizer == OptPercentDelta {
 		pdScale = t.percentDeltaScales(touched, lr)
 	}
-	eg, ectx = errgroup.WithContext(ctx)
-	eg.SetLimit(t.cfg.Workers)
-	for blk := 0; blk < 2*numBlocks; blk++ {
-		eg.Go(func() error {
-			if err := ectx.Err(); err != nil {
-				return err
-			}
-			if blk%2 == 0 {
-				t.apply(t.l, t.gl, t.ml, t.vl, touched[blk], lr, pdScale[0])
-			} else {
-				t.apply(t.r, t.gr, t.mr, t.vr, touched[blk], lr, pdScale[1])
-			}
-			return nil
-		})
-	}
-	if err := eg.Wait(); err != nil {
+	err = parallelFor(ctx, 2*numBlocks, t.cfg.Workers, func(blk int) {
+		if blk%2 == 0 {
+			t.apply(t.l, t.gl, t.ml, t.vl, touched[blk], lr, pdScale[0])
+		} else {
+			t.apply(t.r, t.gr, t.mr, t.vr, touched[blk], lr, pdScale[1])
+		}
+	})
+	if err != nil {
 		return 0, err
 	}
 	if t.fixedQ == nil {
@@ -643,32 +621,95 @@ func (t *trainer) batch(ctx context.Context, b uint64, lr float64) (float64, err
 	return loss, nil
 }
 
-// accumulate sums, in shard and pair order, the gradient of the rows
-// [lo, hi) of L (left) or R, and returns the rows it touched.
-func (t *trainer) accumulate(shards []shardOut, lo, hi int32, left bool) []int32 {
+// parallelFor calls fn(i) for i in [0, n) on up to workers goroutines
+// that take indices in turn. Each index's work must be independent of the
+// others, so the result does not depend on the number of workers. It
+// checks ctx between indices and returns ctx.Err().
+func parallelFor(ctx context.Context, n, workers int, fn func(i int)) error {
+	if workers <= 1 || n <= 1 {
+		for i := 0; i < n; i++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			fn(i)
+		}
+		return ctx.Err()
+	}
+	var next atomic.Int64
+	var eg errgroup.Group
+	for w := 0; w < min(workers, n); w++ {
+		eg.Go(func() error {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n || ctx.Err() != nil {
+					return nil
+				}
+				fn(i)
+			}
+		})
+	}
+	eg.Wait()
+	return ctx.Err()
+}
+
+// bucket lists the batch's pairs by the row block of their L row (byL)
+// and of their R row (byR), each in shard and pair order: a stable
+// counting sort, O(pairs).
+func (t *trainer) bucket(shards []shardOut) {
+	blockSize := (t.n + numBlocks - 1) / numBlocks
+	total := 0
+	for i := range shards {
+		total += len(shards[i].pairs)
+	}
+	if cap(t.byL) < total {
+		t.byL = make([]pairCoef, total)
+		t.byR = make([]pairCoef, total)
+	}
+	t.byL, t.byR = t.byL[:total], t.byR[:total]
+	var countL, countR [numBlocks + 1]int
+	for i := range shards {
+		for _, p := range shards[i].pairs {
+			countL[int(p.v)/blockSize+1]++
+			countR[int(p.u)/blockSize+1]++
+		}
+	}
+	for b := 0; b < numBlocks; b++ {
+		countL[b+1] += countL[b]
+		countR[b+1] += countR[b]
+	}
+	t.startL, t.startR = countL, countR
+	for i := range shards {
+		for _, p := range shards[i].pairs {
+			bl, br := int(p.v)/blockSize, int(p.u)/blockSize
+			t.byL[countL[bl]] = p
+			countL[bl]++
+			t.byR[countR[br]] = p
+			countR[br]++
+		}
+	}
+}
+
+// accumulate sums, in order, the gradient contributions of pairs (all in
+// one row block) to L (left) or R, and returns the rows it touched.
+func (t *trainer) accumulate(pairs []pairCoef, left bool) []int32 {
 	h := t.half
 	var rows []int32
 	grad, stamp, other := t.gl, t.stampL, t.r
 	if !left {
 		grad, stamp, other = t.gr, t.stampR, t.l
 	}
-	for s := range shards {
-		for _, p := range shards[s].pairs {
-			row, src := p.v, p.u
-			if !left {
-				row, src = p.u, p.v
-			}
-			if row < lo || row >= hi {
-				continue
-			}
-			g := grad[int(row)*h : int(row)*h+h]
-			if stamp[row] != t.stamp {
-				stamp[row] = t.stamp
-				clear(g)
-				rows = append(rows, row)
-			}
-			axpy32(g, p.coef, other[int(src)*h:int(src)*h+h])
+	for _, p := range pairs {
+		row, src := p.v, p.u
+		if !left {
+			row, src = p.u, p.v
 		}
+		g := grad[int(row)*h : int(row)*h+h]
+		if stamp[row] != t.stamp {
+			stamp[row] = t.stamp
+			clear(g)
+			rows = append(rows, row)
+		}
+		axpy32(g, p.coef, other[int(src)*h:int(src)*h+h])
 	}
 	return rows
 }
