@@ -1,0 +1,168 @@
+// Command scale measures how the sparse trainer's time and memory grow
+// with the graph: Graph500-style R-MAT graphs (A = 0.57, B = 0.19,
+// C = 0.19, edge factor 16, seeded) from -min to -max scale, each run in a
+// child process so that its peak RSS is its own. For each scale it reports
+// the time of generation, splitting (half the edges held out), one
+// training epoch and the evaluation, the test AUC and the peak RSS, and
+// the dense reference's memory estimate (run for real up to -dense-max).
+//
+//	go run ./benchmarks/cmd/scale -min 12 -max 20 -out benchmarks/results/scaling.md
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wys-project/wys/benchmarks"
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/reference"
+)
+
+type row struct {
+	Scale        int     `json:"scale"`
+	Nodes        int     `json:"nodes"`
+	Edges        int     `json:"edges"`
+	GenSeconds   float64 `json:"gen_s"`
+	SplitSeconds float64 `json:"split_s"`
+	EpochSeconds float64 `json:"epoch_s"`
+	EvalSeconds  float64 `json:"eval_s"`
+	Epochs       float64 `json:"epochs"`
+	TestAUC      float64 `json:"test_auc"`
+	PairsPerSec  float64 `json:"pairs_per_s"`
+	PeakRSS      int64   `json:"peak_rss"`
+	Estimated    int64   `json:"estimated"`
+	DenseBytes   int64   `json:"dense_bytes"`
+	DenseSeconds float64 `json:"dense_s"`
+	DenseAUC     float64 `json:"dense_auc"`
+}
+
+func main() {
+	minScale := flag.Int("min", 12, "smallest R-MAT scale (2^scale nodes)")
+	maxScale := flag.Int("max", 20, "largest R-MAT scale")
+	step := flag.Int("step", 2, "scale increment")
+	epochs := flag.Float64("epochs", 1, "sparse training epochs per scale")
+	dim := flag.Int("dim", 128, "embedding width d")
+	denseMax := flag.Int("dense-max", 12, "largest scale at which the dense reference also runs (300 steps)")
+	one := flag.Int("one", -1, "internal: measure this scale in this process and print one JSON row")
+	out := flag.String("out", "", "write the Markdown table here")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	if *one >= 0 {
+		r, err := measure(ctx, *one, *epochs, *dim, *one <= *denseMax)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "scale:", err)
+			os.Exit(1)
+		}
+		json.NewEncoder(os.Stdout).Encode(r)
+		return
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "scale:", err)
+		os.Exit(1)
+	}
+	var rows []row
+	for s := *minScale; s <= *maxScale; s += *step {
+		args := []string{"-one", strconv.Itoa(s), "-epochs", fmt.Sprint(*epochs), "-dim", strconv.Itoa(*dim), "-dense-max", strconv.Itoa(*denseMax)}
+		cmd := exec.CommandContext(ctx, self, args...)
+		cmd.Stderr = os.Stderr
+		var buf bytes.Buffer
+		cmd.Stdout = &buf
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(os.Stderr, "scale: scale %d failed: %v\n", s, err)
+			break
+		}
+		var r row
+		if err := json.Unmarshal(buf.Bytes(), &r); err != nil {
+			fmt.Fprintln(os.Stderr, "scale:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "scale %d: %d nodes, %d edges, epoch %.1fs, peak RSS %s, test AUC %.4f\n",
+			s, r.Nodes, r.Edges, r.EpochSeconds, pipeline.FormatBytes(r.PeakRSS), r.TestAUC)
+		rows = append(rows, r)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Scaling on R-MAT graphs\n\n%s\n\nCommand: `go run ./benchmarks/cmd/scale %s`\n\n", benchmarks.MachineLine(), strings.Join(os.Args[1:], " "))
+	fmt.Fprintf(&b, "Graph500 R-MAT (A = 0.57, B = 0.19, C = 0.19, edge factor 16, ids permuted, undirected, duplicates and self-loops dropped); half the edges held out by the splitter; sparse trainer with default settings, d = %d, C = 10, %g epoch(s) (one epoch = N walks, 10 positive and 10 negative pairs each). Peak RSS is the child process's VmHWM. Dense: the reference's pre-flight memory estimate (C + 3 float32 N x N matrices); its time and AUC where it ran (300 steps).\n\n", *dim, *epochs)
+	b.WriteString("| scale | nodes | edges | generate | split | one epoch | evaluate | pairs/s | test AUC | peak RSS | sparse estimate | dense memory | dense time | dense AUC |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		dt, da := "—", "—"
+		if r.DenseSeconds > 0 {
+			dt, da = fmt.Sprintf("%.1f s", r.DenseSeconds), fmt.Sprintf("%.4f", r.DenseAUC)
+		}
+		fmt.Fprintf(&b, "| %d | %d | %d | %.1f s | %.1f s | %.1f s | %.1f s | %.2fM | %.4f | %s | %s | %s | %s | %s |\n",
+			r.Scale, r.Nodes, r.Edges, r.GenSeconds, r.SplitSeconds, r.EpochSeconds, r.EvalSeconds, r.PairsPerSec/1e6, r.TestAUC,
+			pipeline.FormatBytes(r.PeakRSS), pipeline.FormatBytes(r.Estimated), pipeline.FormatBytes(r.DenseBytes), dt, da)
+	}
+	fmt.Print(b.String())
+	if *out != "" {
+		if err := benchmarks.WriteFileAtomic(*out, []byte(b.String())); err != nil {
+			fmt.Fprintln(os.Stderr, "scale:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+func measure(ctx context.Context, scale int, epochs float64, dim int, dense bool) (*row, error) {
+	r := &row{Scale: scale, Epochs: epochs}
+	t := time.Now()
+	g, err := pipeline.RMAT(scale, 16, false, 1)
+	if err != nil {
+		return nil, err
+	}
+	r.GenSeconds = time.Since(t).Seconds()
+	r.Nodes, r.Edges = g.N(), g.Adj.NNZ()/2
+	t = time.Now()
+	split, err := pipeline.SplitEdges(ctx, g, 0.5, 1)
+	if err != nil {
+		return nil, err
+	}
+	r.SplitSeconds = time.Since(t).Seconds()
+	train, err := split.TrainGraph()
+	if err != nil {
+		return nil, err
+	}
+	g = nil
+	cfg := pipeline.TrainConfig{Dim: dim, Epochs: epochs, EvalEvery: epochs, EvalPairs: 100000, Seed: 1}
+	r.Estimated = cfg.EstimateMemory(train.N(), train.Adj.NNZ(), 4*len(split.Train))
+	t = time.Now()
+	res, err := pipeline.TrainGraph(ctx, train, split, cfg, nil)
+	if err != nil {
+		return nil, err
+	}
+	total := time.Since(t).Seconds()
+	var trainSec float64
+	for _, st := range res.Stats.Stages {
+		if st.Name == "train" {
+			trainSec = st.Duration.Seconds()
+		}
+	}
+	r.EpochSeconds = trainSec / epochs
+	r.EvalSeconds = total - trainSec
+	r.TestAUC = res.TestAUC
+	r.PairsPerSec = res.Stats.PairsPerSecond
+	r.PeakRSS = pipeline.PeakRSS()
+	dcfg := reference.Config{Dim: dim}
+	r.DenseBytes, _ = reference.CheckMemory(train.N(), reference.Config{Dim: dim, MemoryLimit: math.MaxInt64})
+	if dense {
+		t = time.Now()
+		dres, err := reference.Train(ctx, split, dcfg, nil)
+		if err == nil {
+			r.DenseSeconds = time.Since(t).Seconds()
+			r.DenseAUC = dres.TestAUC
+		}
+	}
+	return r, nil
+}
