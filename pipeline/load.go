@@ -266,11 +266,11 @@ func (p *edgeParser) line(line []byte) error {
 	}
 	p.rep.EdgesRead++
 	if p.numeric {
-		u, err1 := strconv.ParseUint(string(f[0]), 10, 64)
-		v, err2 := strconv.ParseUint(string(f[1]), 10, 64)
-		if err1 != nil || err2 != nil {
+		u, ok1 := parseID(f[0])
+		v, ok2 := parseID(f[1])
+		if !ok1 || !ok2 {
 			bad := f[0]
-			if err1 == nil {
+			if ok1 {
 				bad = f[1]
 			}
 			hint := "ids must be non-negative integers below 2^64, like the ids before this line; read ids as tokens to allow any text"
@@ -291,6 +291,26 @@ func (p *edgeParser) line(line []byte) error {
 	return nil
 }
 
+// parseID parses a non-negative decimal integer below 2^64 without
+// allocating.
+func parseID(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 20 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		d := uint64(c - '0')
+		if v > (math.MaxUint64-d)/10 {
+			return 0, false
+		}
+		v = v*10 + d
+	}
+	return v, true
+}
+
 func (p *edgeParser) decide(a, b []byte) {
 	p.decided = true
 	switch p.opt.IDs {
@@ -299,9 +319,9 @@ func (p *edgeParser) decide(a, b []byte) {
 	case IDToken:
 		p.numeric = false
 	default:
-		_, err1 := strconv.ParseUint(string(a), 10, 64)
-		_, err2 := strconv.ParseUint(string(b), 10, 64)
-		p.numeric = err1 == nil && err2 == nil
+		_, ok1 := parseID(a)
+		_, ok2 := parseID(b)
+		p.numeric = ok1 && ok2
 	}
 	if !p.numeric {
 		p.tokens = make(map[string]uint32)
