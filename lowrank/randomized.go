@@ -1,0 +1,291 @@
+package lowrank
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// ErrRank reports a rank that the operator cannot support.
+var ErrRank = errors.New("lowrank: invalid rank")
+
+// ErrFactorization reports a failed dense factorization.
+var ErrFactorization = errors.New("lowrank: factorization failed")
+
+// Options controls the randomized factorizations. The zero value of each
+// field but Rank means its default.
+type Options struct {
+	// Rank is the number of singular triplets or eigenpairs kept (>= 1).
+	Rank int
+	// Oversample is the number of extra sketch columns; 0 means 10.
+	Oversample int
+	// PowerIters is the number of power iterations, each followed by a
+	// re-orthonormalisation; 0 means 2. Set -1 for none.
+	PowerIters int
+	// Seed drives the Gaussian sketch (stream "sketch").
+	Seed uint64
+}
+
+func (o Options) withDefaults() Options {
+	if o.Oversample == 0 {
+		o.Oversample = 10
+	}
+	if o.PowerIters == 0 {
+		o.PowerIters = 2
+	}
+	if o.PowerIters < 0 {
+		o.PowerIters = 0
+	}
+	return o
+}
+
+// Stats times the phases of a factorization.
+type Stats struct {
+	SpMM, QR, Small, Other time.Duration
+	Total                  time.Duration
+}
+
+const streamSketch = 0x736b6574 // "sket"
+
+// sketch returns an n x l block of standard normal entries.
+func sketch(n, l int, seed uint64) []float64 {
+	rng := rand.New(rand.NewPCG(seed, streamSketch))
+	b := make([]float64, n*l)
+	for i := range b {
+		b[i] = rng.NormFloat64()
+	}
+	return b
+}
+
+// orthonormalize replaces the m x l row-major block y by an orthonormal
+// basis of its columns (Householder QR through gonum's LAPACK).
+func orthonormalize(y []float64, m, l int) error {
+	a := blas64.General{Rows: m, Cols: l, Stride: l, Data: y}
+	tau := make([]float64, l)
+	work := make([]float64, 1)
+	lapack64.Geqrf(a, tau, work, -1)
+	work = make([]float64, int(work[0]))
+	lapack64.Geqrf(a, tau, work, len(work))
+	lapack64.Orgqr(a, tau, work, -1)
+	if int(work[0]) > len(work) {
+		work = make([]float64, int(work[0]))
+	}
+	lapack64.Orgqr(a, tau, work, len(work))
+	for _, x := range y[:min(len(y), l*l)] {
+		if math.IsNaN(x) {
+			return fmt.Errorf("%w: NaN in QR", ErrFactorization)
+		}
+	}
+	return nil
+}
+
+// SVD is a truncated singular value decomposition A ≈ U diag(S) Vᵀ.
+type SVD struct {
+	U *mat.Dense // m x r, orthonormal columns
+	S []float64  // r, decreasing
+	V *mat.Dense // n x r, orthonormal columns
+	Stats
+}
+
+func checkRank(r, m, n int) error {
+	if r < 1 || r > min(m, n) {
+		return fmt.Errorf("%w: rank %d for a %d x %d operator (want 1..%d)", ErrRank, r, m, n, min(m, n))
+	}
+	return nil
+}
+
+// RandomizedSVD computes a rank-r truncated SVD of op in the style of
+// Halko, Martinsson and Tropp (2011): a Gaussian sketch with oversampling,
+// power iterations with re-orthonormalisation, and a small dense SVD.
+// Memory: a few m x (r+p) and n x (r+p) blocks.
+func RandomizedSVD(ctx context.Context, op Operator, opt Options) (*SVD, error) {
+	opt = opt.withDefaults()
+	m, n := op.Dims()
+	if err := checkRank(opt.Rank, m, n); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	var st Stats
+	l := min(opt.Rank+opt.Oversample, m, n)
+	timed := func(d *time.Duration, f func() error) error {
+		t := time.Now()
+		err := f()
+		*d += time.Since(t)
+		return err
+	}
+	omega := sketch(n, l, opt.Seed)
+	y := make([]float64, m*l)
+	z := make([]float64, n*l)
+	if err := timed(&st.SpMM, func() error { return op.MulBlockTo(ctx, y, omega, l) }); err != nil {
+		return nil, err
+	}
+	omega = nil
+	for it := 0; it < opt.PowerIters; it++ {
+		if err := timed(&st.QR, func() error { return orthonormalize(y, m, l) }); err != nil {
+			return nil, err
+		}
+		if err := timed(&st.SpMM, func() error { return op.MulTransBlockTo(ctx, z, y, l) }); err != nil {
+			return nil, err
+		}
+		if err := timed(&st.QR, func() error { return orthonormalize(z, n, l) }); err != nil {
+			return nil, err
+		}
+		if err := timed(&st.SpMM, func() error { return op.MulBlockTo(ctx, y, z, l) }); err != nil {
+			return nil, err
+		}
+	}
+	if err := timed(&st.QR, func() error { return orthonormalize(y, m, l) }); err != nil {
+		return nil, err
+	}
+	// Bᵀ = Aᵀ Q (n x l); Bᵀ = Q2 R2; B = R2ᵀ Q2ᵀ; SVD of R2ᵀ (l x l).
+	if err := timed(&st.SpMM, func() error { return op.MulTransBlockTo(ctx, z, y, l) }); err != nil {
+		return nil, err
+	}
+	var r2 *mat.Dense
+	if err := timed(&st.QR, func() error {
+		a := blas64.General{Rows: n, Cols: l, Stride: l, Data: z}
+		tau := make([]float64, l)
+		work := make([]float64, 1)
+		lapack64.Geqrf(a, tau, work, -1)
+		work = make([]float64, int(work[0]))
+		lapack64.Geqrf(a, tau, work, len(work))
+		r2 = mat.NewDense(l, l, nil)
+		for i := 0; i < l; i++ {
+			for j := i; j < l; j++ {
+				r2.Set(i, j, z[i*l+j])
+			}
+		}
+		lapack64.Orgqr(a, tau, work, -1)
+		if int(work[0]) > len(work) {
+			work = make([]float64, int(work[0]))
+		}
+		lapack64.Orgqr(a, tau, work, len(work))
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	var svd mat.SVD
+	t := time.Now()
+	if !svd.Factorize(r2.T(), mat.SVDThin) {
+		return nil, fmt.Errorf("%w: small SVD did not converge", ErrFactorization)
+	}
+	var ur, vr mat.Dense
+	svd.UTo(&ur)
+	svd.VTo(&vr)
+	sv := svd.Values(nil)
+	st.Small += time.Since(t)
+	r := opt.Rank
+	out := &SVD{S: sv[:r], U: mat.NewDense(m, r, nil), V: mat.NewDense(n, r, nil)}
+	t = time.Now()
+	// U = Q·Ur[:, :r], V = Q2·Vr[:, :r].
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: m, Cols: l, Stride: l, Data: y},
+		urSlice(&ur, r), 0, out.U.RawMatrix())
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: n, Cols: l, Stride: l, Data: z},
+		urSlice(&vr, r), 0, out.V.RawMatrix())
+	st.Other += time.Since(t)
+	st.Total = time.Since(start)
+	out.Stats = st
+	return out, ctx.Err()
+}
+
+// urSlice returns the first r columns of a as a blas64.General.
+func urSlice(a *mat.Dense, r int) blas64.General {
+	raw := a.RawMatrix()
+	return blas64.General{Rows: raw.Rows, Cols: r, Stride: raw.Stride, Data: raw.Data}
+}
+
+// Eigen is a truncated symmetric eigendecomposition A ≈ U diag(Values) Uᵀ.
+type Eigen struct {
+	U      *mat.Dense // n x r, orthonormal columns
+	Values []float64  // r, by decreasing magnitude
+	Stats
+}
+
+// RandomizedEigSym computes the r eigenpairs of largest magnitude of a
+// symmetric operator (MulTransBlockTo is not used): range finder with
+// power iterations on the sketch, then the eigendecomposition of the
+// small projected matrix QᵀAQ. Keeping eigenvalues by magnitude keeps
+// both ends of the spectrum (λ near −1 on bipartite-like parts of a
+// normalised adjacency).
+func RandomizedEigSym(ctx context.Context, op Operator, opt Options) (*Eigen, error) {
+	opt = opt.withDefaults()
+	n, c := op.Dims()
+	if n != c {
+		panic(mat.ErrShape)
+	}
+	if err := checkRank(opt.Rank, n, n); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	var st Stats
+	l := min(opt.Rank+opt.Oversample, n)
+	timed := func(d *time.Duration, f func() error) error {
+		t := time.Now()
+		err := f()
+		*d += time.Since(t)
+		return err
+	}
+	q := sketch(n, l, opt.Seed)
+	y := make([]float64, n*l)
+	for it := 0; it <= opt.PowerIters; it++ {
+		if err := timed(&st.SpMM, func() error { return op.MulBlockTo(ctx, y, q, l) }); err != nil {
+			return nil, err
+		}
+		q, y = y, q
+		if err := timed(&st.QR, func() error { return orthonormalize(q, n, l) }); err != nil {
+			return nil, err
+		}
+	}
+	// T = Qᵀ A Q (l x l), symmetrised against rounding.
+	if err := timed(&st.SpMM, func() error { return op.MulBlockTo(ctx, y, q, l) }); err != nil {
+		return nil, err
+	}
+	t := time.Now()
+	small := mat.NewDense(l, l, nil)
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, blas64.General{Rows: n, Cols: l, Stride: l, Data: q},
+		blas64.General{Rows: n, Cols: l, Stride: l, Data: y}, 0, small.RawMatrix())
+	sym := mat.NewSymDense(l, nil)
+	for i := 0; i < l; i++ {
+		for j := i; j < l; j++ {
+			sym.SetSym(i, j, (small.At(i, j)+small.At(j, i))/2)
+		}
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(sym, true) {
+		return nil, fmt.Errorf("%w: small eigendecomposition did not converge", ErrFactorization)
+	}
+	vals := eig.Values(nil)
+	var w mat.Dense
+	eig.VectorsTo(&w)
+	st.Small += time.Since(t)
+	order := make([]int, l)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return math.Abs(vals[order[a]]) > math.Abs(vals[order[b]]) })
+	r := opt.Rank
+	sel := mat.NewDense(l, r, nil)
+	out := &Eigen{Values: make([]float64, r), U: mat.NewDense(n, r, nil)}
+	for j := 0; j < r; j++ {
+		out.Values[j] = vals[order[j]]
+		for i := 0; i < l; i++ {
+			sel.Set(i, j, w.At(i, order[j]))
+		}
+	}
+	t = time.Now()
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: n, Cols: l, Stride: l, Data: q},
+		sel.RawMatrix(), 0, out.U.RawMatrix())
+	st.Other += time.Since(t)
+	st.Total = time.Since(start)
+	out.Stats = st
+	return out, ctx.Err()
+}

@@ -1,0 +1,404 @@
+package lowrank
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/wys-project/wys/sparse"
+)
+
+// ErrTooLarge is returned by the dense twins above their size limit.
+var ErrTooLarge = errors.New("lowrank: too large for a dense matrix")
+
+// MaxDenseNodes bounds the dense twins (a few N x N float64 matrices).
+const MaxDenseNodes = 16384
+
+// Series holds every power T^k (k = 1..C) of the transition matrix
+// T = D⁻¹A of a graph in factored form, and evaluates Σ_k c_k T^k.
+//
+// The smallest powers k <= Exact are exact and sparse (computed from the
+// CSR per pair); the others come from a rank-r factorization:
+//
+//   - undirected (A symmetric): S = D^{-1/2} A D^{-1/2} ≈ U Λ Uᵀ (the
+//     eigenpairs of largest magnitude), so T^k ≈ D^{-1/2} U Λ^k Uᵀ D^{1/2};
+//   - directed: T ≈ U Σ Vᵀ (a truncated SVD), so
+//     T^k ≈ U (Σ Vᵀ U)^{k−1} Σ Vᵀ with an r x r core.
+//
+// The paper's shortcut T^k = U Λ^k Vᵀ from an SVD of T is wrong for a
+// non-symmetric T (VᵀU ≠ I); neither form above relies on it.
+type Series struct {
+	C, Exact int
+	Directed bool
+
+	t       *sparse.CSR // T = D⁻¹A
+	sqrtDeg []float64   // undirected: sqrt of the weighted degrees
+
+	// Undirected factors.
+	u      *mat.Dense // n x r
+	lambda []float64
+
+	// Directed factors: T ≈ U Σ Vᵀ; cores[k-1] = (ΣVᵀU)^{k−1} Σ (r x r).
+	du, dv *mat.Dense
+	cores  []*mat.Dense
+
+	Stats Stats
+}
+
+// SeriesOptions controls NewSeries.
+type SeriesOptions struct {
+	Options
+	// C is the number of powers; it must be at least 1.
+	C int
+	// Exact is the number of smallest powers computed exactly from the
+	// sparse matrix (0, 1 or 2); the low-rank part covers k > Exact.
+	// A negative value means 0; the zero value means 1.
+	Exact int
+	// Directed selects the SVD form even for a symmetric A.
+	Directed bool
+	Workers  int
+}
+
+// NewSeries factors the transition matrix of the adjacency matrix adj.
+// Undirected graphs (symmetric adj, Directed unset) use the symmetric
+// eigendecomposition; others the SVD. Memory: the CSR and its transpose
+// plus a few n x (r + oversampling) blocks.
+func NewSeries(ctx context.Context, adj *sparse.CSR, opt SeriesOptions) (*Series, error) {
+	if opt.C < 1 {
+		return nil, fmt.Errorf("lowrank: C = %d, want at least 1", opt.C)
+	}
+	exact := opt.Exact
+	if exact == 0 {
+		exact = 1
+	}
+	if exact < 0 {
+		exact = 0
+	}
+	if exact > 2 {
+		return nil, fmt.Errorf("lowrank: %d exact powers asked, at most 2 are supported", exact)
+	}
+	n, _ := adj.Dims()
+	s := &Series{C: opt.C, Exact: exact}
+	s.t, _ = adj.RowNormalize()
+	if !opt.Directed && adj.IsSymmetric() {
+		sym, sq := adj.SymNormalize()
+		s.sqrtDeg = sq
+		eig, err := RandomizedEigSym(ctx, NewCSROperator(sym, opt.Workers), opt.Options)
+		if err != nil {
+			return nil, err
+		}
+		s.u, s.lambda, s.Stats = eig.U, eig.Values, eig.Stats
+		return s, nil
+	}
+	s.Directed = true
+	svd, err := RandomizedSVD(ctx, NewCSROperator(s.t, opt.Workers), opt.Options)
+	if err != nil {
+		return nil, err
+	}
+	s.du, s.dv, s.Stats = svd.U, svd.V, svd.Stats
+	r := len(svd.S)
+	// M = Σ Vᵀ U; cores: Σ, MΣ, M²Σ, …
+	var vtu mat.Dense
+	vtu.Mul(svd.V.T(), svd.U)
+	m := mat.NewDense(r, r, nil)
+	for i := 0; i < r; i++ {
+		for j := 0; j < r; j++ {
+			m.Set(i, j, svd.S[i]*vtu.At(i, j))
+		}
+	}
+	core := mat.NewDense(r, r, nil)
+	for i := 0; i < r; i++ {
+		core.Set(i, i, svd.S[i])
+	}
+	s.cores = append(s.cores, core)
+	for k := 2; k <= opt.C; k++ {
+		next := mat.NewDense(r, r, nil)
+		next.Mul(m, s.cores[k-2])
+		s.cores = append(s.cores, next)
+	}
+	_ = n
+	return s, nil
+}
+
+// Rank returns the rank of the factorization.
+func (s *Series) Rank() int {
+	if s.Directed {
+		_, r := s.du.Dims()
+		return r
+	}
+	return len(s.lambda)
+}
+
+// exactPower returns (T^k)_vu for k = 1 or 2 from the sparse matrix.
+func (s *Series) exactPower(k int, v, u int32) float64 {
+	idx, val := s.t.Row(int(v))
+	if k == 1 {
+		if p, ok := slices.BinarySearch(idx, u); ok {
+			return val[p]
+		}
+		return 0
+	}
+	var sum float64
+	for p, w := range idx {
+		sum += val[p] * s.t.At(int(w), int(u))
+	}
+	return sum
+}
+
+// PowersTo writes (T^k)_vu for k = 1..C into dst (length C): exact for
+// k <= Exact, from the factors otherwise. Cost O(C·r) undirected,
+// O(C·r²) directed, plus O(deg) for the exact terms.
+func (s *Series) PowersTo(dst []float64, v, u int32) {
+	if len(dst) != s.C {
+		panic(mat.ErrShape)
+	}
+	for k := 1; k <= s.Exact && k <= s.C; k++ {
+		dst[k-1] = s.exactPower(k, v, u)
+	}
+	if s.Exact >= s.C {
+		return
+	}
+	if !s.Directed {
+		r := len(s.lambda)
+		uv := s.u.RawRowView(int(v))
+		uu := s.u.RawRowView(int(u))
+		a := make([]float64, r)
+		for i := 0; i < r; i++ {
+			a[i] = uv[i] * uu[i]
+		}
+		var scale float64
+		if s.sqrtDeg[v] > 0 {
+			scale = s.sqrtDeg[u] / s.sqrtDeg[v]
+		}
+		pw := slices.Clone(s.lambda)
+		for k := 1; k <= s.C; k++ {
+			if k > s.Exact {
+				var sum float64
+				for i := 0; i < r; i++ {
+					sum += a[i] * pw[i]
+				}
+				dst[k-1] = scale * sum
+			}
+			for i := range pw {
+				pw[i] *= s.lambda[i]
+			}
+		}
+		return
+	}
+	_, r := s.du.Dims()
+	uv := s.du.RawRowView(int(v))
+	vu := s.dv.RawRowView(int(u))
+	x := make([]float64, r)
+	for k := s.Exact + 1; k <= s.C; k++ {
+		// x = U_v · core_k; value = x · V_u.
+		core := s.cores[k-1].RawMatrix()
+		clear(x)
+		for i := 0; i < r; i++ {
+			if uv[i] == 0 {
+				continue
+			}
+			row := core.Data[i*core.Stride : i*core.Stride+r]
+			for j := range x {
+				x[j] += uv[i] * row[j]
+			}
+		}
+		var sum float64
+		for j := range x {
+			sum += x[j] * vu[j]
+		}
+		dst[k-1] = sum
+	}
+}
+
+// Value returns Σ_k c_k (T^k)_vu.
+func (s *Series) Value(c []float64, v, u int32) float64 {
+	p := make([]float64, s.C)
+	s.PowersTo(p, v, u)
+	var sum float64
+	for k, x := range p {
+		sum += c[k] * x
+	}
+	return sum
+}
+
+// PairValues writes Σ_k c_k (T^k)_vu of every pair into dst, in parallel
+// over fixed chunks of pairs (each value is computed independently, so the
+// result does not depend on the number of workers).
+func (s *Series) PairValues(ctx context.Context, dst []float64, c []float64, pairs [][2]int32, workers int) error {
+	if len(dst) != len(pairs) || len(c) != s.C {
+		panic(mat.ErrShape)
+	}
+	const chunk = 4096
+	nChunks := (len(pairs) + chunk - 1) / chunk
+	return parallelChunks(ctx, nChunks, workers, func(i int) {
+		p := make([]float64, s.C)
+		for j := i * chunk; j < min(len(pairs), (i+1)*chunk); j++ {
+			s.PowersTo(p, pairs[j][0], pairs[j][1])
+			var sum float64
+			for k, x := range p {
+				sum += c[k] * x
+			}
+			dst[j] = sum
+		}
+	})
+}
+
+// RowsTo writes the dense rows Σ_k c_k T^k restricted to the given anchor
+// rows into dst (len(rows) x N), for tests and small graphs.
+func (s *Series) RowsTo(dst *mat.Dense, c []float64, rows []int32) {
+	n, _ := s.t.Dims()
+	r, cols := dst.Dims()
+	if r != len(rows) || cols != n {
+		panic(mat.ErrShape)
+	}
+	for i, v := range rows {
+		for u := 0; u < n; u++ {
+			dst.Set(i, u, s.Value(c, v, int32(u)))
+		}
+	}
+}
+
+// DensePowerSeries returns Σ_k c_k T^k (k = 1..len(c)) computed exactly
+// with dense powers (P_k = T·P_{k−1} by sparse-dense products): the oracle
+// for tests. It refuses graphs of more than MaxDenseNodes nodes.
+func DensePowerSeries(adj *sparse.CSR, c []float64) (*mat.Dense, error) {
+	n, _ := adj.Dims()
+	if n > MaxDenseNodes {
+		return nil, fmt.Errorf("%w: %d nodes, limit %d", ErrTooLarge, n, MaxDenseNodes)
+	}
+	tm, _ := adj.RowNormalize()
+	sum := make([]float64, n*n)
+	pow := make([]float64, n*n)
+	next := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		pow[i*n+i] = 1
+	}
+	for k := range c {
+		if err := sparse.MulBlockTo(context.Background(), next, tm, pow, n, 0); err != nil {
+			return nil, err
+		}
+		pow, next = next, pow
+		for i, x := range pow {
+			sum[i] += c[k] * x
+		}
+	}
+	return mat.NewDense(n, n, sum), nil
+}
+
+// DenseTo writes the factored Σ_k c_k T^k as a dense N x N matrix into
+// dst: the exact sparse terms plus the low-rank part by matrix products.
+// It refuses graphs of more than MaxDenseNodes nodes.
+func (s *Series) DenseTo(dst *mat.Dense, c []float64) error {
+	n, _ := s.t.Dims()
+	if n > MaxDenseNodes {
+		return fmt.Errorf("%w: %d nodes, limit %d", ErrTooLarge, n, MaxDenseNodes)
+	}
+	if r, cols := dst.Dims(); r != n || cols != n || len(c) != s.C {
+		panic(mat.ErrShape)
+	}
+	// Low-rank part for k > Exact.
+	if !s.Directed {
+		r := len(s.lambda)
+		h := make([]float64, r)
+		for i, l := range s.lambda {
+			p := 1.0
+			for k := 1; k <= s.C; k++ {
+				p *= l
+				if k > s.Exact {
+					h[i] += c[k-1] * p
+				}
+			}
+		}
+		left := mat.DenseCopyOf(s.u)
+		right := mat.DenseCopyOf(s.u)
+		for v := 0; v < n; v++ {
+			var inv float64
+			if s.sqrtDeg[v] > 0 {
+				inv = 1 / s.sqrtDeg[v]
+			}
+			lr, rr := left.RawRowView(v), right.RawRowView(v)
+			for i := range lr {
+				lr[i] *= inv * h[i]
+				rr[i] *= s.sqrtDeg[v]
+			}
+		}
+		dst.Mul(left, right.T())
+	} else {
+		_, r := s.du.Dims()
+		core := mat.NewDense(r, r, nil)
+		for k := s.Exact + 1; k <= s.C; k++ {
+			core.Add(core, scaled(c[k-1], s.cores[k-1]))
+		}
+		var uc mat.Dense
+		uc.Mul(s.du, core)
+		dst.Mul(&uc, s.dv.T())
+	}
+	// Exact sparse terms.
+	if s.Exact >= 1 {
+		eye := make([]float64, n*n)
+		for i := 0; i < n; i++ {
+			eye[i*n+i] = 1
+		}
+		p1 := make([]float64, n*n)
+		if err := sparse.MulBlockTo(context.Background(), p1, s.t, eye, n, 0); err != nil {
+			return err
+		}
+		raw := dst.RawMatrix()
+		for i := 0; i < n; i++ {
+			row := raw.Data[i*raw.Stride : i*raw.Stride+n]
+			for j := range row {
+				row[j] += c[0] * p1[i*n+j]
+			}
+		}
+		if s.Exact >= 2 && s.C >= 2 {
+			p2 := eye
+			if err := sparse.MulBlockTo(context.Background(), p2, s.t, p1, n, 0); err != nil {
+				return err
+			}
+			for i := 0; i < n; i++ {
+				row := raw.Data[i*raw.Stride : i*raw.Stride+n]
+				for j := range row {
+					row[j] += c[1] * p2[i*n+j]
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// RelativeError returns ‖got − want‖_F / ‖want‖_F.
+func RelativeError(got, want mat.Matrix) float64 { return relFrobenius(got, want) }
+
+func scaled(a float64, m *mat.Dense) *mat.Dense {
+	var out mat.Dense
+	out.Scale(a, m)
+	return &out
+}
+
+// RowWeights returns the starting mass of E[D] per node, so that
+// E[D] = diag(w)·Σ_k Q_k T^k: the paper's P0 = diag(walks) (code false) or
+// the authors' released code's walks·N·deg(v) (code true).
+func RowWeights(adj *sparse.CSR, walks float64, code bool) []float64 {
+	n, _ := adj.Dims()
+	w := make([]float64, n)
+	deg := adj.RowSums()
+	for v := range w {
+		if code {
+			w[v] = walks * float64(n) * deg[v]
+		} else {
+			w[v] = walks
+		}
+	}
+	return w
+}
+
+// relFrobenius returns ‖a − b‖_F / ‖b‖_F.
+func relFrobenius(a, b mat.Matrix) float64 {
+	var d mat.Dense
+	d.Sub(a, b)
+	return mat.Norm(&d, 2) / math.Max(mat.Norm(b, 2), 1e-300)
+}
