@@ -1,0 +1,5 @@
+//go:build !openblas || !cgo
+
+package main
+
+const blasName = "gonum"
