@@ -257,3 +257,19 @@ func TestCoraClassification(t *testing.T) {
 		t.Errorf("Cora test accuracy %s%% after a short run", m[1])
 	}
 }
+
+// TestBaselineMethods runs the spectral baselines on the demo graph.
+func TestBaselineMethods(t *testing.T) {
+	for _, m := range []string{"svd", "eigenmaps"} {
+		code, stdout, stderr := runCLI(t, "-method", m, "-dim", "16", "-progress", "none")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", m, code, stderr)
+		}
+		if !strings.Contains(stdout, "computed the "+m+" baseline (d = 16)") || !strings.Contains(stdout, "link prediction ROC-AUC: test 0.") {
+			t.Errorf("%s: unexpected output:\n%s", m, stdout)
+		}
+	}
+	if code, _, _ := runCLI(t, "-method", "pca"); code != 2 {
+		t.Errorf("unknown method: exit %d, want 2", code)
+	}
+}
