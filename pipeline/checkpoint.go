@@ -322,6 +322,7 @@ func CheckpointFingerprint(g *Graph, eval *Split, cfg TrainConfig) string {
 	h := sha256.New()
 	cfg = cfg.WithDefaults()
 	cfg.Workers, cfg.MemoryLimit = 0, 0
+	cfg.Checkpoint, cfg.CheckpointEvery, cfg.Resume = nil, 0, nil
 	fmt.Fprintf(h, "config %+v\n", cfg)
 	r, c := g.Adj.Dims()
 	fmt.Fprintf(h, "graph %d %d %d directed=%v\n", r, c, g.Adj.NNZ(), g.Directed)

@@ -84,6 +84,19 @@ type TrainConfig struct {
 	// MemoryLimit in bytes for the pre-flight check; 0 means 90% of the
 	// machine's available memory.
 	MemoryLimit int64
+	// Checkpoint, when not nil, is called between batches with the full
+	// training state (see TrainState) whenever CheckpointEvery has passed
+	// since the last call, and after the last batch. The state's slices
+	// are the trainer's own: save them before returning. An error stops
+	// the run.
+	Checkpoint func(*TrainState) error
+	// CheckpointEvery is the wall time between checkpoints; 0 means 5 minutes.
+	CheckpointEvery time.Duration
+	// Resume, when not nil, continues a run from a saved state: with the
+	// same graph, evaluation pairs and settings (checked through
+	// CheckpointFingerprint), the result is bit-for-bit that of an
+	// uninterrupted run.
+	Resume *TrainState
 }
 
 // shardWalks is the number of walks drawn by one shard: the unit of
@@ -271,9 +284,62 @@ func TrainGraph(ctx context.Context, g *Graph, eval *Split, cfg TrainConfig, rec
 	sinceBest := 0
 	var lossSum float64
 	var lossCount int
-	for b := int64(0); b < batches; b++ {
+	first := int64(0)
+	var resumedElapsed time.Duration
+	var fp string
+	if cfg.Resume != nil || cfg.Checkpoint != nil {
+		fp = CheckpointFingerprint(g, eval, cfg)
+	}
+	if st := cfg.Resume; st != nil {
+		if st.Fingerprint != fp {
+			return nil, fmt.Errorf("%w: it was written by a run with another graph, evaluation pairs or settings", ErrCheckpoint)
+		}
+		if st.N != n || st.Half != t.half || st.C != t.c || st.Batch > batches {
+			return nil, fmt.Errorf("%w: its shapes do not fit this run", ErrCheckpoint)
+		}
+		copy(t.l, st.L)
+		copy(t.r, st.R)
+		copy(t.q, st.QLogits)
+		if t.ml != nil {
+			copy(t.ml, st.ML)
+			copy(t.vl, st.VL)
+			copy(t.mr, st.MR)
+			copy(t.vr, st.VR)
+		}
+		copy(t.mq, st.MQ)
+		copy(t.vq, st.VQ)
+		t.step, t.pairs, first = st.Step, st.Pairs, st.Batch
+		best, sinceBest, lossSum, lossCount = st.Best, st.SinceBest, st.LossSum, st.LossCount
+		res.BestStep, res.Curve = st.BestStep, slices.Clone(st.Curve)
+		if st.BestL != nil {
+			res.L, res.R = slices.Clone(st.BestL), slices.Clone(st.BestR)
+			res.Q, res.QLogits = slices.Clone(st.BestQ), slices.Clone(st.BestQLogits)
+		}
+		resumedElapsed = st.Elapsed
+		rec.Record(Event{Kind: Note, Stage: "train", Message: fmt.Sprintf("resumed at batch %d of %d", first, batches)})
+	}
+	every := cfg.CheckpointEvery
+	if every == 0 {
+		every = 5 * time.Minute
+	}
+	lastSave := time.Now()
+	save := func(done int64) error {
+		st := &TrainState{Fingerprint: fp, N: n, Half: t.half, C: t.c, Batch: done, Step: t.step, Pairs: t.pairs,
+			Elapsed: resumedElapsed + time.Since(start),
+			L: t.l, R: t.r, ML: t.ml, VL: t.vl, MR: t.mr, VR: t.vr, QLogits: t.q, MQ: t.mq, VQ: t.vq,
+			Best: best, SinceBest: sinceBest, BestStep: res.BestStep, BestL: res.L, BestR: res.R,
+			BestQ: res.Q, BestQLogits: res.QLogits, Curve: res.Curve, LossSum: lossSum, LossCount: lossCount}
+		lastSave = time.Now()
+		return cfg.Checkpoint(st)
+	}
+	for b := first; b < batches; b++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if cfg.Checkpoint != nil && b > first && time.Since(lastSave) >= every {
+			if err := save(b); err != nil {
+				return nil, fmt.Errorf("pipeline: checkpoint: %w", err)
+			}
 		}
 		frac := float64(b) / float64(batches)
 		lr := cfg.LR * (1 - 0.9*frac)
@@ -313,6 +379,11 @@ func TrainGraph(ctx context.Context, g *Graph, eval *Split, cfg TrainConfig, rec
 			}
 		} else if done%16 == 0 {
 			rec.Record(Event{Kind: Progress, Stage: "train", Done: done, Total: batches, Unit: "batches", Elapsed: time.Since(start)})
+		}
+	}
+	if cfg.Checkpoint != nil {
+		if err := save(batches); err != nil {
+			return nil, fmt.Errorf("pipeline: checkpoint: %w", err)
 		}
 	}
 	elapsed := time.Since(start)

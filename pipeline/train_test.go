@@ -2,9 +2,11 @@ package pipeline_test
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -182,5 +184,60 @@ func TestOneStepMatchesEstimate(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestResumeBitForBit interrupts a run at a checkpoint, saves it to disk,
+// resumes from the file and compares with the uninterrupted run.
+func TestResumeBitForBit(t *testing.T) {
+	t.Parallel()
+	g := smallGraph(60, 240, false, 4)
+	split, err := pipeline.SplitEdges(context.Background(), g, 0.3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, _ := split.TrainGraph()
+	path := t.TempDir() + "/state.ckpt"
+	saved := false
+	cfg := pipeline.TrainConfig{Dim: 8, Epochs: 20, BatchWalks: 32, EvalEvery: 2, Seed: 5, Workers: 2,
+		CheckpointEvery: time.Nanosecond}
+	cfg.Checkpoint = func(st *pipeline.TrainState) error {
+		if st.Batch == 17 && !saved {
+			saved = true
+			return pipeline.WriteCheckpoint(path, st)
+		}
+		return nil
+	}
+	full, err := pipeline.TrainGraph(context.Background(), train, split, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !saved {
+		t.Fatal("no checkpoint at batch 17")
+	}
+	st, err := pipeline.ReadCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Checkpoint = nil
+	cfg.Resume = st
+	cfg.Workers = 1 // resuming on another worker count changes nothing
+	resumed, err := pipeline.TrainGraph(context.Background(), train, split, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range full.L {
+		if full.L[i] != resumed.L[i] || full.R[i] != resumed.R[i] {
+			t.Fatalf("resumed run differs at %d", i)
+		}
+	}
+	if full.TestAUC != resumed.TestAUC || full.BestStep != resumed.BestStep || len(full.Curve) != len(resumed.Curve) {
+		t.Errorf("resumed run: AUC %v step %d curve %d; uninterrupted %v %d %d",
+			resumed.TestAUC, resumed.BestStep, len(resumed.Curve), full.TestAUC, full.BestStep, len(full.Curve))
+	}
+	// A checkpoint of another run is refused.
+	cfg.Seed = 6
+	if _, err := pipeline.TrainGraph(context.Background(), train, split, cfg, nil); !errors.Is(err, pipeline.ErrCheckpoint) {
+		t.Errorf("foreign checkpoint: %v", err)
 	}
 }
