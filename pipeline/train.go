@@ -326,7 +326,7 @@ func TrainGraph(ctx context.Context, g *Graph, eval *Split, cfg TrainConfig, rec
 	save := func(done int64) error {
 		st := &TrainState{Fingerprint: fp, N: n, Half: t.half, C: t.c, Batch: done, Step: t.step, Pairs: t.pairs,
 			Elapsed: resumedElapsed + time.Since(start),
-			L: t.l, R: t.r, ML: t.ml, VL: t.vl, MR: t.mr, VR: t.vr, QLogits: t.q, MQ: t.mq, VQ: t.vq,
+			L:       t.l, R: t.r, ML: t.ml, VL: t.vl, MR: t.mr, VR: t.vr, QLogits: t.q, MQ: t.mq, VQ: t.vq,
 			Best: best, SinceBest: sinceBest, BestStep: res.BestStep, BestL: res.L, BestR: res.R,
 			BestQ: res.Q, BestQLogits: res.QLogits, Curve: res.Curve, LossSum: lossSum, LossCount: lossCount}
 		lastSave = time.Now()
