@@ -61,6 +61,9 @@ type options struct {
 	quiet                  bool
 	fixedQ                 string
 	method                 string
+	checkpoint             string
+	checkpointEvery        time.Duration
+	resume                 bool
 }
 
 func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
@@ -100,6 +103,9 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.report, "report", "", "write a JSON report (inputs with sha256, settings, curves, metrics, timings, memory) to `FILE`")
 	fs.StringVar(&o.labels, "labels", "", "node classes (`FILE`: node<TAB>class) for node classification")
 	fs.StringVar(&o.labelSplit, "label-split", "", "Planetoid-style split (`FILE`: node<TAB>train|val|test) for -labels")
+	fs.StringVar(&o.checkpoint, "checkpoint", "", "sparse: save the training state (L, R, q, optimiser) to `DIR` periodically and at the end")
+	fs.DurationVar(&o.checkpointEvery, "checkpoint-every", 5*time.Minute, "time between checkpoints")
+	fs.BoolVar(&o.resume, "resume", false, "continue from the checkpoint in -checkpoint DIR, bit-for-bit as if uninterrupted")
 	fs.Float64Var(&o.maxMemory, "max-memory", 0, "memory limit in GiB for the pre-flight check (0: 90% of the machine's available memory)")
 	fs.StringVar(&o.progress, "progress", "text", "progress on stderr: text, json (one JSON object per line) or none")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress and no summary: only errors (same as -progress none, plus a silent stdout)")
@@ -184,6 +190,12 @@ func (o *options) check() error {
 		return usagef("-fixed-q %q: want deepwalk or glove", o.fixedQ)
 	case o.labelSplit != "" && o.labels == "":
 		return usagef("-label-split needs -labels")
+	case o.resume && o.checkpoint == "":
+		return usagef("-resume needs -checkpoint DIR (the directory the interrupted run saved to)")
+	case o.checkpoint != "" && (o.trainer != "sparse" || o.method != "wys"):
+		return usagef("-checkpoint works with the sparse WYS trainer only")
+	case o.checkpointEvery <= 0:
+		return usagef("-checkpoint-every %v: want a positive duration", o.checkpointEvery)
 	case o.maxMemory < 0 || o.epochs < 0 || o.lr < 0 || o.qlr < 0 || o.batch < 0 || o.negatives < 0 || o.steps < 0 || o.workers < 0 || o.evalEvery < 0 || o.patience < 0:
 		return usagef("numeric flags cannot be negative")
 	case o.format != "" && o.format != pipeline.FormatWord2Vec && o.format != pipeline.FormatNPY && o.format != pipeline.FormatTSV:
@@ -461,6 +473,22 @@ func trainAndWrite(ctx context.Context, o *options, obj pipeline.ObjectiveConfig
 			Seed: o.seed, Workers: o.workers, MemoryLimit: int64(o.maxMemory * (1 << 30))}
 		if err := cfg.Validate(); err != nil {
 			return usagef("%v", strings.TrimPrefix(err.Error(), "pipeline: "))
+		}
+		if o.checkpoint != "" {
+			if err := os.MkdirAll(o.checkpoint, 0o755); err != nil {
+				return fmt.Errorf("cannot create checkpoint directory: %w", err)
+			}
+			path := pipeline.CheckpointPath(o.checkpoint)
+			cfg.CheckpointEvery = o.checkpointEvery
+			cfg.Checkpoint = func(st *pipeline.TrainState) error { return pipeline.WriteCheckpoint(path, st) }
+			if o.resume {
+				st, err := pipeline.ReadCheckpoint(path)
+				if err != nil {
+					return err
+				}
+				cfg.Resume = st
+				settings["resumed_from_batch"] = st.Batch
+			}
 		}
 		d := cfg.WithDefaults()
 		settings["epochs"], settings["batch_walks"], settings["negatives"] = d.Epochs, d.BatchWalks, d.Negatives

@@ -273,3 +273,36 @@ func TestBaselineMethods(t *testing.T) {
 		t.Errorf("unknown method: exit %d, want 2", code)
 	}
 }
+
+// TestCheckpointResume interrupts nothing but resumes from the final
+// checkpoint of a run, and from a checkpoint of a shorter run with the
+// same settings, and checks the output against the uninterrupted run.
+func TestCheckpointResume(t *testing.T) {
+	tmp := t.TempDir()
+	ck := filepath.Join(tmp, "ck")
+	a, b := filepath.Join(tmp, "a.tsv"), filepath.Join(tmp, "b.tsv")
+	args := []string{"-epochs", "6", "-dim", "8", "-quiet", "-checkpoint", ck, "-checkpoint-every", "1ns"}
+	if code, _, stderr := runCLI(t, append(args, "-out", a)...); code != 0 {
+		t.Fatal(stderr)
+	}
+	if _, err := os.Stat(filepath.Join(ck, "wys.ckpt")); err != nil {
+		t.Fatalf("no checkpoint written: %v", err)
+	}
+	// Resuming a finished run reproduces its output.
+	if code, _, stderr := runCLI(t, append(args, "-resume", "-out", b)...); code != 0 {
+		t.Fatal(stderr)
+	}
+	x, _ := os.ReadFile(a)
+	y, _ := os.ReadFile(b)
+	if !bytes.Equal(x, y) {
+		t.Error("resumed run wrote different embeddings")
+	}
+	// A checkpoint of another run is refused with exit 1.
+	code, _, stderr := runCLI(t, "-epochs", "6", "-dim", "8", "-seed", "9", "-quiet", "-checkpoint", ck, "-resume")
+	if code != 1 || !strings.Contains(stderr, "checkpoint") {
+		t.Errorf("foreign checkpoint: exit %d, %q", code, stderr)
+	}
+	if code, _, _ := runCLI(t, "-resume"); code != 2 {
+		t.Errorf("-resume without -checkpoint: exit %d, want 2", code)
+	}
+}
