@@ -69,12 +69,28 @@ func sketch(n, l int, seed uint64) []float64 {
 // orthonormalize replaces the m x l row-major block y by an orthonormal
 // basis of its columns (Householder QR through gonum's LAPACK).
 func orthonormalize(y []float64, m, l int) error {
+	_, err := qrInPlace(y, m, l, false)
+	return err
+}
+
+// qrInPlace factors the m x l row-major block y = QR, overwrites y with Q
+// (m x l, orthonormal columns) and returns R (l x l) when wantR is set.
+func qrInPlace(y []float64, m, l int, wantR bool) (*mat.Dense, error) {
 	a := blas64.General{Rows: m, Cols: l, Stride: l, Data: y}
 	tau := make([]float64, l)
 	work := make([]float64, 1)
 	lapack64.Geqrf(a, tau, work, -1)
 	work = make([]float64, int(work[0]))
 	lapack64.Geqrf(a, tau, work, len(work))
+	var r *mat.Dense
+	if wantR {
+		r = mat.NewDense(l, l, nil)
+		for i := 0; i < l; i++ {
+			for j := i; j < l; j++ {
+				r.Set(i, j, y[i*l+j])
+			}
+		}
+	}
 	lapack64.Orgqr(a, tau, work, -1)
 	if int(work[0]) > len(work) {
 		work = make([]float64, int(work[0]))
@@ -82,10 +98,10 @@ func orthonormalize(y []float64, m, l int) error {
 	lapack64.Orgqr(a, tau, work, len(work))
 	for _, x := range y[:min(len(y), l*l)] {
 		if math.IsNaN(x) {
-			return fmt.Errorf("%w: NaN in QR", ErrFactorization)
+			return nil, fmt.Errorf("%w: NaN in QR", ErrFactorization)
 		}
 	}
-	return nil
+	return r, nil
 }
 
 // SVD is a truncated singular value decomposition A ≈ U diag(S) Vᵀ.
@@ -152,24 +168,9 @@ func RandomizedSVD(ctx context.Context, op Operator, opt Options) (*SVD, error) 
 	}
 	var r2 *mat.Dense
 	if err := timed(&st.QR, func() error {
-		a := blas64.General{Rows: n, Cols: l, Stride: l, Data: z}
-		tau := make([]float64, l)
-		work := make([]float64, 1)
-		lapack64.Geqrf(a, tau, work, -1)
-		work = make([]float64, int(work[0]))
-		lapack64.Geqrf(a, tau, work, len(work))
-		r2 = mat.NewDense(l, l, nil)
-		for i := 0; i < l; i++ {
-			for j := i; j < l; j++ {
-				r2.Set(i, j, z[i*l+j])
-			}
-		}
-		lapack64.Orgqr(a, tau, work, -1)
-		if int(work[0]) > len(work) {
-			work = make([]float64, int(work[0]))
-		}
-		lapack64.Orgqr(a, tau, work, len(work))
-		return nil
+		var err error
+		r2, err = qrInPlace(z, n, l, true)
+		return err
 	}); err != nil {
 		return nil, err
 	}

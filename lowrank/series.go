@@ -234,7 +234,7 @@ func (s *Series) PairValues(ctx context.Context, dst []float64, c []float64, pai
 	}
 	const chunk = 4096
 	nChunks := (len(pairs) + chunk - 1) / chunk
-	return parallelChunks(ctx, nChunks, workers, func(i int) {
+	return sparse.ParallelFor(ctx, nChunks, workers, func(i int) {
 		p := make([]float64, s.C)
 		for j := i * chunk; j < min(len(pairs), (i+1)*chunk); j++ {
 			s.PowersTo(p, pairs[j][0], pairs[j][1])

@@ -112,3 +112,26 @@ func Softmax(q []float64) []float64 {
 	}
 	return out
 }
+
+// sigmoid returns 1/(1+e^−x) without overflow.
+func sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+// softplus returns log(1 + e^x) without overflow.
+func softplus(x float64) float64 {
+	if x > 30 {
+		return x + math.Log1p(math.Exp(-x))
+	}
+	return math.Log1p(math.Exp(x))
+}
+
+// Sigmoid is the logistic function σ(x) = 1/(1+e^−x), computed stably.
+func Sigmoid(x float64) float64 { return sigmoid(x) }
+
+// Softplus is log(1 + e^x), computed stably; −log σ(x) = Softplus(−x).
+func Softplus(x float64) float64 { return softplus(x) }

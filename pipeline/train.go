@@ -7,10 +7,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync/atomic"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/wys-project/wys/sparse"
 )
@@ -563,21 +560,6 @@ func (t *trainer) negTerm(g float64) (loss, grad float64) {
 	return -math.Log(1 - s + t.eps), s * (1 - s) / (1 - s + t.eps)
 }
 
-func sigmoid(x float64) float64 {
-	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
-	}
-	e := math.Exp(x)
-	return e / (1 + e)
-}
-
-func softplus(x float64) float64 {
-	if x > 30 {
-		return x + math.Log1p(math.Exp(-x))
-	}
-	return math.Log1p(math.Exp(x))
-}
-
 // sampleShard draws the walks and negatives of one shard and computes each
 // pair's weighted dJ/dg, the ∂J/∂Q_k estimate and the loss estimate.
 // walks is the shard's number of walks; totalWalks and totalNeg are the
@@ -631,7 +613,7 @@ func (t *trainer) sampleBatch(ctx context.Context, b uint64, walks int) ([]shard
 	shards := t.shards[:nShards]
 	Q := t.Q()
 	totalNeg := walks * t.c * t.cfg.Negatives
-	err := parallelFor(ctx, nShards, t.cfg.Workers, func(s int) {
+	err := sparse.ParallelFor(ctx, nShards, t.cfg.Workers, func(s int) {
 		sw := min(shardWalks, walks-s*shardWalks)
 		t.sampleShard(&shards[s], t.cfg.Seed, b<<20|uint64(s), sw, walks, totalNeg, Q)
 	})
@@ -662,7 +644,7 @@ func (t *trainer) batch(ctx context.Context, b uint64, lr float64) (float64, err
 	t.step++
 	t.bucket(shards)
 	touched := make([][]int32, 2*numBlocks)
-	err = parallelFor(ctx, 2*numBlocks, t.cfg.Workers, func(i int) {
+	err = sparse.ParallelFor(ctx, 2*numBlocks, t.cfg.Workers, func(i int) {
 		blk, left := i/2, i%2 == 0
 		if left {
 			touched[i] = t.accumulate(t.byL[t.startL[blk]:t.startL[blk+1]], true)
@@ -677,7 +659,7 @@ func (t *trainer) batch(ctx context.Context, b uint64, lr float64) (float64, err
 	if t.cfg.Optimizer == OptPercentDelta {
 		pdScale = t.percentDeltaScales(touched, lr)
 	}
-	err = parallelFor(ctx, 2*numBlocks, t.cfg.Workers, func(blk int) {
+	err = sparse.ParallelFor(ctx, 2*numBlocks, t.cfg.Workers, func(blk int) {
 		if blk%2 == 0 {
 			t.apply(t.l, t.gl, t.ml, t.vl, touched[blk], lr, pdScale[0])
 		} else {
@@ -691,37 +673,6 @@ func (t *trainer) batch(ctx context.Context, b uint64, lr float64) (float64, err
 		t.updateQ(dQ, t.cfg.QLR*lr/t.cfg.LR)
 	}
 	return loss, nil
-}
-
-// parallelFor calls fn(i) for i in [0, n) on up to workers goroutines
-// that take indices in turn. Each index's work must be independent of the
-// others, so the result does not depend on the number of workers. It
-// checks ctx between indices and returns ctx.Err().
-func parallelFor(ctx context.Context, n, workers int, fn func(i int)) error {
-	if workers <= 1 || n <= 1 {
-		for i := 0; i < n; i++ {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			fn(i)
-		}
-		return ctx.Err()
-	}
-	var next atomic.Int64
-	var eg errgroup.Group
-	for w := 0; w < min(workers, n); w++ {
-		eg.Go(func() error {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n || ctx.Err() != nil {
-					return nil
-				}
-				fn(i)
-			}
-		})
-	}
-	eg.Wait()
-	return ctx.Err()
 }
 
 // bucket lists the batch's pairs by the row block of their L row (byL)

@@ -287,3 +287,23 @@ func TestToDenseTooLarge(t *testing.T) {
 		t.Errorf("got %v, want ErrTooLarge", err)
 	}
 }
+
+func TestParallelFor(t *testing.T) {
+	t.Parallel()
+	for _, workers := range []int{1, 2, 5} {
+		hits := make([]int, 1000)
+		if err := ParallelFor(context.Background(), len(hits), workers, func(i int) { hits[i]++ }); err != nil {
+			t.Fatal(err)
+		}
+		for i, h := range hits {
+			if h != 1 {
+				t.Fatalf("workers=%d: index %d visited %d times", workers, i, h)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := ParallelFor(ctx, 10, 2, func(int) {}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}

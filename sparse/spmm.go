@@ -166,3 +166,39 @@ func (m *CSR) MulDenseTo(ctx context.Context, dst *mat.Dense, b mat.Matrix, work
 	dst.Copy(mat.NewDense(dr, dc, out))
 	return nil
 }
+
+// ParallelFor calls fn(i) for every i in [0, n) on up to workers
+// goroutines (workers <= 0 means GOMAXPROCS) that take indices in turn.
+// The calls must not depend on each other; then the result does not
+// depend on the number of workers. The context is checked between calls;
+// on cancellation the remaining indices are skipped and ctx.Err() is
+// returned. No goroutine is left running.
+func ParallelFor(ctx context.Context, n, workers int, fn func(i int)) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers == 1 || n <= 1 {
+		for i := 0; i < n; i++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			fn(i)
+		}
+		return ctx.Err()
+	}
+	var next atomic.Int64
+	var g errgroup.Group
+	for w := 0; w < min(workers, n); w++ {
+		g.Go(func() error {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n || ctx.Err() != nil {
+					return nil
+				}
+				fn(i)
+			}
+		})
+	}
+	g.Wait()
+	return ctx.Err()
+}

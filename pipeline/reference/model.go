@@ -214,18 +214,18 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 					g := float64(grow[u])
 					var lp, ln, dg float64
 					if paper {
-						// log σ(g) = −softplus(−g), log(1−σ(g)) = −softplus(g).
-						lp = -softplus(-g)
+						// log σ(g) = −pipeline.Softplus(−g), log(1−σ(g)) = −pipeline.Softplus(g).
+						lp = -pipeline.Softplus(-g)
 						if withLoss {
-							ln = -softplus(g)
+							ln = -pipeline.Softplus(g)
 						}
-						s := sigmoid(g)
+						s := pipeline.Sigmoid(g)
 						dg = -float64(e) * (1 - s)
 						if !isEdge {
 							dg += negW * s
 						}
 					} else {
-						s := sigmoid(g)
+						s := pipeline.Sigmoid(g)
 						lp = math.Log(s + eps)
 						if withLoss {
 							ln = math.Log(1 - s + eps)
@@ -310,20 +310,4 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 		val.loss, val.negative = math.NaN(), math.NaN()
 	}
 	return val, nil
-}
-
-func sigmoid(x float64) float64 {
-	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
-	}
-	e := math.Exp(x)
-	return e / (1 + e)
-}
-
-// softplus returns log(1 + e^x) without overflow.
-func softplus(x float64) float64 {
-	if x > 30 {
-		return x + math.Log1p(math.Exp(-x))
-	}
-	return math.Log1p(math.Exp(x))
 }
