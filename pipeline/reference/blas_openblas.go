@@ -3,6 +3,7 @@
 package reference
 
 // #cgo LDFLAGS: -lopenblas
+// void openblas_set_num_threads(int);
 import "C"
 
 import (
@@ -17,4 +18,12 @@ const BLAS = "openblas"
 func init() {
 	blas32.Use(netlib.Implementation{})
 	blas64.Use(netlib.Implementation{})
+}
+
+// setBLASThreads sets the number of OpenBLAS threads (OpenBLAS keeps its
+// own thread pool, outside GOMAXPROCS).
+func setBLASThreads(n int) {
+	if n > 0 {
+		C.openblas_set_num_threads(C.int(n))
+	}
 }

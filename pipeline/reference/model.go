@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/sparse"
@@ -19,18 +20,26 @@ import (
 // the exact evaluator used as an oracle in tests.
 type Float interface{ ~float32 | ~float64 }
 
-// model holds the dense expected co-occurrence terms of one graph and one
+// model holds the dense transition-matrix powers of one graph and one
 // formulation, and evaluates the objective and its gradients.
 type model[T Float] struct {
-	n, c    int
-	obj     pipeline.ObjectiveConfig
-	adj     *sparse.CSR
-	w       []T // w[(v*n+u)*c + k-1] = rowWeight(v) · (T^k)_vu
-	negW    float64
-	logEps  float64
+	n, c int
+	obj  pipeline.ObjectiveConfig
+	adj  *sparse.CSR
+	// pow holds T^1..T^C, power-major: pow[(k−1)·n² + v·n + u] = (T^k)_vu.
+	pow []T
+	// rowW[v] is the starting mass P0_vv with the loss normalisation folded
+	// in, so that E[D]_vu / norm = rowW[v]·Σ_k Q_k (T^k)_vu.
+	rowW    []float64
+	negW    float64 // weight of one negative entry: 1/N² (code) or 1 (paper)
+	logEps  float64 // epsilon inside the logs: 1e-5 (code) or 0 (paper)
 	workers int
-	// scratch
-	g []T // n x n scores, then dJ/dG in place
+	// fastLog selects logFloat32 over math.Log in the code formulation
+	// (float32 models only: the float64 oracle uses math.Log).
+	fastLog bool
+	// g is the n x n score matrix G = L Rᵀ, overwritten in place by
+	// dJ/dG on every evaluation.
+	g []T
 }
 
 // rowWeights returns the weight of each row of E[D] with the normalisation
@@ -51,14 +60,16 @@ func rowWeights(adj *sparse.CSR, obj pipeline.ObjectiveConfig) []float64 {
 }
 
 // BytesNeeded estimates the memory of a dense model with n nodes, c powers
-// and element size elem bytes: c weighted powers, two power buffers and the
-// score matrix, each n x n.
+// and element size elem bytes: the c powers of T and the score matrix,
+// each n x n. Nothing else of size n² is allocated.
 func BytesNeeded(n, c, elem int) int64 {
 	nn := int64(n) * int64(n)
-	return (int64(c) + 3) * nn * int64(elem)
+	return (int64(c) + 1) * nn * int64(elem)
 }
 
-// newModel computes the C weighted powers of the transition matrix of adj.
+// newModel computes the C powers of the transition matrix T = D⁻¹A of adj
+// row block by row block with sparse products, T^k = T·T^{k−1}: C·nnz·N
+// multiply-adds and no dense x dense product.
 func newModel[T Float](ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConfig, workers int) (*model[T], error) {
 	obj = obj.WithDefaults()
 	if err := obj.Validate(); err != nil {
@@ -67,43 +78,30 @@ func newModel[T Float](ctx context.Context, adj *sparse.CSR, obj pipeline.Object
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	n, _ := adj.Dims()
+	n, cols := adj.Dims()
+	if n != cols {
+		panic(mat.ErrSquare)
+	}
 	c := obj.C
+	nn := n * n
 	m := &model[T]{n: n, c: c, obj: obj, adj: adj, workers: workers,
-		w: make([]T, n*n*c), g: make([]T, n*n)}
+		pow: make([]T, c*nn), g: make([]T, nn), rowW: rowWeights(adj, obj)}
 	if obj.Formulation == pipeline.FormulationPaper {
 		m.negW = 1
 	} else {
 		m.negW = 1 / (float64(n) * float64(n))
 		m.logEps = pipeline.CodeLogEpsilon
 	}
+	_, m.fastLog = any(T(0)).(float32)
 	tm, _ := adj.RowNormalize()
-	rw := rowWeights(adj, obj)
-	// P_1 = T as dense rows; P_k = T · P_{k−1}.
-	prev := make([]T, n*n)
-	next := make([]T, n*n)
 	for v := 0; v < n; v++ {
 		idx, val := tm.Row(v)
 		for j, u := range idx {
-			prev[v*n+int(u)] = T(val[j])
+			m.pow[v*n+int(u)] = T(val[j])
 		}
 	}
-	for k := 0; k < c; k++ {
-		if k > 0 {
-			if err := sparse.MulBlockTo(ctx, next, tm, prev, n, workers); err != nil {
-				return nil, err
-			}
-			prev, next = next, prev
-		}
-		for v := 0; v < n; v++ {
-			wv := T(rw[v])
-			row := prev[v*n : v*n+n]
-			base := v * n * c
-			for u, x := range row {
-				m.w[base+u*c+k] = wv * x
-			}
-		}
-		if err := ctx.Err(); err != nil {
+	for k := 1; k < c; k++ {
+		if err := sparse.MulBlockTo(ctx, m.pow[k*nn:(k+1)*nn], tm, m.pow[(k-1)*nn:k*nn], n, workers); err != nil {
 			return nil, err
 		}
 	}
@@ -154,16 +152,21 @@ func (m *model[T]) evaluate(ctx context.Context, l, r []T, half int, q []float64
 	return m.evaluateLoss(ctx, l, r, half, q, true)
 }
 
+// blockRows is the number of rows of one unit of element work. Partial
+// sums are reduced in block order, so that results do not depend on the
+// number of workers.
+const blockRows = 32
+
 // evaluateLoss is evaluate; when withLoss is false the negative term of
 // the loss (not needed for any gradient) is not computed, saving one
 // logarithm per matrix entry, and the returned loss is NaN.
 func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []float64, withLoss bool) (*value[T], error) {
 	n, c := m.n, m.c
 	if len(l) != n*half || len(r) != n*half || len(q) != c {
-		panic(fmt.Sprintf("reference: shapes L %d, R %d, q %d for n=%d half=%d C=%d", len(l), len(r), len(q), n, half, c))
+		panic(mat.ErrShape)
 	}
 	// G = L Rᵀ, through Rᵀ so that both operands are untransposed (the
-	// faster path of gonum's pure-Go GEMM).
+	// faster path of gonum's pure-Go GEMM; see BenchmarkGEMM).
 	rt := transpose(r, n, half)
 	gemm(false, false, n, n, half, l, half, rt, n, m.g, n)
 
@@ -172,19 +175,8 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 	for k := range Q {
 		QT[k] = T(Q[k])
 	}
-	paper := m.obj.Formulation == pipeline.FormulationPaper
-	eps := m.logEps
-	negW := m.negW
-
-	// Row blocks: each computes its partial sums; they are reduced in block
-	// order so that the result does not depend on the number of workers.
-	const blockRows = 64
 	nb := (n + blockRows - 1) / blockRows
-	type partial struct {
-		pos, neg float64
-		dq       []float64
-	}
-	parts := make([]partial, nb)
+	parts := make([]blockSums, nb)
 	eg, ectx := errgroup.WithContext(ctx)
 	eg.SetLimit(m.workers)
 	for b := 0; b < nb; b++ {
@@ -192,68 +184,7 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 			if err := ectx.Err(); err != nil {
 				return err
 			}
-			p := partial{dq: make([]float64, c)}
-			rowDQ := make([]float64, c)
-			for v := b * blockRows; v < min(n, (b+1)*blockRows); v++ {
-				idx, _ := m.adj.Row(v)
-				next := 0 // pointer into the sorted edge columns of row v
-				var rowPos, rowNeg float64
-				clear(rowDQ)
-				grow := m.g[v*n : v*n+n]
-				wrow := m.w[v*n*c : (v+1)*n*c]
-				for u := 0; u < n; u++ {
-					isEdge := next < len(idx) && int(idx[next]) == u
-					if isEdge {
-						next++
-					}
-					wk := wrow[u*c : u*c+c]
-					var e T
-					for k, x := range wk {
-						e += QT[k] * x
-					}
-					g := float64(grow[u])
-					var lp, ln, dg float64
-					if paper {
-						// log σ(g) = −pipeline.Softplus(−g), log(1−σ(g)) = −pipeline.Softplus(g).
-						lp = -pipeline.Softplus(-g)
-						if withLoss {
-							ln = -pipeline.Softplus(g)
-						}
-						s := pipeline.Sigmoid(g)
-						dg = -float64(e) * (1 - s)
-						if !isEdge {
-							dg += negW * s
-						}
-					} else {
-						s := pipeline.Sigmoid(g)
-						lp = math.Log(s + eps)
-						if withLoss {
-							ln = math.Log(1 - s + eps)
-						}
-						ds := s * (1 - s)
-						dg = -float64(e) * ds / (s + eps)
-						if !isEdge {
-							dg += negW * ds / (1 - s + eps)
-						}
-					}
-					rowPos -= float64(e) * lp
-					if !isEdge {
-						rowNeg -= negW * ln
-					}
-					if e != 0 {
-						for k, x := range wk {
-							rowDQ[k] -= float64(x) * lp
-						}
-					}
-					grow[u] = T(dg)
-				}
-				p.pos += rowPos
-				p.neg += rowNeg
-				for k := range rowDQ {
-					p.dq[k] += rowDQ[k]
-				}
-			}
-			parts[b] = p
+			parts[b] = m.rowBlock(b*blockRows, min(n, (b+1)*blockRows), QT, withLoss)
 			return nil
 		})
 	}
@@ -272,7 +203,7 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 			dQ[k] += p.dq[k]
 		}
 	}
-	// dJ/dL = Γ R, dJ/dR = Γᵀ L.
+	// dJ/dL = Γ R, dJ/dR = Γᵀ L, with Γ = dJ/dG now in m.g.
 	gemm(false, false, n, half, n, m.g, n, r, half, val.gl, half)
 	gemm(true, false, n, half, n, m.g, n, l, half, val.gr, half)
 	// dJ/dq through the softmax: dq_j = Q_j (dQ_j − Σ_k Q_k dQ_k).
@@ -285,7 +216,7 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 	}
 	// Regularisers.
 	beta := m.obj.Beta
-	if paper {
+	if m.obj.Formulation == pipeline.FormulationPaper {
 		for j, x := range q {
 			val.regularise += beta * x * x
 			val.gq[j] += 2 * beta * x
@@ -310,4 +241,130 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 		val.loss, val.negative = math.NaN(), math.NaN()
 	}
 	return val, nil
+}
+
+// blockSums are the loss terms of a block of rows, normalised as the
+// formulation says, and the derivatives of the positive term with respect
+// to Q: dq[k−1] = −Σ_vu rowW_v (T^k)_vu log σ(g_vu).
+type blockSums struct {
+	pos, neg float64
+	dq       []float64
+}
+
+// rowBlock does the element work of rows lo..hi−1: it replaces the scores
+// G_vu in m.g by dJ/dG_vu and returns the rows' loss terms and their
+// partial derivatives with respect to Q.
+func (m *model[T]) rowBlock(lo, hi int, QT []T, withLoss bool) (p blockSums) {
+	n, c, nn := m.n, m.c, m.n*m.n
+	paper := m.obj.Formulation == pipeline.FormulationPaper
+	eps, negW := m.logEps, m.negW
+	p.dq = make([]float64, c)
+	erow := make([]T, n)        // Σ_k Q_k (T^k)_v·
+	lprow := make([]float64, n) // log σ(g_v·) (code: log(σ + ε))
+	for v := lo; v < hi; v++ {
+		clear(erow)
+		for k, qk := range QT {
+			axpy(qk, m.pow[k*nn+v*n:k*nn+v*n+n], erow)
+		}
+		rw := m.rowW[v]
+		idx, _ := m.adj.Row(v)
+		next := 0 // pointer into the sorted edge columns of row v
+		var rowPos, rowNeg float64
+		grow := m.g[v*n : v*n+n]
+		for u, gv := range grow {
+			isEdge := next < len(idx) && int(idx[next]) == u
+			if isEdge {
+				next++
+			}
+			g := float64(gv)
+			e := rw * float64(erow[u])
+			// One exponential gives σ(g) and, in the paper formulation,
+			// log σ(g) = −log(1+e^−g) and log(1−σ(g)) = log σ(g) − g.
+			var s, lp, dg float64
+			if g >= 0 {
+				x := math.Exp(-g)
+				s = 1 / (1 + x)
+				if paper {
+					lp = -math.Log1p(x)
+				}
+			} else {
+				x := math.Exp(g)
+				s = x / (1 + x)
+				if paper {
+					lp = g - math.Log1p(x)
+				}
+			}
+			if paper {
+				// d/dg log σ = 1−σ, d/dg log(1−σ) = −σ.
+				dg = -e * (1 - s)
+				if !isEdge {
+					dg += negW * s
+					if withLoss {
+						rowNeg -= negW * (lp - g)
+					}
+				}
+			} else {
+				// d/dg log(σ+ε) = σ(1−σ)/(σ+ε), d/dg log(1−σ+ε) = −σ(1−σ)/(1−σ+ε).
+				if m.fastLog {
+					lp = logFloat32(s + eps)
+				} else {
+					lp = math.Log(s + eps)
+				}
+				ds := s * (1 - s)
+				dg = -e * ds / (s + eps)
+				if !isEdge {
+					dg += negW * ds / (1 - s + eps)
+					if withLoss {
+						if m.fastLog {
+							rowNeg -= negW * logFloat32(1-s+eps)
+						} else {
+							rowNeg -= negW * math.Log(1-s+eps)
+						}
+					}
+				}
+			}
+			rowPos -= e * lp
+			lprow[u] = lp
+			grow[u] = T(dg)
+		}
+		p.pos += rowPos
+		p.neg += rowNeg
+		for k := 0; k < c; k++ {
+			pk := m.pow[k*nn+v*n : k*nn+v*n+n]
+			var s float64
+			for u, x := range pk {
+				s += float64(x) * lprow[u]
+			}
+			p.dq[k] -= rw * s
+		}
+	}
+	return p
+}
+
+// axpy computes y += a·x through the BLAS of the build.
+func axpy[T Float](a T, x, y []T) {
+	switch x := any(x).(type) {
+	case []float32:
+		blas32.Implementation().Saxpy(len(x), float32(a), x, 1, any(y).([]float32), 1)
+	case []float64:
+		blas64.Implementation().Daxpy(len(x), float64(a), x, 1, any(y).([]float64), 1)
+	}
+}
+
+// logFloat32 returns ln(y) for a positive normal y with an absolute error
+// below 1e-12 (far below float32 resolution), about four times faster than
+// math.Log: y = 2^e·m with m in [√½, √2), ln m = 2·atanh(t) with
+// t = (m−1)/(m+1), |t| < 0.172, summed to t¹³.
+func logFloat32(y float64) float64 {
+	b := math.Float64bits(y)
+	e := int(b>>52&0x7ff) - 1023
+	m := math.Float64frombits(b&(1<<52-1) | 1023<<52)
+	if m > math.Sqrt2 {
+		m *= 0.5
+		e++
+	}
+	t := (m - 1) / (m + 1)
+	t2 := t * t
+	p := t2 * (1.0/3 + t2*(1.0/5+t2*(1.0/7+t2*(1.0/9+t2*(1.0/11+t2*(1.0/13))))))
+	return float64(e)*math.Ln2 + 2*t + 2*t*p
 }

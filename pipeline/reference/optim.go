@@ -1,6 +1,10 @@
 package reference
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
 
 // Optimizer names.
 const (
@@ -15,25 +19,35 @@ const (
 	DefaultAdamLR         = 0.01
 )
 
-// percentDelta applies one PercentDelta step to a tensor, as in the
-// authors' released optimiser: the gradient is rescaled so that the mean
-// absolute relative change |g_i/v_i| equals decay·lr, then v ← v − lr·g·decay/mean.
-// decay = 1 − 0.99·t/T decays linearly over the run. Tiny sign-keeping
-// epsilons guard both divisions.
+// percentDeltaEps is the sign-keeping epsilon of the authors' PlusEpsilon
+// (graph_attention_learning.py): x ± 1e-5 away from zero.
+const percentDeltaEps = 1e-5
+
+// plusEpsilon returns x moved 1e-5 away from zero, keeping its sign
+// (x = 0 counts as positive).
+func plusEpsilon(x float64) float64 {
+	if x < 0 {
+		return x - percentDeltaEps
+	}
+	return x + percentDeltaEps
+}
+
+// percentDelta applies one PercentDelta step to the tensor v, as the
+// authors' released code does (CreateGradMultipliers followed by plain
+// gradient descent): with the mean relative gradient
+// μ = mean_i |g_i / (v_i ± 1e-5)|, it sets v ← v − lr·g·decay/(μ + 1e-5),
+// so that the mean relative change of the tensor is about lr·decay.
+// decay = PD(t) = 1 − 0.99·t/T falls linearly from 1 to 0.01 over the run.
 func percentDelta[T Float](v []T, g []T, lr, decay float64) {
-	const eps = 1e-8
+	if len(v) != len(g) {
+		panic(mat.ErrShape)
+	}
 	var mean float64
 	for i, x := range v {
-		den := float64(x)
-		if den >= 0 {
-			den += eps
-		} else {
-			den -= eps
-		}
-		mean += math.Abs(float64(g[i]) / den)
+		mean += math.Abs(float64(g[i]) / plusEpsilon(float64(x)))
 	}
 	mean /= float64(len(v))
-	scale := lr * decay / (mean + eps)
+	scale := lr * decay / plusEpsilon(mean)
 	for i := range v {
 		v[i] -= T(scale * float64(g[i]))
 	}
@@ -62,7 +76,7 @@ func (s *adamState) step(x []float64, g []float64, lr float64) {
 	}
 }
 
-// adam32 applies Adam to a float32 tensor through float64 state.
+// adamT applies Adam to a float32 or float64 tensor through float64 state.
 func adamT[T Float](s *adamState, x []T, g []T, lr float64) {
 	xf := make([]float64, len(x))
 	gf := make([]float64, len(x))

@@ -40,8 +40,13 @@ type Config struct {
 	Seed uint64
 	// Workers bounds the goroutines; 0 means GOMAXPROCS.
 	Workers int
-	// MemoryLimit in bytes; 0 means the machine's available memory.
+	// MemoryLimit in bytes; 0 means 90% of the machine's available memory
+	// (MemAvailable in /proc/meminfo; no limit where that is unknown).
 	MemoryLimit int64
+	// Patience stops training when this many steps have passed since the
+	// best train AUC, as the authors' code does with 100; 0 means never
+	// stop early.
+	Patience int
 }
 
 func (c Config) withDefaults() Config {
@@ -88,23 +93,37 @@ func (c Config) Validate() error {
 	if c.EvalEvery < 1 {
 		return fmt.Errorf("reference: eval-every = %d, want at least 1", c.EvalEvery)
 	}
+	if c.Patience < 0 {
+		return fmt.Errorf("reference: patience = %d, want 0 (never stop early) or more", c.Patience)
+	}
+	if c.MemoryLimit < 0 {
+		return fmt.Errorf("reference: memory limit = %d, want 0 (the available memory) or more", c.MemoryLimit)
+	}
 	return nil
 }
 
-// CheckMemory returns an error wrapping ErrTooLarge when a dense model of
-// n nodes under cfg would need more than the limit.
+// CheckMemory estimates the bytes a dense float32 model of n nodes under
+// cfg needs (BytesNeeded plus the embeddings, gradients and optimiser
+// state) and returns the estimate, with an error wrapping ErrTooLarge
+// that names the estimate and the limit when it is above
+// cfg.MemoryLimit (0: 90% of MemAvailable).
 func CheckMemory(n int, cfg Config) (int64, error) {
 	cfg = cfg.withDefaults()
 	need := BytesNeeded(n, cfg.Objective.C, 4) + int64(n)*int64(cfg.Dim)*4*8
-	limit := cfg.MemoryLimit
+	return need, checkLimit(need, cfg.MemoryLimit, fmt.Sprintf("%d nodes with C = %d", n, cfg.Objective.C))
+}
+
+// checkLimit returns an error wrapping ErrTooLarge when need is above
+// limit (0: 90% of the available memory, unlimited where unknown).
+func checkLimit(need, limit int64, what string) error {
 	if limit == 0 {
-		limit = pipeline.AvailableMemory() * 9 / 10
+		limit = pipeline.AvailableMemory() / 10 * 9
 	}
 	if limit > 0 && need > limit {
-		return need, fmt.Errorf("%w: %d nodes with C = %d need about %s of dense matrices, above the limit of %s; use the sparse trainer (it needs O(|E| + N·d) memory) or lower C",
-			ErrTooLarge, n, cfg.Objective.C, pipeline.FormatBytes(need), pipeline.FormatBytes(limit))
+		return fmt.Errorf("%w: %s need about %s of dense matrices, above the limit of %s; use the sparse trainer (it needs O(|E| + N·d) memory) or lower C",
+			ErrTooLarge, what, pipeline.FormatBytes(need), pipeline.FormatBytes(limit))
 	}
-	return need, nil
+	return nil
 }
 
 // Train runs the dense reference trainer on the training graph of split:
@@ -211,6 +230,10 @@ func TrainGraph(ctx context.Context, g *pipeline.Graph, split *pipeline.Split, c
 		} else {
 			rec.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "train", Done: int64(step), Total: int64(cfg.Steps), Unit: "steps", Elapsed: time.Since(t1)})
 		}
+		if cfg.Patience > 0 && res.BestStep > 0 && step-res.BestStep >= cfg.Patience && step < cfg.Steps {
+			rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("no better train AUC for %d steps since step %d: stopping at step %d", step-res.BestStep, res.BestStep, step)})
+			break
+		}
 	}
 	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "train", Duration: time.Since(t1)})
 	rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "train", Elapsed: time.Since(t1)})
@@ -223,11 +246,16 @@ type Value struct {
 	// Loss = Positive + Negative + Regularizer.
 	Loss float64
 	// Positive is the −E[D]∘log σ(LRᵀ) term and Negative the
-	// −1[A=0]∘log(1−σ(LRᵀ)) term, each aggregated as the formulation says
-	// (code: mean over N² entries with the 1e-5 epsilons; paper: sum with
-	// exact logs).
+	// −1[A=0]∘log(1−σ(LRᵀ)) term over all N² entries (v, u), the diagonal
+	// included, each aggregated as the formulation says: code, the mean
+	// over N² entries with log(σ+1e-5) and log(1−σ+1e-5) and
+	// E[D] = 80·N·diag(deg)·Σ_k Q_k T^k; paper, the sum with exact logs and
+	// E[D] = 80·Σ_k Q_k T^k. (80 is obj.WalksPerNode, deg the row sums of
+	// adj, T = D⁻¹A with zero rows for nodes without out-arcs.)
 	Positive, Negative float64
-	// Regularizer: code β·mean(q²) + 1e-6·(mean(L²) + mean(R²)); paper β‖q‖².
+	// Regularizer: code β·mean(q²) + 1e-6·(mean(L²) + mean(R²)), where the
+	// means run over the C entries of q and the N·d/2 entries of L and of
+	// R; paper β‖q‖². β is obj.Beta after WithDefaults.
 	Regularizer float64
 	// GradL, GradR (N x d/2) and GradQ (C) are the gradients of Loss.
 	GradL, GradR *mat.Dense
@@ -235,22 +263,34 @@ type Value struct {
 }
 
 // Evaluate returns the exact objective of the WYS model (L, R, q) on the
-// graph adj under obj, and its gradients, in float64. It is the oracle for
-// the scalable trainer's tests; memory is O(C·N²), so it refuses graphs of
-// more than 4096 nodes.
+// graph adj under obj, and its gradients with respect to L, R and q, in
+// float64: the full batch of N² entries, T^k from sparse x dense products,
+// no sampling, with every term listed in Value. adj is used as given (an
+// undirected graph must hold both arcs); L and R are N x d/2, q has obj.C
+// logits (Q = softmax(q)); none is modified. It is the oracle for the
+// scalable trainer's tests.
+//
+// Memory is (C+1)·N² float64s; Evaluate returns an error wrapping
+// ErrTooLarge, with the estimate and the limit (90% of MemAvailable),
+// instead of allocating more. It panics with mat.ErrShape on mismatched
+// shapes.
 func Evaluate(ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConfig, l, r *mat.Dense, q []float64) (*Value, error) {
 	n, _ := adj.Dims()
-	if n > 4096 {
-		return nil, fmt.Errorf("%w: Evaluate is for graphs of at most 4096 nodes, got %d", ErrTooLarge, n)
-	}
 	ln, half := l.Dims()
 	rn, rh := r.Dims()
 	if ln != n || rn != n || rh != half {
 		panic(mat.ErrShape)
 	}
+	if err := obj.Validate(); err != nil {
+		return nil, err
+	}
 	obj = obj.WithDefaults()
 	if len(q) != obj.C {
 		panic(mat.ErrShape)
+	}
+	need := BytesNeeded(n, obj.C, 8) + 4*int64(n)*int64(half)*8
+	if err := checkLimit(need, 0, fmt.Sprintf("Evaluate: %d nodes with C = %d", n, obj.C)); err != nil {
+		return nil, err
 	}
 	m, err := newModel[float64](ctx, adj, obj, 0)
 	if err != nil {
