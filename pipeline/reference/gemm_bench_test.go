@@ -25,7 +25,8 @@ func BenchmarkGEMM(b *testing.B) {
 	}
 	l := fill(make([]float32, n*half))
 	r := fill(make([]float32, n*half))
-	rt := transpose(r, n, half)
+	rt := make([]float32, n*half)
+	transposeTo(rt, r, n, half)
 	g := fill(make([]float32, n*n))
 	out := make([]float32, n*half)
 	products := []struct {

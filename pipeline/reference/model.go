@@ -40,6 +40,18 @@ type model[T Float] struct {
 	// g is the n x n score matrix G = L Rᵀ, overwritten in place by
 	// dJ/dG on every evaluation.
 	g []T
+	// Scratch reused by every evaluation, so that a step allocates almost
+	// nothing (garbage would let the heap grow to twice the model before
+	// a collection): Rᵀ, the gradients, and one pair of row buffers per
+	// worker.
+	rt, gl, gr []T
+	rows       chan *rowScratch[T]
+}
+
+// rowScratch holds the per-row buffers of one worker.
+type rowScratch[T Float] struct {
+	erow  []T       // Σ_k Q_k (T^k)_v·
+	lprow []float64 // log σ(g_v·) (code: log(σ + ε))
 }
 
 // rowWeights returns the weight of each row of E[D] with the normalisation
@@ -93,6 +105,10 @@ func newModel[T Float](ctx context.Context, adj *sparse.CSR, obj pipeline.Object
 		m.logEps = pipeline.CodeLogEpsilon
 	}
 	_, m.fastLog = any(T(0)).(float32)
+	m.rows = make(chan *rowScratch[T], workers)
+	for range workers {
+		m.rows <- &rowScratch[T]{erow: make([]T, n), lprow: make([]float64, n)}
+	}
 	tm, _ := adj.RowNormalize()
 	for v := 0; v < n; v++ {
 		idx, val := tm.Row(v)
@@ -136,18 +152,19 @@ func gemm[T Float](ta, tb bool, m, n, k int, a []T, lda int, b []T, ldb int, c [
 	}
 }
 
-// transpose returns the half x n transpose of an n x half matrix.
-func transpose[T Float](a []T, n, half int) []T {
-	t := make([]T, len(a))
+// transposeTo writes into t the half x n transpose of the n x half
+// matrix a.
+func transposeTo[T Float](t, a []T, n, half int) {
 	for i := 0; i < n; i++ {
 		for j := 0; j < half; j++ {
 			t[j*n+i] = a[i*half+j]
 		}
 	}
-	return t
 }
 
 // evaluate returns the objective at (l, r, q) and its exact gradients.
+// The gradient slices of the value belong to the model and are
+// overwritten by the next evaluation.
 func (m *model[T]) evaluate(ctx context.Context, l, r []T, half int, q []float64) (*value[T], error) {
 	return m.evaluateLoss(ctx, l, r, half, q, true)
 }
@@ -167,8 +184,13 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 	}
 	// G = L Rᵀ, through Rᵀ so that both operands are untransposed (the
 	// faster path of gonum's pure-Go GEMM; see BenchmarkGEMM).
-	rt := transpose(r, n, half)
-	gemm(false, false, n, n, half, l, half, rt, n, m.g, n)
+	if len(m.rt) != n*half {
+		m.rt = make([]T, n*half)
+		m.gl = make([]T, n*half)
+		m.gr = make([]T, n*half)
+	}
+	transposeTo(m.rt, r, n, half)
+	gemm(false, false, n, n, half, l, half, m.rt, n, m.g, n)
 
 	Q := pipeline.Softmax(q)
 	QT := make([]T, c)
@@ -184,7 +206,9 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 			if err := ectx.Err(); err != nil {
 				return err
 			}
-			parts[b] = m.rowBlock(b*blockRows, min(n, (b+1)*blockRows), QT, withLoss)
+			buf := <-m.rows
+			parts[b] = m.rowBlock(buf, b*blockRows, min(n, (b+1)*blockRows), QT, withLoss)
+			m.rows <- buf
 			return nil
 		})
 	}
@@ -194,7 +218,7 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	val := &value[T]{gl: make([]T, n*half), gr: make([]T, n*half), gq: make([]float64, c)}
+	val := &value[T]{gl: m.gl, gr: m.gr, gq: make([]float64, c)}
 	dQ := make([]float64, c)
 	for _, p := range parts {
 		val.positive += p.pos
@@ -254,13 +278,12 @@ type blockSums struct {
 // rowBlock does the element work of rows lo..hi−1: it replaces the scores
 // G_vu in m.g by dJ/dG_vu and returns the rows' loss terms and their
 // partial derivatives with respect to Q.
-func (m *model[T]) rowBlock(lo, hi int, QT []T, withLoss bool) (p blockSums) {
+func (m *model[T]) rowBlock(buf *rowScratch[T], lo, hi int, QT []T, withLoss bool) (p blockSums) {
 	n, c, nn := m.n, m.c, m.n*m.n
 	paper := m.obj.Formulation == pipeline.FormulationPaper
 	eps, negW := m.logEps, m.negW
 	p.dq = make([]float64, c)
-	erow := make([]T, n)        // Σ_k Q_k (T^k)_v·
-	lprow := make([]float64, n) // log σ(g_v·) (code: log(σ + ε))
+	erow, lprow := buf.erow, buf.lprow
 	for v := lo; v < hi; v++ {
 		clear(erow)
 		for k, qk := range QT {
