@@ -48,9 +48,12 @@ func FormatQ(q []float64, k int) string {
 	return strings.Join(parts, ", ")
 }
 
-// MachineLine describes when and where a result was measured: date,
-// commit, Go version, CPU and cores.
-func MachineLine() string {
+// startCommit is the checkout's commit when the program started (read
+// then, not when the result is written, so that a long run is not labelled
+// with commits made while it ran).
+var startCommit = gitCommit()
+
+func gitCommit() string {
 	commit := "unknown"
 	if out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output(); err == nil {
 		commit = strings.TrimSpace(string(out))
@@ -58,6 +61,13 @@ func MachineLine() string {
 			commit += "+dirty"
 		}
 	}
+	return commit
+}
+
+// MachineLine describes when and where a result was measured: date,
+// commit at start, Go version, CPU and cores.
+func MachineLine() string {
+	commit := startCommit
 	cpu := "unknown CPU"
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		for _, line := range strings.Split(string(b), "\n") {
