@@ -269,3 +269,27 @@ func TestLogFloat32(t *testing.T) {
 		}
 	}
 }
+
+// TestExpNegFloat32 compares the fast exponential with math.Exp over the
+// range it is used on, −|g| for scores g.
+func TestExpNegFloat32(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 3))
+	for i := 0; i < 200000; i++ {
+		x := -rng.Float64() * 50
+		if i%4 == 0 {
+			x = -rng.Float64() * 700
+		}
+		if got, want := expNegFloat32(x), math.Exp(x); math.Abs(got-want) > 1e-13*want {
+			t.Fatalf("expNegFloat32(%v) = %v, math.Exp %v", x, got, want)
+		}
+	}
+	for _, x := range []float64{0, -1e-300, -math.Ln2 / 128, -math.Ln2, -700} {
+		if got, want := expNegFloat32(x), math.Exp(x); math.Abs(got-want) > 1e-13*want {
+			t.Errorf("expNegFloat32(%v) = %v, math.Exp %v", x, got, want)
+		}
+	}
+	if expNegFloat32(-701) != 0 || expNegFloat32(math.Inf(-1)) != 0 {
+		t.Error("below −700 should give 0")
+	}
+}
