@@ -57,3 +57,13 @@ func BenchmarkGEMM(b *testing.B) {
 		}
 	}
 }
+
+// transposeTo writes into t the half x n transpose of the n x half
+// matrix a.
+func transposeTo[T Float](t, a []T, n, half int) {
+	for i := 0; i < n; i++ {
+		for j := 0; j < half; j++ {
+			t[j*n+i] = a[i*half+j]
+		}
+	}
+}

@@ -151,16 +151,6 @@ func gemm[T Float](ta, tb bool, m, n, k int, a []T, lda int, b []T, ldb int, c [
 	}
 }
 
-// transposeTo writes into t the half x n transpose of the n x half
-// matrix a.
-func transposeTo[T Float](t, a []T, n, half int) {
-	for i := 0; i < n; i++ {
-		for j := 0; j < half; j++ {
-			t[j*n+i] = a[i*half+j]
-		}
-	}
-}
-
 // evaluate returns the objective at (l, r, q) and its exact gradients.
 // The gradient slices of the value belong to the model and are
 // overwritten by the next evaluation.
@@ -256,7 +246,7 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 	}
 	val.loss = val.positive + val.negative + val.regularise
 	if math.IsNaN(val.loss) || math.IsInf(val.loss, 0) {
-		return nil, fmt.Errorf("reference: objective is %v", val.loss)
+		return nil, fmt.Errorf("%w: %v (positive %v, negative %v, regulariser %v)", ErrNotFinite, val.loss, val.positive, val.negative, val.regularise)
 	}
 	if !withLoss {
 		val.loss, val.negative = math.NaN(), math.NaN()

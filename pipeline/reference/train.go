@@ -19,6 +19,10 @@ import (
 // the memory limit.
 var ErrTooLarge = errors.New("graph too large for the dense reference")
 
+// ErrNotFinite is returned (wrapped, with the step and the terms) when the
+// objective becomes NaN or infinite.
+var ErrNotFinite = errors.New("reference: objective is not finite")
+
 // Config controls Train. The zero value means the paper's Table 1 setting
 // in the authors' numerics: code formulation, C = 10, β = 0.5, d = 128
 // (64 per side), 300 PercentDelta steps at rate 0.2, evaluation every 4
