@@ -40,6 +40,21 @@ func TestAUCMatchesBruteForce(t *testing.T) {
 			t.Fatalf("trial %d: AUC %v, brute force %v", trial, got, want)
 		}
 	}
+	// Larger inputs with continuous scores, partly separated, and NaN.
+	pos := make([]float64, 1500)
+	neg := make([]float64, 1100)
+	for i := range pos {
+		pos[i] = rng.NormFloat64() + 0.7
+	}
+	for i := range neg {
+		neg[i] = rng.NormFloat64()
+	}
+	if got, want := AUC(pos, neg), bruteAUC(pos, neg); math.Abs(got-want) > 1e-12 {
+		t.Errorf("continuous scores: AUC %v, brute force %v", got, want)
+	}
+	if !math.IsNaN(AUC([]float64{1, math.NaN()}, []float64{0})) {
+		t.Error("a NaN score should give NaN")
+	}
 	if AUC([]float64{1}, nil) == AUC([]float64{1}, nil) {
 		t.Error("empty negatives should give NaN")
 	}
