@@ -51,14 +51,14 @@ type TrainConfig struct {
 	// varies with the graph's size and degrees.
 	Optimizer string
 	// LR is the initial learning rate of L and R, decayed linearly to LR/10
-	// over the run; 0 means 0.03 for Adam, 0.2 for SGD and 0.02 for
+	// over the run; 0 means 0.02 for Adam, 0.2 for SGD and 0.02 for
 	// PercentDelta. With SGD and the paper formulation (a sum over N²
 	// entries) the step is divided by N², which leaves the minimiser
 	// unchanged.
 	LR float64
 	// QLR is the learning rate of the attention logits q, which always use
 	// Adam (their gradient's scale varies by orders of magnitude across
-	// graphs and formulations); 0 means 0.001. It decays like LR.
+	// graphs and formulations); 0 means 0.005. It decays like LR.
 	QLR float64
 	// EvalEvery is the number of epochs between evaluations of the train
 	// AUC (model selection) and test AUC; 0 means Epochs/20.
@@ -129,13 +129,13 @@ func (c TrainConfig) WithDefaults() TrainConfig {
 		case OptSGD:
 			c.LR = 0.2
 		case OptAdam:
-			c.LR = 0.03
+			c.LR = 0.02
 		default:
 			c.LR = 0.02
 		}
 	}
 	if c.QLR == 0 {
-		c.QLR = 0.001
+		c.QLR = 0.005
 	}
 	if c.EvalEvery == 0 {
 		c.EvalEvery = c.Epochs / 20
