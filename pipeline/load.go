@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"os"
 	"slices"
 	"strconv"
@@ -16,18 +17,21 @@ import (
 	"github.com/wys-project/wys/sparse"
 )
 
-// Sentinel errors; every loading error wraps one of them.
+// Sentinel errors; every loading error wraps one of them (or an I/O error
+// such as fs.ErrNotExist, or the context's error).
 var (
 	// ErrFormat reports a malformed line or file.
 	ErrFormat = errors.New("malformed input")
 	// ErrEmptyGraph reports an input with no edges.
 	ErrEmptyGraph = errors.New("graph has no edges")
-	// ErrUnknownNode reports a node id that is not in the graph.
+	// ErrUnknownNode reports a node id that is not in the graph, or a row
+	// outside the node range.
 	ErrUnknownNode = errors.New("unknown node id")
 )
 
-// ParseError is an error in an input file, with its position. It unwraps
-// to the underlying error (one of the sentinels above, or an I/O error).
+// ParseError is an error in an input file, with its position, modelled on
+// encoding/csv's ParseError. It unwraps to the underlying error: one of the
+// sentinels above, or an I/O error.
 type ParseError struct {
 	File string // file name as given
 	Line int    // 1-based line number, 0 when the error concerns the whole file
@@ -51,24 +55,27 @@ func formatErr(file string, line int, format string, args ...any) error {
 type IDMode int
 
 const (
-	// IDAuto reads integer ids when the first edge's ids are non-negative
-	// integers (then every id must be one) and tokens otherwise.
+	// IDAuto reads ids as integers while every id seen is a non-negative
+	// integer below 2^64, and falls back to tokens (converting the ids
+	// read so far to their decimal text) at the first id that is not.
 	IDAuto IDMode = iota
-	// IDInteger requires non-negative 64-bit integer ids.
+	// IDInteger requires non-negative 64-bit integer ids; any other id is
+	// an error.
 	IDInteger
-	// IDToken treats every id as an opaque token, ordered as strings.
+	// IDToken treats every id as an opaque token, ordered as byte strings.
 	IDToken
 )
 
 // LoadOptions controls ReadEdgeList. The zero value reads an undirected,
 // unweighted graph with integer-or-token ids and drops self-loops.
 type LoadOptions struct {
-	// Directed keeps arcs as given; otherwise each edge is stored as both arcs.
+	// Directed keeps arcs as given; false stores each edge as both arcs.
 	Directed bool
 	// Weighted reads the third column as a positive, finite edge weight;
-	// otherwise columns after the second are ignored and weights are 1.
+	// false ignores every column after the second and uses weight 1.
 	Weighted bool
-	// KeepSelfLoops keeps u→u edges; by default they are dropped (and counted).
+	// KeepSelfLoops keeps u→u edges; false drops them (they are counted in
+	// the report).
 	KeepSelfLoops bool
 	// IDs selects how ids are read; 0 means IDAuto.
 	IDs IDMode
@@ -76,28 +83,35 @@ type LoadOptions struct {
 
 // LoadReport describes what ReadEdgeList read and what its policies did.
 type LoadReport struct {
-	File      string
-	Lines     int // lines read, comments and blank lines included
-	Comments  int // lines starting with '#' or '%'
-	Blank     int
-	EdgesRead int // edge lines
-	// SelfLoops counts the distinct u→u edges; they are dropped unless
-	// KeepSelfLoops was set.
+	File     string
+	Lines    int // lines read, comments and blank lines included
+	Comments int // lines whose first field starts with '#' or '%'
+	Blank    int
+	// EdgesRead counts edge lines.
+	EdgesRead int
+	// SelfLoops counts the distinct u→u edges. They are stored when
+	// KeptSelfLoops and dropped otherwise.
 	SelfLoops     int
 	KeptSelfLoops bool
-	// Duplicates counts arcs that repeated an arc already stored (for an
-	// undirected graph, an edge given in both directions counts once here
-	// per extra copy). Duplicates keep the first weight read.
+	// Duplicates counts edge lines that repeat an edge read before:
+	// EdgesRead − UniqueEdges. For an undirected graph an edge given in
+	// both directions (as SNAP lists undirected graphs) counts one
+	// duplicate. The first line naming an edge sets its weight.
 	Duplicates int
 	// UniqueEdges counts distinct edges (undirected: unordered pairs;
 	// directed: arcs), self-loops included whether kept or not.
 	UniqueEdges int
-	Nodes       int // distinct ids seen, including those only in dropped self-loops
-	Arcs        int // stored nonzeros of the adjacency matrix
-	Directed    bool
-	Weighted    bool
-	NumericIDs  bool
+	// Nodes counts distinct ids, including ids that appear only in dropped
+	// self-loops (they become isolated rows).
+	Nodes      int
+	Arcs       int // stored nonzeros of the adjacency matrix
+	Directed   bool
+	Weighted   bool
+	NumericIDs bool // ids were read as integers (false: tokens)
 }
+
+// maxLine bounds the length of one line of text input.
+const maxLine = 1 << 20
 
 // LoadEdgeList opens path (plain text or gzip, detected by content) and
 // reads it with ReadEdgeList.
@@ -110,70 +124,130 @@ func LoadEdgeList(ctx context.Context, path string, opt LoadOptions) (*Graph, *L
 	return ReadEdgeList(ctx, f, path, opt)
 }
 
-// openMaybeGzip returns a reader of r's content, decompressing it when it
-// starts with the gzip magic bytes.
-func openMaybeGzip(r io.Reader, name string) (io.Reader, func(), error) {
+// textReader is a buffered reader over plain or gzip-compressed text that
+// reports decompression failures as format errors.
+type textReader struct {
+	*bufio.Reader
+	name string
+	gz   bool
+	zr   *gzip.Reader
+}
+
+// openText returns a reader of r's content, decompressing it when it
+// starts with the gzip magic bytes (whatever the name says).
+func openText(r io.Reader, name string) (*textReader, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	magic, err := br.Peek(2)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return nil, nil, &ParseError{File: name, Err: err}
+	if err != nil && err != io.EOF {
+		return nil, &ParseError{File: name, Err: fmt.Errorf("read failed: %w", err)}
 	}
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, nil, &ParseError{File: name, Err: fmt.Errorf("%w: unreadable gzip header: %v", ErrFormat, err)}
+			return nil, &ParseError{File: name, Err: fmt.Errorf("%w: unreadable gzip header (%v); the file starts like gzip but is not: re-download or decompress it", ErrFormat, err)}
 		}
-		return bufio.NewReaderSize(zr, 1<<16), func() { zr.Close() }, nil
+		return &textReader{Reader: bufio.NewReaderSize(zr, 1<<16), name: name, gz: true, zr: zr}, nil
 	}
-	return br, func() {}, nil
+	return &textReader{Reader: br, name: name}, nil
 }
 
-// ReadEdgeList reads a SNAP-style edge list: one edge per line as two ids
-// separated by spaces or tabs, an optional third column holding a weight,
-// '#' or '%' comment lines, LF or CRLF line ends, gzip or plain text. name
-// is used in errors and the report.
-//
-// Ids are renumbered to rows 0..N−1 by sorted order (see NodeIDs). Policy:
-// self-loops are dropped unless opt.KeepSelfLoops; duplicate arcs keep the
-// first weight read; an undirected graph stores both arcs of each edge.
-// Memory: about 16 bytes per edge line for integer ids while reading, then
-// the CSR (12 bytes per stored arc).
-func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions) (*Graph, *LoadReport, error) {
-	in, done, err := openMaybeGzip(r, name)
-	if err != nil {
-		return nil, nil, err
+// Close releases the decompressor; it does not close the underlying reader.
+func (t *textReader) Close() {
+	if t.zr != nil {
+		t.zr.Close()
 	}
-	defer done()
-	rep := &LoadReport{File: name, Directed: opt.Directed, Weighted: opt.Weighted, KeptSelfLoops: opt.KeepSelfLoops}
-	p := edgeParser{name: name, opt: opt, rep: rep}
-	br := in.(*bufio.Reader)
-	for {
-		line, err := br.ReadSlice('\n')
+}
+
+// readErr wraps an error met while reading line (1-based).
+func (t *textReader) readErr(line int, err error) error {
+	if t.gz && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader)) {
+		return &ParseError{File: t.name, Line: line, Err: fmt.Errorf("%w: unreadable gzip data (%v): the file is truncated or corrupt; re-download it", ErrFormat, err)}
+	}
+	return &ParseError{File: t.name, Line: line, Err: fmt.Errorf("read failed: %w", err)}
+}
+
+// lines calls fn for every line of t (without its line end; "\r\n" and
+// "\n" both end a line, and the last line may lack one). The slice passed
+// to fn is only valid during the call. Every 2^16 lines it checks ctx.
+func (t *textReader) lines(ctx context.Context, fn func(line int, text []byte) error) error {
+	var long []byte
+	for ln := 1; ; ln++ {
+		text, err := t.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
-			// A line longer than the buffer: gather it whole.
-			long := append([]byte(nil), line...)
+			long = append(long[:0], text...)
 			for err == bufio.ErrBufferFull {
-				line, err = br.ReadSlice('\n')
-				long = append(long, line...)
-			}
-			line = long
-		}
-		if len(line) > 0 {
-			if perr := p.line(line); perr != nil {
-				return nil, nil, perr
-			}
-			if rep.Lines%(1<<20) == 0 {
-				if cerr := ctx.Err(); cerr != nil {
-					return nil, nil, cerr
+				text, err = t.ReadSlice('\n')
+				long = append(long, text...)
+				if len(long) > maxLine {
+					return formatErr(t.name, ln, "line longer than %d bytes: this is not a line-oriented text file", maxLine)
 				}
+			}
+			text = long
+		}
+		if err != nil && err != io.EOF {
+			return t.readErr(ln, err)
+		}
+		if len(text) == 0 && err == io.EOF {
+			return nil
+		}
+		text = bytes.TrimSuffix(text, []byte{'\n'})
+		text = bytes.TrimSuffix(text, []byte{'\r'})
+		if bytes.IndexByte(text, '\r') >= 0 {
+			return formatErr(t.name, ln, "carriage return inside a line: the file seems to use CR-only line ends; convert them to LF (tr '\\r' '\\n')")
+		}
+		if ferr := fn(ln, text); ferr != nil {
+			return ferr
+		}
+		if ln&(1<<16-1) == 0 {
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
 			}
 		}
 		if err == io.EOF {
-			break
+			return nil
 		}
-		if err != nil {
-			return nil, nil, &ParseError{File: name, Line: rep.Lines + 1, Err: fmt.Errorf("read failed: %w", err)}
-		}
+	}
+}
+
+// ReadEdgeList reads a SNAP-style edge list from r: one edge per line as
+// two node ids separated by spaces or tabs, an optional third column
+// holding a weight (read when opt.Weighted; further columns are ignored),
+// lines starting with '#' or '%' as comments, blank lines ignored, LF or
+// CRLF line ends, the last line with or without one. r may be plain text
+// or gzip; gzip is recognised by its magic bytes. name is used in errors
+// and the report.
+//
+// Ids are renumbered to rows 0..N−1 by sorted order: numerically when all
+// are integers, otherwise as byte strings (see IDMode and NodeIDs).
+//
+// Policy: self-loops are dropped unless opt.KeepSelfLoops (a dropped
+// self-loop's node stays, as an isolated row). Duplicate edges are merged
+// and keep the weight of the first line naming them; for an undirected
+// graph "u v w1" and a later "v u w2" are the same edge, and both stored
+// arcs get w1. An undirected graph stores both arcs of each edge, so Adj
+// is symmetric.
+//
+// Errors name the file and line and wrap ErrFormat (missing column, bad or
+// non-positive weight, non-integer id under IDInteger, corrupt gzip),
+// ErrEmptyGraph (no edge stored), or the context's error.
+//
+// Memory: 16 bytes per edge line while reading integer ids (8 for
+// tokens, plus the distinct tokens), then up to about 40 bytes per edge
+// line while the CSR is built (12 bytes per stored arc) for an undirected
+// graph, half that for a directed one.
+func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions) (*Graph, *LoadReport, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	in, err := openText(r, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer in.Close()
+	rep := &LoadReport{File: name, Directed: opt.Directed, Weighted: opt.Weighted, KeptSelfLoops: opt.KeepSelfLoops}
+	p := edgeParser{name: name, opt: opt, rep: rep}
+	if err := in.lines(ctx, p.line); err != nil {
+		return nil, nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -181,7 +255,7 @@ func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions
 	if rep.EdgesRead == 0 {
 		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", ErrEmptyGraph)}
 	}
-	g, err := p.build()
+	g, err := p.build(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -196,11 +270,9 @@ type edgeParser struct {
 
 	decided bool // id mode fixed
 	numeric bool
-	nsrc    []uint64 // numeric ids
-	ndst    []uint64
-	tokens  map[string]uint32 // token ids: interned in order of appearance
-	tsrc    []uint32
-	tdst    []uint32
+	nums    []uint64 // integer ids, two per edge line (u, v)
+	tokens  map[string]uint32
+	toks    []uint32 // token numbers in order of first appearance, two per edge line
 	w       []float64
 }
 
@@ -208,12 +280,12 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
 }
 
-// fields splits line into at most 4 whitespace-separated fields without
+// fields splits line into at most 3 whitespace-separated fields without
 // allocating.
-func fields(line []byte, out *[4][]byte) int {
+func fields(line []byte, out *[3][]byte) int {
 	n := 0
 	i := 0
-	for n < 4 {
+	for n < len(out) {
 		for i < len(line) && isSpace(line[i]) {
 			i++
 		}
@@ -231,10 +303,9 @@ func fields(line []byte, out *[4][]byte) int {
 	return n
 }
 
-func (p *edgeParser) line(line []byte) error {
-	p.rep.Lines++
-	ln := p.rep.Lines
-	var f [4][]byte
+func (p *edgeParser) line(ln int, line []byte) error {
+	p.rep.Lines = ln
+	var f [3][]byte
 	n := fields(line, &f)
 	if n == 0 {
 		p.rep.Blank++
@@ -247,10 +318,9 @@ func (p *edgeParser) line(line []byte) error {
 	if n < 2 {
 		return formatErr(p.name, ln, "missing column: want \"u v\" or \"u v weight\", got %q", bytes.TrimSpace(line))
 	}
-	w := 1.0
 	if p.opt.Weighted {
 		if n < 3 {
-			return formatErr(p.name, ln, "missing weight column (the graph is read as weighted; add a third column or drop the weighted option)")
+			return formatErr(p.name, ln, "missing weight column: the graph is read as weighted, so every edge needs \"u v weight\" (or read it unweighted)")
 		}
 		v, err := strconv.ParseFloat(string(f[2]), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
@@ -259,35 +329,37 @@ func (p *edgeParser) line(line []byte) error {
 		if v <= 0 {
 			return formatErr(p.name, ln, "weight %v is not positive (edge weights must be > 0; leave the edge out instead)", v)
 		}
-		w = v
+		p.w = append(p.w, v)
 	}
 	if !p.decided {
-		p.decide(f[0], f[1])
+		p.decide()
 	}
 	p.rep.EdgesRead++
 	if p.numeric {
 		u, ok1 := parseID(f[0])
 		v, ok2 := parseID(f[1])
-		if !ok1 || !ok2 {
+		if ok1 && ok2 {
+			p.nums = append(p.nums, u, v)
+			return nil
+		}
+		if p.opt.IDs == IDInteger {
 			bad := f[0]
 			if ok1 {
 				bad = f[1]
 			}
-			hint := "ids must be non-negative integers below 2^64, like the ids before this line; read ids as tokens to allow any text"
-			if p.opt.IDs == IDInteger {
-				hint = "ids must be non-negative integers below 2^64; read ids as tokens to allow any text"
-			}
-			return formatErr(p.name, ln, "node id %q is not an integer id: %s", bad, hint)
+			return formatErr(p.name, ln, "node id %q is not an integer: ids must be non-negative integers below 2^64 (or read ids as tokens)", bad)
 		}
-		p.nsrc = append(p.nsrc, u)
-		p.ndst = append(p.ndst, v)
-	} else {
-		p.tsrc = append(p.tsrc, p.intern(f[0]))
-		p.tdst = append(p.tdst, p.intern(f[1]))
+		p.toTokens()
 	}
-	if p.opt.Weighted {
-		p.w = append(p.w, w)
+	a, err := p.intern(f[0])
+	if err != nil {
+		return err
 	}
+	b, err := p.intern(f[1])
+	if err != nil {
+		return err
+	}
+	p.toks = append(p.toks, a, b)
 	return nil
 }
 
@@ -311,143 +383,169 @@ func parseID(b []byte) (uint64, bool) {
 	return v, true
 }
 
-func (p *edgeParser) decide(a, b []byte) {
+func (p *edgeParser) decide() {
 	p.decided = true
-	switch p.opt.IDs {
-	case IDInteger:
-		p.numeric = true
-	case IDToken:
-		p.numeric = false
-	default:
-		_, ok1 := parseID(a)
-		_, ok2 := parseID(b)
-		p.numeric = ok1 && ok2
-	}
+	p.numeric = p.opt.IDs != IDToken
 	if !p.numeric {
 		p.tokens = make(map[string]uint32)
 	}
 }
 
-func (p *edgeParser) intern(tok []byte) uint32 {
+// toTokens switches from integer to token ids, converting the ids read so
+// far to their decimal text.
+func (p *edgeParser) toTokens() {
+	p.numeric = false
+	p.tokens = make(map[string]uint32)
+	p.toks = make([]uint32, len(p.nums), max(len(p.nums), 64))
+	for i, v := range p.nums {
+		s := strconv.FormatUint(v, 10)
+		id, ok := p.tokens[s]
+		if !ok {
+			id = uint32(len(p.tokens))
+			p.tokens[s] = id
+		}
+		p.toks[i] = id
+	}
+	p.nums = nil
+}
+
+func (p *edgeParser) intern(tok []byte) (uint32, error) {
 	if id, ok := p.tokens[string(tok)]; ok {
-		return id
+		return id, nil
+	}
+	if len(p.tokens) >= math.MaxInt32 {
+		return 0, formatErr(p.name, p.rep.Lines, "more than 2^31-1 distinct node ids")
 	}
 	id := uint32(len(p.tokens))
 	p.tokens[string(tok)] = id
-	return id
+	return id, nil
 }
 
 // build renumbers the ids and assembles the CSR.
-func (p *edgeParser) build() (*Graph, error) {
+func (p *edgeParser) build(ctx context.Context) (*Graph, error) {
 	var ids *NodeIDs
-	var src, dst []int32
+	var rows []int32 // two rows per edge line
 	if p.numeric {
-		all := make([]uint64, 0, 2*len(p.nsrc))
-		all = append(append(all, p.nsrc...), p.ndst...)
-		ids = NewNumericIDs(all)
-		if ids.Len() > math.MaxInt32 {
-			return nil, &ParseError{File: p.name, Err: fmt.Errorf("%w: %d distinct nodes exceed the limit of 2^31-1", ErrFormat, ids.Len())}
+		all := slices.Clone(p.nums)
+		slices.Sort(all)
+		uniq := slices.Clone(slices.Compact(all)) // drop the large backing array
+		all = nil
+		if len(uniq) > math.MaxInt32 {
+			return nil, &ParseError{File: p.name, Err: fmt.Errorf("%w: %d distinct nodes exceed the limit of 2^31-1", ErrFormat, len(uniq))}
 		}
-		src = make([]int32, len(p.nsrc))
-		dst = make([]int32, len(p.ndst))
-		for e := range p.nsrc {
-			u, _ := ids.RowOf(p.nsrc[e])
-			v, _ := ids.RowOf(p.ndst[e])
-			src[e], dst[e] = int32(u), int32(v)
+		ids = NewNumericIDs(uniq)
+		rows = make([]int32, len(p.nums))
+		for i, v := range p.nums {
+			r, _ := slices.BinarySearch(uniq, v)
+			rows[i] = int32(r)
 		}
-		p.nsrc, p.ndst = nil, nil
+		p.nums = nil
 	} else {
 		names := make([]string, len(p.tokens))
 		for tok, id := range p.tokens {
 			names[id] = tok
 		}
-		sorted := slices.Clone(names)
-		ids = NewStringIDs(sorted)
+		p.tokens = nil
+		order := make([]int32, len(names)) // token numbers by increasing name
+		for i := range order {
+			order[i] = int32(i)
+		}
+		slices.SortFunc(order, func(a, b int32) int {
+			switch {
+			case names[a] < names[b]:
+				return -1
+			case names[a] > names[b]:
+				return 1
+			}
+			return 0
+		})
 		remap := make([]int32, len(names))
-		for id, tok := range names {
-			r, _ := ids.Row(tok)
+		sorted := make([]string, len(names))
+		for r, id := range order {
 			remap[id] = int32(r)
+			sorted[r] = names[id]
 		}
-		src = make([]int32, len(p.tsrc))
-		dst = make([]int32, len(p.tdst))
-		for e := range p.tsrc {
-			src[e], dst[e] = remap[p.tsrc[e]], remap[p.tdst[e]]
+		ids = NewStringIDs(sorted)
+		rows = make([]int32, len(p.toks))
+		for i, id := range p.toks {
+			rows[i] = remap[id]
 		}
-		p.tsrc, p.tdst, p.tokens = nil, nil, nil
+		p.toks = nil
 	}
-	p.rep.Nodes = ids.Len()
-	p.rep.NumericIDs = ids.Numeric()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	n := ids.Len()
-
-	// Distinct edges and self-loops of the input, before any policy:
-	// arcs as given for a directed graph, unordered pairs otherwise.
-	cs, cd := src, dst
-	if !p.opt.Directed {
-		cs, cd = make([]int32, len(src)), make([]int32, len(src))
-		for e := range src {
-			cs[e], cd[e] = min(src[e], dst[e]), max(src[e], dst[e])
-		}
-	}
-	canon, err := sparse.NewFromCOO(n, n, cs, cd, nil, sparse.DupFirst)
-	if err != nil {
-		return nil, &ParseError{File: p.name, Err: err}
-	}
-	p.rep.UniqueEdges = canon.NNZ()
-	p.rep.SelfLoops = countDiag(canon)
-	p.rep.Duplicates = p.rep.EdgesRead - p.rep.UniqueEdges
-	canon, cs, cd = nil, nil, nil
+	p.rep.Nodes = n
+	p.rep.NumericIDs = ids.Numeric()
 
 	// Apply the policies. For an undirected graph both arcs of a line are
-	// appended together, so with DupFirst the first line that names an
-	// edge, in either direction, sets the weight of both arcs.
-	w := p.w
-	capacity := len(src)
+	// appended together; NewFromCOO keeps input order within a row, so with
+	// DupFirst the first line naming an edge, in either direction, sets the
+	// weight of both arcs.
+	lines := len(rows) / 2
+	capacity := lines
 	if !p.opt.Directed {
 		capacity *= 2
 	}
-	s2 := make([]int32, 0, capacity)
-	d2 := make([]int32, 0, capacity)
-	var w2 []float64
-	if w != nil {
-		w2 = make([]float64, 0, capacity)
+	src := make([]int32, 0, capacity)
+	dst := make([]int32, 0, capacity)
+	var w []float64
+	if p.w != nil {
+		w = make([]float64, 0, capacity)
 	}
-	for e := range src {
-		u, v := src[e], dst[e]
-		if u == v && !p.opt.KeepSelfLoops {
-			continue
+	loops := make([]uint64, (n+63)/64) // distinct self-loops, as a bit set
+	for e := 0; e < lines; e++ {
+		u, v := rows[2*e], rows[2*e+1]
+		if u == v {
+			loops[u/64] |= 1 << (u % 64)
+			if !p.opt.KeepSelfLoops {
+				continue
+			}
 		}
-		s2 = append(s2, u)
-		d2 = append(d2, v)
+		src = append(src, u)
+		dst = append(dst, v)
 		if w != nil {
-			w2 = append(w2, w[e])
+			w = append(w, p.w[e])
 		}
 		if !p.opt.Directed && u != v {
-			s2 = append(s2, v)
-			d2 = append(d2, u)
+			src = append(src, v)
+			dst = append(dst, u)
 			if w != nil {
-				w2 = append(w2, w[e])
+				w = append(w, p.w[e])
 			}
 		}
 	}
-	src, dst, p.w = nil, nil, nil
-	adj, err := sparse.NewFromCOO(n, n, s2, d2, w2, sparse.DupFirst)
+	rows, p.w = nil, nil
+	nloops := 0
+	for _, b := range loops {
+		nloops += bits.OnesCount64(b)
+	}
+	adj, err := sparse.NewFromCOO(n, n, src, dst, w, sparse.DupFirst)
 	if err != nil {
 		return nil, &ParseError{File: p.name, Err: err}
 	}
+	if adj.NNZ() < len(src) {
+		// Merged duplicates leave slack in the arrays; release it.
+		adj.Indices = slices.Clone(adj.Indices)
+		adj.Data = slices.Clone(adj.Data)
+	}
+	src, dst, w = nil, nil, nil
+
+	p.rep.SelfLoops = nloops
 	p.rep.Arcs = adj.NNZ()
+	kept := 0
+	if p.opt.KeepSelfLoops {
+		kept = nloops
+	}
+	if p.opt.Directed {
+		p.rep.UniqueEdges = adj.NNZ() - kept + nloops
+	} else {
+		p.rep.UniqueEdges = (adj.NNZ()-kept)/2 + nloops
+	}
+	p.rep.Duplicates = p.rep.EdgesRead - p.rep.UniqueEdges
 	if adj.NNZ() == 0 {
 		return nil, &ParseError{File: p.name, Err: fmt.Errorf("%w: every edge is a self-loop, and self-loops are dropped (keep them to load this graph)", ErrEmptyGraph)}
 	}
 	return &Graph{Adj: adj, IDs: ids, Directed: p.opt.Directed, Weighted: p.opt.Weighted}, nil
-}
-
-func countDiag(m *sparse.CSR) int {
-	r, _ := m.Dims()
-	c := 0
-	for i := 0; i < r; i++ {
-		if m.Has(i, i) {
-			c++
-		}
-	}
-	return c
 }

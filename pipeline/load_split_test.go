@@ -2,10 +2,16 @@ package pipeline
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,62 +126,244 @@ func TestLoadSplitDirErrors(t *testing.T) {
 	})
 }
 
+// mkNPY builds a .npy file by hand: magic, version 1.0, header length,
+// the header dictionary padded to 64 bytes, then the payload.
+func mkNPY(descr, shape string, payload []byte) []byte {
+	header := "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }"
+	for (10+len(header)+1)%64 != 0 {
+		header += " "
+	}
+	header += "\n"
+	out := append([]byte("\x93NUMPY\x01\x00"), byte(len(header)), byte(len(header)>>8))
+	return append(append(out, header...), payload...)
+}
+
+func le32(vals ...int32) []byte {
+	var b []byte
+	for _, v := range vals {
+		b = binary.LittleEndian.AppendUint32(b, uint32(v))
+	}
+	return b
+}
+
 func TestReadPairsNPY(t *testing.T) {
 	t.Parallel()
-	// A (3, 2) int32 array written through gonum's Dense is float64; build
-	// the header by hand instead: magic, version 1.0, header length, dict.
-	mkNPY := func(descr string, shape string, payload []byte) []byte {
-		header := "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }"
-		for (10+len(header)+1)%64 != 0 {
-			header += " "
-		}
-		header += "\n"
-		out := append([]byte("\x93NUMPY\x01\x00"), byte(len(header)), byte(len(header)>>8))
-		return append(append(out, header...), payload...)
-	}
-	le32 := func(vals ...int32) []byte {
+	be32 := func(vals ...int32) []byte {
 		var b []byte
 		for _, v := range vals {
-			b = append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+			b = binary.BigEndian.AppendUint32(b, uint32(v))
 		}
 		return b
 	}
-	pairs, err := ReadPairsNPY(bytes.NewReader(mkNPY("<i4", "(2, 2)", le32(3, 4, 5, 6))), "x.npy")
-	if err != nil || len(pairs) != 2 || pairs[1] != (Pair{5, 6}) {
-		t.Fatalf("int32: %v %v", pairs, err)
+	le64 := func(vals ...int64) []byte {
+		var b []byte
+		for _, v := range vals {
+			b = binary.LittleEndian.AppendUint64(b, uint64(v))
+		}
+		return b
 	}
-	_, err = ReadPairsNPY(bytes.NewReader(mkNPY("<f8", "(1, 2)", make([]byte, 16))), "x.npy")
-	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "dtype") {
-		t.Errorf("float dtype: %v", err)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(mkNPY("<i4", "(1, 2)", le32(7, 8)))
+	zw.Close()
+	ok := []struct {
+		name string
+		data []byte
+		want []Pair
+	}{
+		{"int32", mkNPY("<i4", "(2, 2)", le32(3, 4, 5, 6)), []Pair{{3, 4}, {5, 6}}},
+		{"int32 big-endian", mkNPY(">i4", "(2, 2)", be32(3, 4, 5, 70000)), []Pair{{3, 4}, {5, 70000}}},
+		{"int64", mkNPY("<i8", "(1, 2)", le64(1, 1<<31-1)), []Pair{{1, 1<<31 - 1}}},
+		{"empty (0, 2)", mkNPY("<i4", "(0, 2)", nil), []Pair{}},
+		{"empty (0,)", mkNPY("<i4", "(0,)", nil), []Pair{}},
+		{"gzip", gz.Bytes(), []Pair{{7, 8}}},
 	}
-	_, err = ReadPairsNPY(bytes.NewReader(mkNPY("<i4", "(2, 3)", le32(1, 2, 3, 4, 5, 6))), "x.npy")
-	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "shape") {
-		t.Errorf("shape: %v", err)
+	for _, c := range ok {
+		got, err := ReadPairsNPY(bytes.NewReader(c.data), "x.npy")
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("%s: got %v, %v; want %v", c.name, got, err, c.want)
+		}
 	}
-	_, err = ReadPairsNPY(bytes.NewReader(mkNPY("<i4", "(2, 2)", le32(1, 2))), "x.npy")
-	if err == nil {
-		t.Error("truncated payload accepted")
+	bad := []struct {
+		name     string
+		data     []byte
+		sentinel error
+		mention  string
+	}{
+		{"float dtype", mkNPY("<f8", "(1, 2)", make([]byte, 16)), ErrFormat, "dtype"},
+		{"uint dtype", mkNPY("<u4", "(1, 2)", make([]byte, 8)), ErrFormat, "dtype"},
+		{"three columns", mkNPY("<i4", "(2, 3)", le32(1, 2, 3, 4, 5, 6)), ErrFormat, "shape"},
+		{"flat", mkNPY("<i4", "(4,)", le32(1, 2, 3, 4)), ErrFormat, "shape"},
+		{"3-d", mkNPY("<i4", "(1, 1, 2)", le32(1, 2)), ErrFormat, "shape"},
+		{"truncated payload", mkNPY("<i4", "(2, 2)", le32(1, 2)), ErrFormat, "truncated"},
+		{"extra payload", mkNPY("<i4", "(1, 2)", le32(1, 2, 3)), ErrFormat, "payload"},
+		{"huge shape", mkNPY("<i4", "(4611686018427387903, 2)", le32(1, 2)), ErrFormat, "payload"},
+		{"negative shape", mkNPY("<i4", "(-1, 2)", le32(1, 2)), ErrFormat, "shape"},
+		{"negative id", mkNPY("<i4", "(1, 2)", le32(1, -2)), ErrUnknownNode, "-2"},
+		{"int64 id too large", mkNPY("<i8", "(1, 2)", le64(1, 1<<31)), ErrUnknownNode, "2147483648"},
+		{"not npy", []byte("1 2\n"), ErrFormat, "magic"},
+		{"empty file", nil, ErrFormat, "magic"},
+		{"header without newline", []byte("\x93NUMPY\x01\x00\x04\x00abcd"), ErrFormat, "header"},
+		{"header longer than file", []byte("\x93NUMPY\x01\x00\xff\xff{}\n"), ErrFormat, "header"},
+		{"keys out of order", append([]byte("\x93NUMPY\x01\x00\x40\x00"), []byte(fmt.Sprintf("%-63s\n", "{'shape': (1, 2), 'fortran_order': False, 'descr': '<i4', }"))...), ErrFormat, "header"},
+		{"version 9", []byte("\x93NUMPY\x09\x00\x04\x00abc\n"), ErrFormat, "version"},
+	}
+	for _, c := range bad {
+		_, err := ReadPairsNPY(bytes.NewReader(c.data), "x.npy")
+		if !errors.Is(err, c.sentinel) || !strings.Contains(err.Error(), c.mention) || !strings.HasPrefix(err.Error(), "x.npy: ") {
+			t.Errorf("%s: got %v; want x.npy: ... wrapping %v and mentioning %q", c.name, err, c.sentinel, c.mention)
+		}
 	}
 }
 
-func TestLoadCoraLabels(t *testing.T) {
-	g, _, err := LoadEdgeList(context.Background(), sharedPath(t, "Cora/cora.edges.tsv.gz"), LoadOptions{})
+func FuzzReadPairsNPY(f *testing.F) {
+	f.Add(mkNPY("<i4", "(2, 2)", le32(3, 4, 5, 6)))
+	f.Add(mkNPY("<i8", "(1, 2)", make([]byte, 16)))
+	f.Add(mkNPY("<i4", "(0,)", nil))
+	f.Add([]byte("\x93NUMPY\x01\x00\x04\x00abcd"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pairs, err := ReadPairsNPY(bytes.NewReader(data), "fuzz.npy")
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || (!errors.Is(err, ErrFormat) && !errors.Is(err, ErrUnknownNode)) {
+				t.Fatalf("error %v is not a ParseError wrapping a sentinel", err)
+			}
+			return
+		}
+		for _, p := range pairs {
+			if p.U < 0 || p.V < 0 {
+				t.Fatalf("negative id in %v", p)
+			}
+		}
+	})
+}
+
+func TestReadIndexTSV(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ids, err := ReadIndexTSV(ctx, strings.NewReader("# original_id\tnode\r\n30\t1\r\nx\t0\r\n7 2"), "index.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	lab, err := LoadLabels(sharedPath(t, "Cora/cora.labels.tsv.gz"), sharedPath(t, "Cora/cora.split.tsv.gz"), g.IDs)
+	if ids.Len() != 3 || ids.Name(0) != "x" || ids.Name(1) != "30" || ids.Name(2) != "7" {
+		t.Errorf("got %d ids %q %q %q", ids.Len(), ids.Name(0), ids.Name(1), ids.Name(2))
+	}
+	if r, ok := ids.Row("7"); !ok || r != 2 {
+		t.Errorf("Row(7) = %d, %v", r, ok)
+	}
+	bad := []struct{ name, text, mention string }{
+		{"duplicate row", "a\t0\nb\t0\n", "index.tsv:2: malformed input: row 0 already assigned on line 1"},
+		{"gap", "a\t0\nb\t2\n", "index.tsv:2: malformed input: row 2 is out of range"},
+		{"huge row", "a\t2147483647\n", "index.tsv:1: malformed input: row 2147483647 is out of range"},
+		{"negative row", "a\t-1\n", "index.tsv:1: malformed input: row \"-1\""},
+		{"duplicate id", "a\t0\na\t1\n", `index.tsv: malformed input: pipeline: node id "a" is given rows 0 and 1`},
+		{"three columns", "a\t0\tx\n", "index.tsv:1: malformed input: want"},
+		{"empty", "# header only\n", "index.tsv: graph has no edges: the index lists no nodes"},
+	}
+	for _, c := range bad {
+		_, err := ReadIndexTSV(ctx, strings.NewReader(c.text), "index.tsv")
+		if err == nil || !strings.Contains(err.Error(), c.mention) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.mention)
+		}
+	}
+}
+
+func TestLoadSplitDirRange(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	put := func(name string, data []byte) {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(splitTrain, mkNPY("<i4", "(2, 2)", le32(0, 1, 1, 2)))
+	put(splitTest, mkNPY("<i4", "(1, 2)", le32(0, 4)))
+	put(splitTrainNeg, mkNPY("<i4", "(1, 2)", le32(0, 2)))
+	put(splitTestNeg, mkNPY("<i4", "(1, 2)", le32(1, 3)))
+	// Without an index, N is 1 + the largest id.
+	s, err := LoadSplitDir(ctx, dir, true)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if s.N != 5 || !s.Directed || s.IDs.Name(4) != "4" || s.TestDirectedNeg != nil {
+		t.Errorf("N %d, directed %v", s.N, s.Directed)
+	}
+	// With a 4-row index, node 4 is out of range.
+	put(splitIndex+".gz", gzipped(t, "# original_id\tnode\na\t0\nb\t1\nc\t2\nd\t3\n"))
+	_, err = LoadSplitDir(ctx, dir, false)
+	if !errors.Is(err, ErrUnknownNode) || !strings.Contains(err.Error(), splitTest) {
+		t.Errorf("got %v, want an ErrUnknownNode naming %s", err, splitTest)
+	}
+}
+
+func TestLoadPlanetoidCora(t *testing.T) {
+	t.Parallel()
+	dir := sharedPath(t, "Cora")
+	g, lab, rep, err := LoadPlanetoid(context.Background(), filepath.Join(dir, "cora"), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.N() != 2708 || rep.UniqueEdges != 5278 || len(lab.Class) != 2708 {
+		t.Errorf("got %d nodes, %d edges, %d classes entries; want 2708, 5278, 2708", g.N(), rep.UniqueEdges, len(lab.Class))
 	}
 	if lab.Classes != 7 || len(lab.Train) != 140 || len(lab.Val) != 500 || len(lab.Test) != 1000 {
 		t.Errorf("got %d classes, %d/%d/%d nodes; want 7, 140/500/1000", lab.Classes, len(lab.Train), len(lab.Val), len(lab.Test))
 	}
-	// Errors name the file and line.
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "labels.tsv")
-	os.WriteFile(bad, []byte("# node\tclass\n0\t1\n99999\t2\n"), 0o644)
-	_, err = LoadLabels(bad, "", g.IDs)
-	if !errors.Is(err, ErrUnknownNode) || !strings.Contains(err.Error(), "labels.tsv:3") {
-		t.Errorf("unknown node: %v", err)
+	// Planetoid's training set has 20 nodes of each class.
+	per := make([]int, lab.Classes)
+	for _, r := range lab.Train {
+		per[lab.Class[r]]++
+	}
+	for c, k := range per {
+		if k != 20 {
+			t.Errorf("class %d has %d training nodes, want 20", c, k)
+		}
+	}
+	if _, _, _, err := LoadPlanetoid(context.Background(), filepath.Join(dir, "nosuch"), LoadOptions{}); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing files: %v", err)
+	}
+}
+
+func TestReadLabelsErrors(t *testing.T) {
+	t.Parallel()
+	g, _, err := load(t, "10 20\n20 30\nx 10\n", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	lab, err := ReadLabels(ctx, strings.NewReader("# node\tclass\n10\t1\n30\t0\nx\t-1\n"), "l.tsv",
+		strings.NewReader("10\ttrain\n30\ttest\n"), "s.tsv", g.IDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r10, _ := g.IDs.Row("10")
+	r20, _ := g.IDs.Row("20")
+	if lab.Class[r10] != 1 || lab.Class[r20] != -1 || lab.Classes != 2 || !slices.Equal(lab.Train, []int{r10}) {
+		t.Errorf("labels %+v", lab)
+	}
+	cases := []struct{ name, labels, split, want string }{
+		{"unknown node", "10\t1\n99\t2\n", "", "l.tsv:2: unknown node id: node \"99\""},
+		{"bad class", "10\tcat\n", "", "l.tsv:1: malformed input: class \"cat\""},
+		{"class below -1", "10\t-2\n", "", "l.tsv:1: malformed input: class \"-2\""},
+		{"listed twice", "10\t1\n10\t2\n", "", "l.tsv:2: malformed input: node 10 is listed twice (first on line 1)"},
+		{"one column", "10\n", "", "l.tsv:1: malformed input: want two columns"},
+		{"no class", "10\t-1\n", "", "l.tsv: malformed input: no labelled node"},
+		{"bad set", "10\t1\n", "10\tdev\n", "s.tsv:1: malformed input: set \"dev\""},
+		{"unlabelled in set", "10\t1\n", "10\ttrain\n20\ttest\n", "s.tsv:2: malformed input: node 20 is in the test set but has no class in l.tsv"},
+		{"in two sets", "10\t1\n30\t1\n", "10\ttrain\n10\ttest\n", "s.tsv:2: malformed input: node 10 is listed twice"},
+		{"no test", "10\t1\n", "10\ttrain\n", "s.tsv: malformed input: the split needs train and test nodes"},
+		{"split unknown node", "10\t1\n", "7\ttrain\n", "s.tsv:1: unknown node id"},
+	}
+	for _, c := range cases {
+		var split io.Reader
+		if c.split != "" {
+			split = strings.NewReader(c.split)
+		}
+		_, err := ReadLabels(ctx, strings.NewReader(c.labels), "l.tsv", split, "s.tsv", g.IDs)
+		var pe *ParseError
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, &pe) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -91,7 +92,7 @@ func TestSplitEdges(t *testing.T) {
 func TestSplitEdgesTooMany(t *testing.T) {
 	t.Parallel()
 	// A path cannot lose any edge and stay connected.
-	g, _, err := ReadEdgeList(context.Background(), stringsReader("1 2\n2 3\n3 4\n"), "path", LoadOptions{})
+	g, _, err := ReadEdgeList(context.Background(), strings.NewReader("1 2\n2 3\n3 4\n"), "path", LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
