@@ -13,6 +13,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/wys-project/wys/sparse"
 )
@@ -231,10 +232,12 @@ func (t *textReader) lines(ctx context.Context, fn func(line int, text []byte) e
 // non-positive weight, non-integer id under IDInteger, corrupt gzip),
 // ErrEmptyGraph (no edge stored), or the context's error.
 //
-// Memory: 16 bytes per edge line while reading integer ids (8 for
-// tokens, plus the distinct tokens), then up to about 40 bytes per edge
-// line while the CSR is built (12 bytes per stored arc) for an undirected
-// graph, half that for a directed one.
+// Memory: while reading, 16 bytes per edge line for integer ids (8 for
+// tokens), plus the distinct ids (for integers, up to 3 words per distinct
+// id or 8 MiB, whichever is larger; for tokens, a map entry each); then,
+// while the CSR is built, the arc lists (8 bytes per stored arc, 16 when
+// weighted) next to the CSR (12 bytes per stored arc), the edge lines
+// being released as they are mapped.
 func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions) (*Graph, *LoadReport, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -270,10 +273,90 @@ type edgeParser struct {
 
 	decided bool // id mode fixed
 	numeric bool
-	nums    []uint64 // integer ids, two per edge line (u, v)
+	nums    chunked[uint64] // integer ids, two per edge line (u, v)
+	idset   idSet           // the distinct integer ids
 	tokens  map[string]uint32
-	toks    []uint32 // token numbers in order of first appearance, two per edge line
-	w       []float64
+	toks    chunked[uint32] // token numbers in order of first appearance, two per edge line
+	w       chunked[float64]
+}
+
+// chunkLen is the length of the chunks of a chunked slice.
+const chunkLen = 1 << 16
+
+// chunked is an append-only sequence stored in fixed-size chunks, so that
+// growing it copies nothing and reading it can free it chunk by chunk.
+type chunked[T any] struct {
+	c [][]T
+	n int
+}
+
+func (s *chunked[T]) push(v T) {
+	if s.n%chunkLen == 0 {
+		s.c = append(s.c, make([]T, 0, chunkLen))
+	}
+	s.c[len(s.c)-1] = append(s.c[len(s.c)-1], v)
+	s.n++
+}
+
+func (s *chunked[T]) at(i int) T { return s.c[i/chunkLen][i%chunkLen] }
+
+// idSet collects distinct integer ids in memory proportional to their
+// number: added ids wait in pend, which is sorted and merged into the
+// sorted set uniq once it is as long as uniq (and at least minPend, 2^20
+// when 0), so each id is sorted once and merging costs amortised linear
+// time.
+type idSet struct {
+	uniq, pend []uint64
+	minPend    int
+}
+
+func (s *idSet) add(v uint64) {
+	s.pend = append(s.pend, v)
+	limit := s.minPend
+	if limit == 0 {
+		limit = 1 << 20
+	}
+	if len(s.pend) >= max(len(s.uniq), limit) {
+		s.flush()
+	}
+}
+
+func (s *idSet) flush() {
+	slices.Sort(s.pend)
+	b := slices.Compact(s.pend)
+	a := s.uniq
+	n, i, j := 0, 0, 0 // size of the union
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			i++
+			j++
+		}
+		n++
+	}
+	n += len(a) - i + len(b) - j
+	out := make([]uint64, 0, n)
+	i, j = 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case a[i] > b[j]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	out = append(append(out, a[i:]...), b[j:]...)
+	s.uniq, s.pend = out, s.pend[:0]
 }
 
 func isSpace(c byte) bool {
@@ -329,7 +412,7 @@ func (p *edgeParser) line(ln int, line []byte) error {
 		if v <= 0 {
 			return formatErr(p.name, ln, "weight %v is not positive (edge weights must be > 0; leave the edge out instead)", v)
 		}
-		p.w = append(p.w, v)
+		p.w.push(v)
 	}
 	if !p.decided {
 		p.decide()
@@ -339,7 +422,10 @@ func (p *edgeParser) line(ln int, line []byte) error {
 		u, ok1 := parseID(f[0])
 		v, ok2 := parseID(f[1])
 		if ok1 && ok2 {
-			p.nums = append(p.nums, u, v)
+			p.nums.push(u)
+			p.nums.push(v)
+			p.idset.add(u)
+			p.idset.add(v)
 			return nil
 		}
 		if p.opt.IDs == IDInteger {
@@ -359,7 +445,8 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	if err != nil {
 		return err
 	}
-	p.toks = append(p.toks, a, b)
+	p.toks.push(a)
+	p.toks.push(b)
 	return nil
 }
 
@@ -396,17 +483,18 @@ func (p *edgeParser) decide() {
 func (p *edgeParser) toTokens() {
 	p.numeric = false
 	p.tokens = make(map[string]uint32)
-	p.toks = make([]uint32, len(p.nums), max(len(p.nums), 64))
-	for i, v := range p.nums {
-		s := strconv.FormatUint(v, 10)
-		id, ok := p.tokens[s]
-		if !ok {
-			id = uint32(len(p.tokens))
-			p.tokens[s] = id
+	for _, c := range p.nums.c {
+		for _, v := range c {
+			s := strconv.FormatUint(v, 10)
+			id, ok := p.tokens[s]
+			if !ok {
+				id = uint32(len(p.tokens))
+				p.tokens[s] = id
+			}
+			p.toks.push(id)
 		}
-		p.toks[i] = id
 	}
-	p.nums = nil
+	p.nums, p.idset = chunked[uint64]{}, idSet{}
 }
 
 func (p *edgeParser) intern(tok []byte) (uint32, error) {
@@ -421,25 +509,27 @@ func (p *edgeParser) intern(tok []byte) (uint32, error) {
 	return id, nil
 }
 
-// build renumbers the ids and assembles the CSR.
+// build renumbers the ids and assembles the CSR. The edge chunks are
+// released as they are mapped to rows.
 func (p *edgeParser) build(ctx context.Context) (*Graph, error) {
 	var ids *NodeIDs
-	var rows []int32 // two rows per edge line
+	var row func(i int) int32 // row of the i-th id read
 	if p.numeric {
-		all := slices.Clone(p.nums)
-		slices.Sort(all)
-		uniq := slices.Clone(slices.Compact(all)) // drop the large backing array
-		all = nil
+		p.idset.flush()
+		uniq := p.idset.uniq
+		p.idset = idSet{}
 		if len(uniq) > math.MaxInt32 {
 			return nil, &ParseError{File: p.name, Err: fmt.Errorf("%w: %d distinct nodes exceed the limit of 2^31-1", ErrFormat, len(uniq))}
 		}
 		ids = NewNumericIDs(uniq)
-		rows = make([]int32, len(p.nums))
-		for i, v := range p.nums {
-			r, _ := slices.BinarySearch(uniq, v)
-			rows[i] = int32(r)
+		row = func(i int) int32 {
+			c := p.nums.c[i/chunkLen]
+			r, _ := slices.BinarySearch(uniq, c[i%chunkLen])
+			if i%chunkLen == len(c)-1 {
+				p.nums.c[i/chunkLen] = nil
+			}
+			return int32(r)
 		}
-		p.nums = nil
 	} else {
 		names := make([]string, len(p.tokens))
 		for tok, id := range p.tokens {
@@ -450,15 +540,7 @@ func (p *edgeParser) build(ctx context.Context) (*Graph, error) {
 		for i := range order {
 			order[i] = int32(i)
 		}
-		slices.SortFunc(order, func(a, b int32) int {
-			switch {
-			case names[a] < names[b]:
-				return -1
-			case names[a] > names[b]:
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(names[a], names[b]) })
 		remap := make([]int32, len(names))
 		sorted := make([]string, len(names))
 		for r, id := range order {
@@ -466,11 +548,14 @@ func (p *edgeParser) build(ctx context.Context) (*Graph, error) {
 			sorted[r] = names[id]
 		}
 		ids = NewStringIDs(sorted)
-		rows = make([]int32, len(p.toks))
-		for i, id := range p.toks {
-			rows[i] = remap[id]
+		row = func(i int) int32 {
+			c := p.toks.c[i/chunkLen]
+			r := remap[c[i%chunkLen]]
+			if i%chunkLen == len(c)-1 {
+				p.toks.c[i/chunkLen] = nil
+			}
+			return r
 		}
-		p.toks = nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -483,7 +568,7 @@ func (p *edgeParser) build(ctx context.Context) (*Graph, error) {
 	// appended together; NewFromCOO keeps input order within a row, so with
 	// DupFirst the first line naming an edge, in either direction, sets the
 	// weight of both arcs.
-	lines := len(rows) / 2
+	lines := p.rep.EdgesRead
 	capacity := lines
 	if !p.opt.Directed {
 		capacity *= 2
@@ -491,12 +576,12 @@ func (p *edgeParser) build(ctx context.Context) (*Graph, error) {
 	src := make([]int32, 0, capacity)
 	dst := make([]int32, 0, capacity)
 	var w []float64
-	if p.w != nil {
+	if p.opt.Weighted {
 		w = make([]float64, 0, capacity)
 	}
 	loops := make([]uint64, (n+63)/64) // distinct self-loops, as a bit set
 	for e := 0; e < lines; e++ {
-		u, v := rows[2*e], rows[2*e+1]
+		u, v := row(2*e), row(2*e+1)
 		if u == v {
 			loops[u/64] |= 1 << (u % 64)
 			if !p.opt.KeepSelfLoops {
@@ -506,20 +591,23 @@ func (p *edgeParser) build(ctx context.Context) (*Graph, error) {
 		src = append(src, u)
 		dst = append(dst, v)
 		if w != nil {
-			w = append(w, p.w[e])
+			w = append(w, p.w.at(e))
 		}
 		if !p.opt.Directed && u != v {
 			src = append(src, v)
 			dst = append(dst, u)
 			if w != nil {
-				w = append(w, p.w[e])
+				w = append(w, p.w.at(e))
 			}
 		}
 	}
-	rows, p.w = nil, nil
+	p.nums, p.toks, p.w = chunked[uint64]{}, chunked[uint32]{}, chunked[float64]{}
 	nloops := 0
 	for _, b := range loops {
 		nloops += bits.OnesCount64(b)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	adj, err := sparse.NewFromCOO(n, n, src, dst, w, sparse.DupFirst)
 	if err != nil {

@@ -441,6 +441,45 @@ func TestReadEdgeListOracle(t *testing.T) {
 	}
 }
 
+// TestReadEdgeListLarge checks an input spanning several storage chunks
+// (and, with the id-set test, several merges) against the oracle.
+func TestReadEdgeListLarge(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(8, 8))
+	var sb strings.Builder
+	for e := 0; e < chunkLen/2*3+17; e++ {
+		fmt.Fprintf(&sb, "%d %d %d\n", rng.IntN(20000)*3, rng.IntN(20000)*3, 1+rng.IntN(9))
+	}
+	text := sb.String()
+	for _, opt := range []LoadOptions{
+		{Weighted: true},
+		{Directed: true, Weighted: true, KeepSelfLoops: true, IDs: IDToken},
+	} {
+		g, rep, err := load(t, text, opt)
+		checkAgainstOracle(t, text, opt, g, rep, err)
+	}
+}
+
+func TestIDSet(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(2, 2))
+	s := idSet{minPend: 1000}
+	var all []uint64
+	for i := 0; i < 100000; i++ {
+		v := uint64(rng.IntN(30000))
+		if i%5 == 0 {
+			v = rng.Uint64()
+		}
+		s.add(v)
+		all = append(all, v)
+	}
+	s.flush()
+	slices.Sort(all)
+	if want := slices.Compact(all); !slices.Equal(s.uniq, want) {
+		t.Errorf("%d distinct ids, want %d", len(s.uniq), len(want))
+	}
+}
+
 func TestReadEdgeListAutoFallback(t *testing.T) {
 	t.Parallel()
 	// Integers at first, then a token: every id becomes text, sorted as
