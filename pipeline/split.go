@@ -5,12 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/wys-project/wys/sparse"
 )
 
-const streamSplit uint64 = 0x73706c74 // "splt"
+// Random streams of SplitEdges.
+const (
+	streamSplitForest uint64 = 0x73706c66 // "splf": edge order for the spanning forest
+	streamSplitTest   uint64 = 0x73706c74 // "splt": test edges among the non-forest edges
+	streamSplitNeg    uint64 = 0x73706c6e // "spln": negatives (shard 0 test, 1 train)
+)
 
 // ErrSplit reports a graph that cannot be split as asked.
 var ErrSplit = errors.New("pipeline: cannot split the graph")
@@ -50,9 +56,22 @@ func (u *unionFind) union(a, b int32) bool {
 }
 
 // edgesOf lists the edges of g once: arcs for a directed graph, pairs
-// u <= v for an undirected one. Self-loops are listed separately.
+// u < v for an undirected one, in row order. Self-loops are listed
+// separately.
 func edgesOf(g *Graph) (edges, loops []Pair) {
 	n := g.N()
+	diag := 0
+	for v := 0; v < n; v++ {
+		if isEdge(g.Adj, int32(v), int32(v)) {
+			diag++
+		}
+	}
+	m := g.Adj.NNZ() - diag
+	if !g.Directed {
+		m /= 2
+	}
+	edges = make([]Pair, 0, m)
+	loops = make([]Pair, 0, diag)
 	for v := 0; v < n; v++ {
 		idx, _ := g.Adj.Row(v)
 		for _, u := range idx {
@@ -67,62 +86,88 @@ func edgesOf(g *Graph) (edges, loops []Pair) {
 	return edges, loops
 }
 
-// SplitEdges splits g for link prediction following the protocol of the
-// paper: a fraction testFrac of the edges is held out as test edges while
-// the training graph keeps the (weak) connectivity of g, and non-edges are
-// sampled uniformly as negatives: as many as the test edges for TestNeg
-// and as many as the train edges for TrainNeg. A directed graph also gets
-// TestDirectedNeg: the reversed test arcs that are not arcs of g, then the
-// TestNeg pairs.
+// SplitEdges splits g for link prediction following the protocol of Watch
+// Your Step (and AsymProj before it): a fraction testFrac of the edges is
+// held out as test edges while the training graph keeps the connectivity
+// of g (weak connectivity for a directed graph: every component of g stays
+// one component of the training graph), and non-edges are sampled as
+// negatives: TestNeg has as many pairs as Test and TrainNeg as many as
+// Train. A directed graph also gets TestDirectedNeg: the reversed test arcs
+// that are not arcs of g, then the TestNeg pairs.
 //
-// It runs in near-linear time: edges are shuffled, a spanning forest is
-// kept in train (union-find over the shuffled order), and the test edges
-// are the first remaining edges of the shuffle. Self-loops stay in train.
-// The same seed gives the same split.
+// Edges are counted once (an undirected edge is one pair u < v; a directed
+// graph's arcs u→v and v→u are two edges). Self-loops always stay in
+// Train; the number of test edges is round(testFrac · edges), self-loops
+// included in the count. Negatives are uniform ordered pairs u ≠ v that
+// are not arcs of g, drawn independently (so they may repeat).
+//
+// It runs in near-linear time: the edges are shuffled and a spanning
+// forest is grown over that order with union-find and kept in Train; the
+// test edges are then drawn uniformly from the other edges. All randomness
+// comes from seed, in named streams, so the same seed gives the same
+// split. An error wrapping ErrSplit says when g has too few edges outside
+// a spanning forest to hold out that many, or no non-edges.
 func SplitEdges(ctx context.Context, g *Graph, testFrac float64, seed uint64) (*Split, error) {
 	if !(testFrac > 0 && testFrac < 1) {
-		return nil, fmt.Errorf("%w: test fraction %v must be between 0 and 1", ErrSplit, testFrac)
+		return nil, fmt.Errorf("%w: test fraction %v must be strictly between 0 and 1", ErrSplit, testFrac)
 	}
 	n := g.N()
-	rng := streamRNG(seed, streamSplit, 0)
 	edges, loops := edgesOf(g)
 	if len(edges) < 2 {
 		return nil, fmt.Errorf("%w: %d edges (not self-loops) are too few to hold some out", ErrSplit, len(edges))
 	}
+	rng := streamRNG(seed, streamSplitForest, 0)
 	rng.Shuffle(len(edges), func(i, j int) { edges[i], edges[j] = edges[j], edges[i] })
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	uf := newUnionFind(n)
-	inForest := make([]bool, len(edges))
-	forest := 0
+	var spare []int32 // edges outside the forest, in shuffled order
 	for i, e := range edges {
 		if i%(1<<20) == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		if uf.union(e.U, e.V) {
-			inForest[i] = true
-			forest++
+		if !uf.union(e.U, e.V) {
+			spare = append(spare, int32(i))
 		}
 	}
-	want := int(math.Round(testFrac * float64(len(edges)+len(loops))))
-	if want < 1 {
-		want = 1
+	uf = nil
+	want := max(1, int(math.Round(testFrac*float64(len(edges)+len(loops)))))
+	if want > len(spare) {
+		return nil, fmt.Errorf("%w: %d test edges asked (%.3g of %d), but only %d edges lie outside a spanning forest, so holding out more would disconnect the training graph; lower the test fraction below %.3g",
+			ErrSplit, want, testFrac, len(edges)+len(loops), len(spare), float64(len(spare))/float64(len(edges)+len(loops)))
 	}
-	if want > len(edges)-forest {
-		return nil, fmt.Errorf("%w: %d test edges asked, but only %d of %d edges can be removed without disconnecting the training graph; lower the test fraction",
-			ErrSplit, want, len(edges)-forest, len(edges))
+	// Partial Fisher–Yates: spare[:want] becomes a uniform sample.
+	rng = streamRNG(seed, streamSplitTest, 0)
+	for i := 0; i < want; i++ {
+		j := i + rng.IntN(len(spare)-i)
+		spare[i], spare[j] = spare[j], spare[i]
 	}
+	isTest := make([]bool, len(edges))
 	s := &Split{N: n, IDs: g.IDs, Directed: g.Directed}
+	s.Test = make([]Pair, want)
+	for k, i := range spare[:want] {
+		isTest[i] = true
+		s.Test[k] = edges[i]
+	}
+	spare = nil
+	s.Train = make([]Pair, 0, len(edges)-want+len(loops))
 	for i, e := range edges {
-		if !inForest[i] && len(s.Test) < want {
-			s.Test = append(s.Test, e)
-		} else {
+		if !isTest[i] {
 			s.Train = append(s.Train, e)
 		}
 	}
 	s.Train = append(s.Train, loops...)
-	s.TestNeg = sampleNonEdges(g.Adj, n, len(s.Test), rng)
-	s.TrainNeg = sampleNonEdges(g.Adj, n, len(s.Train), rng)
+	edges, isTest = nil, nil
+	var err error
+	if s.TestNeg, err = sampleNonEdges(ctx, g.Adj, len(s.Test), streamRNG(seed, streamSplitNeg, 0)); err != nil {
+		return nil, err
+	}
+	if s.TrainNeg, err = sampleNonEdges(ctx, g.Adj, len(s.Train), streamRNG(seed, streamSplitNeg, 1)); err != nil {
+		return nil, err
+	}
 	if g.Directed {
 		for _, e := range s.Test {
 			if !isEdge(g.Adj, e.V, e.U) {
@@ -134,26 +179,59 @@ func SplitEdges(ctx context.Context, g *Graph, testFrac float64, seed uint64) (*
 	return s, ctx.Err()
 }
 
-// sampleNonEdges draws k uniform pairs u ≠ v that are not arcs of adj
-// (nor, for a symmetric adj, edges in either direction).
-func sampleNonEdges(adj *sparse.CSR, n, k int, rng interface{ IntN(int) int }) []Pair {
+// sampleNonEdges draws k independent uniform pairs u ≠ v with no arc u→v
+// in adj. It rejects arcs while at least half the pairs are non-edges and
+// otherwise draws from the list of non-edges (then the graph is dense, so
+// listing its O(n²) pairs costs O(nnz)).
+func sampleNonEdges(ctx context.Context, adj *sparse.CSR, k int, rng *rand.Rand) ([]Pair, error) {
+	n, _ := adj.Dims()
+	diag := 0
+	for v := 0; v < n; v++ {
+		if isEdge(adj, int32(v), int32(v)) {
+			diag++
+		}
+	}
+	pairs := int64(n) * int64(n-1)
+	non := pairs - int64(adj.NNZ()-diag)
+	if k > 0 && non <= 0 {
+		return nil, fmt.Errorf("%w: every pair of distinct nodes is an edge, so there are no non-edges to sample as negatives", ErrSplit)
+	}
 	out := make([]Pair, 0, k)
-	if n < 2 {
-		return out
+	if 2*non >= pairs {
+		for len(out) < k {
+			if len(out)%(1<<16) == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
+			u, v := int32(rng.IntN(n)), int32(rng.IntN(n))
+			if u == v || isEdge(adj, u, v) {
+				continue
+			}
+			out = append(out, Pair{u, v})
+		}
+		return out, nil
+	}
+	list := make([]Pair, 0, non)
+	for u := int32(0); int(u) < n; u++ {
+		for v := int32(0); int(v) < n; v++ {
+			if u != v && !isEdge(adj, u, v) {
+				list = append(list, Pair{u, v})
+			}
+		}
 	}
 	for len(out) < k {
-		u, v := int32(rng.IntN(n)), int32(rng.IntN(n))
-		if u == v || isEdge(adj, u, v) {
-			continue
-		}
-		out = append(out, Pair{u, v})
+		out = append(out, list[rng.IntN(len(list))])
 	}
-	return out
+	return out, nil
 }
 
 // LargestComponent returns the subgraph of g induced by its largest weakly
-// connected component, rows renumbered in their original order (so still
-// sorted by original id), with the ids kept.
+// connected component (arcs taken in either direction; among components of
+// equal size, the one holding the lowest row). Rows keep their relative
+// order, so a graph read by ReadEdgeList stays numbered by sorted original
+// id; the ids of the kept rows are kept. When g is connected, g itself is
+// returned. Time and memory O(N + nnz).
 func LargestComponent(g *Graph) *Graph {
 	n := g.N()
 	uf := newUnionFind(n)
