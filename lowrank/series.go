@@ -151,8 +151,15 @@ func (s *Series) exactPower(k int, v, u int32) float64 {
 
 // PowersTo writes (T^k)_vu for k = 1..C into dst (length C): exact for
 // k <= Exact, from the factors otherwise. Cost O(C·r) undirected,
-// O(C·r²) directed, plus O(deg) for the exact terms.
+// O(C·r²) directed (an r x r core per power), plus O(deg) for the exact
+// terms. It allocates a scratch buffer; PairValues reuses one per chunk.
 func (s *Series) PowersTo(dst []float64, v, u int32) {
+	s.powersTo(dst, v, u, make([]float64, 2*s.Rank()))
+}
+
+// powersTo is PowersTo with a scratch buffer of at least 2·Rank() values,
+// so that evaluating many pairs allocates nothing.
+func (s *Series) powersTo(dst []float64, v, u int32, scratch []float64) {
 	if len(dst) != s.C {
 		panic(mat.ErrShape)
 	}
@@ -166,7 +173,7 @@ func (s *Series) PowersTo(dst []float64, v, u int32) {
 		r := len(s.lambda)
 		uv := s.u.RawRowView(int(v))
 		uu := s.u.RawRowView(int(u))
-		a := make([]float64, r)
+		a := scratch[:r]
 		for i := 0; i < r; i++ {
 			a[i] = uv[i] * uu[i]
 		}
@@ -174,7 +181,8 @@ func (s *Series) PowersTo(dst []float64, v, u int32) {
 		if s.sqrtDeg[v] > 0 {
 			scale = s.sqrtDeg[u] / s.sqrtDeg[v]
 		}
-		pw := slices.Clone(s.lambda)
+		pw := scratch[r : 2*r]
+		copy(pw, s.lambda)
 		for k := 1; k <= s.C; k++ {
 			if k > s.Exact {
 				var sum float64
@@ -192,7 +200,7 @@ func (s *Series) PowersTo(dst []float64, v, u int32) {
 	_, r := s.du.Dims()
 	uv := s.du.RawRowView(int(v))
 	vu := s.dv.RawRowView(int(u))
-	x := make([]float64, r)
+	x := scratch[:r]
 	for k := s.Exact + 1; k <= s.C; k++ {
 		// x = U_v · core_k; value = x · V_u.
 		core := s.cores[k-1].RawMatrix()
@@ -236,8 +244,9 @@ func (s *Series) PairValues(ctx context.Context, dst []float64, c []float64, pai
 	nChunks := (len(pairs) + chunk - 1) / chunk
 	return sparse.ParallelFor(ctx, nChunks, workers, func(i int) {
 		p := make([]float64, s.C)
+		scratch := make([]float64, 2*s.Rank())
 		for j := i * chunk; j < min(len(pairs), (i+1)*chunk); j++ {
-			s.PowersTo(p, pairs[j][0], pairs[j][1])
+			s.powersTo(p, pairs[j][0], pairs[j][1], scratch)
 			var sum float64
 			for k, x := range p {
 				sum += c[k] * x
