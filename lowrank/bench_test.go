@@ -52,7 +52,7 @@ func BenchmarkPairValues(b *testing.B) {
 	for _, directed := range []bool{false, true} {
 		ranks := []int{64, 256}
 		if directed {
-			ranks = []int{16, 64} // O(C·r²) per pair
+			ranks = []int{16, 64}
 		}
 		for _, r := range ranks {
 			for _, workers := range []int{1, 2} {

@@ -235,3 +235,37 @@ func TestErrors(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+// TestDirectedCoresFallback checks that the O(C·r²) path (cores too large
+// to precompute) gives the same values as the O(C·r) one.
+func TestDirectedCoresFallback(t *testing.T) {
+	g := testGraphs()[5] // directed with dangling nodes
+	opt := SeriesOptions{Options: Options{Rank: 20, Seed: 4}, C: 6, Directed: true}
+	fast, err := NewSeries(context.Background(), g.adj, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := MaxCoreBytes
+	MaxCoreBytes = 0
+	slow, err := NewSeries(context.Background(), g.adj, opt)
+	MaxCoreBytes = saved
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slow.vcores != nil || fast.vcores == nil {
+		t.Fatal("paths not exercised")
+	}
+	a, b := make([]float64, 6), make([]float64, 6)
+	for v := int32(0); v < 50; v += 3 {
+		for u := int32(0); u < 50; u += 7 {
+			fast.PowersTo(a, v, u)
+			slow.PowersTo(b, v, u)
+			for k := range a {
+				// Summation order differs: rounding only.
+				if math.Abs(a[k]-b[k]) > 1e-12 {
+					t.Fatalf("(%d,%d) k=%d: %v vs %v", v, u, k+1, a[k], b[k])
+				}
+			}
+		}
+	}
+}

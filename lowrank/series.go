@@ -45,9 +45,17 @@ type Series struct {
 	// Directed factors: T ≈ U Σ Vᵀ; cores[k-1] = (ΣVᵀU)^{k−1} Σ (r x r).
 	du, dv *mat.Dense
 	cores  []*mat.Dense
+	// vcores[k-1] = V·core_kᵀ (n x r) when it fits in MaxCoreBytes, so
+	// that (T^k)_vu = U_v · vcores[k-1]_u costs O(r).
+	vcores []*mat.Dense
 
 	Stats Stats
 }
+
+// MaxCoreBytes bounds the memory of the directed series' precomputed
+// V·core_kᵀ matrices (C of them, n x r float64); above it per-pair
+// evaluation falls back to O(C·r²).
+var MaxCoreBytes int64 = 2 << 30
 
 // SeriesOptions controls NewSeries.
 type SeriesOptions struct {
@@ -120,7 +128,17 @@ func NewSeries(ctx context.Context, adj *sparse.CSR, opt SeriesOptions) (*Series
 		next.Mul(m, s.cores[k-2])
 		s.cores = append(s.cores, next)
 	}
-	_ = n
+	if int64(opt.C)*int64(n)*int64(r)*8 <= MaxCoreBytes {
+		for k := 1; k <= opt.C; k++ {
+			if k <= exact {
+				s.vcores = append(s.vcores, nil)
+				continue
+			}
+			w := mat.NewDense(n, r, nil)
+			w.Mul(svd.V, s.cores[k-1].T())
+			s.vcores = append(s.vcores, w)
+		}
+	}
 	return s, nil
 }
 
@@ -150,9 +168,9 @@ func (s *Series) exactPower(k int, v, u int32) float64 {
 }
 
 // PowersTo writes (T^k)_vu for k = 1..C into dst (length C): exact for
-// k <= Exact, from the factors otherwise. Cost O(C·r) undirected,
-// O(C·r²) directed (an r x r core per power), plus O(deg) for the exact
-// terms. It allocates a scratch buffer; PairValues reuses one per chunk.
+// k <= Exact, from the factors otherwise. Cost O(C·r) (for a directed
+// graph through the precomputed V·core_kᵀ, or O(C·r²) when those exceed
+// MaxCoreBytes), plus O(deg) for the exact terms. It allocates a scratch buffer; PairValues reuses one per chunk.
 func (s *Series) PowersTo(dst []float64, v, u int32) {
 	s.powersTo(dst, v, u, make([]float64, 2*s.Rank()))
 }
@@ -200,6 +218,17 @@ func (s *Series) powersTo(dst []float64, v, u int32, scratch []float64) {
 	_, r := s.du.Dims()
 	uv := s.du.RawRowView(int(v))
 	vu := s.dv.RawRowView(int(u))
+	if s.vcores != nil {
+		for k := s.Exact + 1; k <= s.C; k++ {
+			w := s.vcores[k-1].RawRowView(int(u))
+			var sum float64
+			for i, x := range uv {
+				sum += x * w[i]
+			}
+			dst[k-1] = sum
+		}
+		return
+	}
 	x := scratch[:r]
 	for k := s.Exact + 1; k <= s.C; k++ {
 		// x = U_v · core_k; value = x · V_u.
