@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"context"
 	"errors"
@@ -80,6 +81,14 @@ type LoadOptions struct {
 	KeepSelfLoops bool
 	// IDs selects how ids are read; 0 means IDAuto.
 	IDs IDMode
+}
+
+// Validate reports an invalid option.
+func (o LoadOptions) Validate() error {
+	if o.IDs < IDAuto || o.IDs > IDToken {
+		return fmt.Errorf("pipeline: LoadOptions.IDs is %d; want IDAuto, IDInteger or IDToken", o.IDs)
+	}
+	return nil
 }
 
 // LoadReport describes what ReadEdgeList read and what its policies did.
@@ -161,7 +170,8 @@ func (t *textReader) Close() {
 
 // readErr wraps an error met while reading line (1-based).
 func (t *textReader) readErr(line int, err error) error {
-	if t.gz && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader)) {
+	var corrupt flate.CorruptInputError
+	if t.gz && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &corrupt)) {
 		return &ParseError{File: t.name, Line: line, Err: fmt.Errorf("%w: unreadable gzip data (%v): the file is truncated or corrupt; re-download it", ErrFormat, err)}
 	}
 	return &ParseError{File: t.name, Line: line, Err: fmt.Errorf("read failed: %w", err)}
@@ -239,6 +249,9 @@ func (t *textReader) lines(ctx context.Context, fn func(line int, text []byte) e
 // weighted) next to the CSR (12 bytes per stored arc), the edge lines
 // being released as they are mapped.
 func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions) (*Graph, *LoadReport, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -509,6 +522,46 @@ func (p *edgeParser) intern(tok []byte) (uint32, error) {
 	return id, nil
 }
 
+// idIndex finds the rank of an id in a sorted slice of distinct ids: the
+// range of values is cut into at most len(uniq) equal buckets, start[b]
+// is the first rank in bucket b, and a binary search runs inside the
+// bucket. Dense ids (such as SNAP's 0..N−1) take one step.
+type idIndex struct {
+	uniq  []uint64
+	min   uint64
+	shift uint
+	start []int32
+}
+
+func newIDIndex(uniq []uint64) idIndex {
+	n := len(uniq)
+	x := idIndex{uniq: uniq, min: uniq[0]}
+	span := uniq[n-1] - uniq[0]
+	for span>>x.shift >= uint64(n) {
+		x.shift++
+	}
+	nb := int(span>>x.shift) + 1
+	x.start = make([]int32, nb+1)
+	b := 0
+	for i, v := range uniq {
+		for bv := int((v - x.min) >> x.shift); b <= bv; b++ {
+			x.start[b] = int32(i)
+		}
+	}
+	for ; b <= nb; b++ {
+		x.start[b] = int32(n)
+	}
+	return x
+}
+
+// row returns the rank of v, which must be in the slice.
+func (x *idIndex) row(v uint64) int32 {
+	b := (v - x.min) >> x.shift
+	lo, hi := x.start[b], x.start[b+1]
+	r, _ := slices.BinarySearch(x.uniq[lo:hi], v)
+	return lo + int32(r)
+}
+
 // build renumbers the ids and assembles the CSR. The edge chunks are
 // released as they are mapped to rows.
 func (p *edgeParser) build(ctx context.Context) (*Graph, error) {
@@ -522,13 +575,14 @@ func (p *edgeParser) build(ctx context.Context) (*Graph, error) {
 			return nil, &ParseError{File: p.name, Err: fmt.Errorf("%w: %d distinct nodes exceed the limit of 2^31-1", ErrFormat, len(uniq))}
 		}
 		ids = NewNumericIDs(uniq)
+		index := newIDIndex(uniq)
 		row = func(i int) int32 {
 			c := p.nums.c[i/chunkLen]
-			r, _ := slices.BinarySearch(uniq, c[i%chunkLen])
+			r := index.row(c[i%chunkLen])
 			if i%chunkLen == len(c)-1 {
 				p.nums.c[i/chunkLen] = nil
 			}
-			return int32(r)
+			return r
 		}
 	} else {
 		names := make([]string, len(p.tokens))

@@ -500,6 +500,13 @@ func TestReadEdgeListAutoFallback(t *testing.T) {
 	}
 }
 
+func TestLoadOptionsValidate(t *testing.T) {
+	t.Parallel()
+	if _, _, err := load(t, "1 2\n", LoadOptions{IDs: 7}); err == nil || !strings.Contains(err.Error(), "LoadOptions.IDs") {
+		t.Errorf("IDs 7: got %v", err)
+	}
+}
+
 func TestReadEdgeListCancel(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
