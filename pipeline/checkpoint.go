@@ -233,7 +233,7 @@ func ReadCheckpoint(path string) (*TrainState, error) {
 	}
 	hlen := binary.LittleEndian.Uint64(head[8:])
 	if hlen > uint64(size) {
-		return nil, bad("header length %d exceeds the file", hlen)
+		return nil, bad("truncated or corrupted (a header of %d bytes in a file of %d)", hlen, size)
 	}
 	hb := make([]byte, hlen)
 	if _, err := io.ReadFull(r, hb); err != nil {

@@ -449,7 +449,7 @@ func trainAndWrite(ctx context.Context, o *options, obj pipeline.ObjectiveConfig
 	case o.method != "wys":
 		settings["method"] = o.method
 		if o.dim/2 > g.N() {
-			return usagef("-dim %d asks for rank %d, more than the %d nodes", o.dim, o.dim/2, g.N())
+			return usagef("-dim %d asks for rank %d, more than the %d nodes; use -dim %d or less", o.dim, o.dim/2, g.N(), 2*g.N())
 		}
 		prog.stage("factorize", fmt.Sprintf("%s baseline of rank %d", o.method, o.dim/2))
 		res, err = pipeline.Baseline(ctx, o.method, g, split, o.dim, o.seed, o.workers)
@@ -482,9 +482,12 @@ func trainAndWrite(ctx context.Context, o *options, obj pipeline.ObjectiveConfig
 			cfg.CheckpointEvery = o.checkpointEvery
 			cfg.Checkpoint = func(st *pipeline.TrainState) error { return pipeline.WriteCheckpoint(path, st) }
 			if o.resume {
+				if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+					return fmt.Errorf("-resume: no checkpoint in %s (no run has saved there yet; drop -resume to start a new run)", o.checkpoint)
+				}
 				st, err := pipeline.ReadCheckpoint(path)
 				if err != nil {
-					return err
+					return fmt.Errorf("%w (delete %s to start over)", err, path)
 				}
 				cfg.Resume = st
 				settings["resumed_from_batch"] = st.Batch
@@ -494,6 +497,9 @@ func trainAndWrite(ctx context.Context, o *options, obj pipeline.ObjectiveConfig
 		settings["epochs"], settings["batch_walks"], settings["negatives"] = d.Epochs, d.BatchWalks, d.Negatives
 		settings["optimizer"], settings["lr"], settings["qlr"] = d.Optimizer, d.LR, d.QLR
 		res, err = pipeline.TrainGraph(ctx, g, split, cfg, prog)
+		if errors.Is(err, pipeline.ErrCheckpoint) {
+			err = fmt.Errorf("%w; resume with the flags and input of that run, or use another -checkpoint DIR", err)
+		}
 	}
 	prog.done()
 	if err != nil {

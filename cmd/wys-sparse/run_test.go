@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/wys-project/wys/pipeline"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -60,6 +62,25 @@ func TestErrorsGolden(t *testing.T) {
 	empty := write("empty.txt", "# nothing here\n")
 	good := write("good.txt", "1 2\n2 3\n3 1\n3 4\n4 5\n5 3\n")
 	labels := write("labels.tsv", "1\t0\n99\t1\n")
+	// A checkpoint of a one-epoch run on good.txt, and a truncated copy.
+	ck, short := filepath.Join(tmp, "ck"), filepath.Join(tmp, "short")
+	if code, _, stderr := runCLI(t, "-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-checkpoint", ck, "-quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	b, err := os.ReadFile(pipeline.CheckpointPath(ck))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(short, 0o755)
+	write(filepath.Join("short", pipeline.CheckpointFile), string(b[:len(b)/2]))
+	// A released split whose pairs name row 3 while its index lists rows 0..2.
+	splitDir := filepath.Join(tmp, "split")
+	pairs := []pipeline.Pair{{U: 0, V: 1}, {U: 1, V: 3}}
+	if err := pipeline.WriteSplitDir(context.Background(), splitDir, &pipeline.Split{N: 4, IDs: pipeline.NewStringIDs([]string{"a", "b", "c", "d"}),
+		Train: pairs, Test: pairs, TrainNeg: pairs, TestNeg: pairs}); err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join("split", "index.tsv"), "a\t0\nb\t1\nc\t2\n")
 	cases := []struct {
 		name string
 		args []string
@@ -81,6 +102,14 @@ func TestErrorsGolden(t *testing.T) {
 		{"split-not-a-dir", []string{"-split", good}},
 		{"unknown-label-node", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-labels", labels, "-label-split", labels, "-progress", "none"}},
 		{"label-split-alone", []string{"-label-split", labels}},
+		{"split-unknown-node", []string{"-split", splitDir, "-progress", "none"}},
+		{"bad-method", []string{"-method", "pca"}},
+		{"rank-above-nodes", []string{"-graph", good, "-method", "svd", "-dim", "64", "-test-fraction", "0", "-progress", "none"}},
+		{"resume-without-checkpoint", []string{"-resume"}},
+		{"checkpoint-dense", []string{"-checkpoint", ck, "-trainer", "dense"}},
+		{"resume-nothing-saved", []string{"-graph", good, "-test-fraction", "0", "-checkpoint", filepath.Join(tmp, "empty-ck"), "-resume", "-progress", "none"}},
+		{"resume-other-run", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-seed", "2", "-checkpoint", ck, "-resume", "-progress", "none"}},
+		{"resume-truncated", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-checkpoint", short, "-resume", "-progress", "none"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
