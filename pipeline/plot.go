@@ -36,9 +36,15 @@ func PlotQ(path, title string, q []float64) error {
 			floor = math.Min(floor, x)
 		}
 	}
-	floor = math.Pow(10, math.Floor(math.Log10(floor)))
+	// The axis starts at the power of ten strictly below the smallest bar
+	// (so that every bar has a visible height, and Q = [1] still has an
+	// axis), but not below 1e-8.
+	if math.IsInf(floor, 1) {
+		return fmt.Errorf("pipeline: plot %s: Q has no positive entry", path)
+	}
+	floor = math.Max(1e-8, math.Pow(10, math.Floor(math.Log10(floor*0.99))))
 	for k, x := range q {
-		if x <= 0 {
+		if !(x > floor) {
 			continue
 		}
 		bar, err := plotter.NewLine(plotter.XYs{{X: float64(k + 1), Y: floor}, {X: float64(k + 1), Y: x}})

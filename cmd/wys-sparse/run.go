@@ -544,13 +544,14 @@ func trainAndWrite(ctx context.Context, o *options, obj pipeline.ObjectiveConfig
 		if o.labelSplit == "" {
 			return usagef("-labels needs -label-split to know the train, validation and test nodes")
 		}
-		cr, err := pipeline.Classify(res, lab)
+		cr, err := pipeline.Classify(ctx, res, lab)
 		if err != nil {
 			return err
 		}
 		rep.Classify = cr
 		fmt.Fprintf(stdout, "node classification accuracy: test %.1f%%, validation %.1f%% (α = %g, score %s)\n",
 			100*cr.TestAccuracy, 100*cr.ValAccuracy, cr.Alpha, cr.Score)
+		fmt.Fprintf(stdout, "  best validation accuracy per score: %s\n", bestPerScore(cr.Grid))
 	}
 
 	// Outputs.
@@ -619,4 +620,25 @@ func formatQ(q []float64) string {
 		parts[i] = fmt.Sprintf("%.3f", x)
 	}
 	return strings.Join(parts, " ")
+}
+
+// bestPerScore formats the best validation accuracy of each pair score
+// over the α grid, in the order tried.
+func bestPerScore(grid []pipeline.ClassifyPoint) string {
+	var order []string
+	best := map[string]pipeline.ClassifyPoint{}
+	for _, p := range grid {
+		b, ok := best[p.Score]
+		if !ok {
+			order = append(order, p.Score)
+		}
+		if !ok || p.ValAccuracy > b.ValAccuracy {
+			best[p.Score] = p
+		}
+	}
+	parts := make([]string, len(order))
+	for i, s := range order {
+		parts[i] = fmt.Sprintf("%s %.1f%% (α = %g)", s, 100*best[s].ValAccuracy, best[s].Alpha)
+	}
+	return strings.Join(parts, ", ")
 }
