@@ -84,9 +84,11 @@ type TrainConfig struct {
 	MemoryLimit int64
 	// Checkpoint, when not nil, is called between batches with the full
 	// training state (see TrainState) whenever CheckpointEvery has passed
-	// since the last call, and after the last batch. The state's slices
-	// are the trainer's own: save them before returning. An error stops
-	// the run.
+	// since the last call, after the last batch, and when ctx is
+	// cancelled (batches then run to their end, so the saved state is
+	// consistent and a resumed run continues exactly where this one
+	// stopped). The state's slices are the trainer's own: save them
+	// before returning. An error stops the run.
 	Checkpoint func(*TrainState) error
 	// CheckpointEvery is the wall time between checkpoints; 0 means 5 minutes.
 	CheckpointEvery time.Duration
@@ -330,8 +332,20 @@ func TrainGraph(ctx context.Context, g *Graph, eval *Split, cfg TrainConfig, rec
 		lastSave = time.Now()
 		return cfg.Checkpoint(st)
 	}
+	// With checkpoints, a batch always runs to its end (a few milliseconds)
+	// and an interrupt is honoured between batches, after saving the
+	// state, so that the run can be resumed from the point it stopped.
+	bctx := ctx
+	if cfg.Checkpoint != nil {
+		bctx = context.WithoutCancel(ctx)
+	}
 	for b := first; b < batches; b++ {
 		if err := ctx.Err(); err != nil {
+			if cfg.Checkpoint != nil && b > first {
+				if serr := save(b); serr != nil {
+					return nil, errors.Join(err, fmt.Errorf("pipeline: checkpoint: %w", serr))
+				}
+			}
 			return nil, err
 		}
 		if cfg.Checkpoint != nil && b > first && time.Since(lastSave) >= every {
@@ -341,7 +355,7 @@ func TrainGraph(ctx context.Context, g *Graph, eval *Split, cfg TrainConfig, rec
 		}
 		frac := float64(b) / float64(batches)
 		lr := cfg.LR * (1 - 0.9*frac)
-		loss, err := t.batch(ctx, uint64(b), lr)
+		loss, err := t.batch(bctx, uint64(b), lr)
 		if err != nil {
 			return nil, err
 		}

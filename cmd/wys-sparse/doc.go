@@ -37,7 +37,8 @@
 // flags; -help lists every flag with its default. -method svd or
 // eigenmaps computes a spectral baseline of the paper's Table 1 instead.
 // -checkpoint DIR saves the sparse trainer's full state every
-// -checkpoint-every and at the end; -resume continues from it bit-for-bit.
+// -checkpoint-every, at the end, and when interrupted (the batch under way
+// finishes first); -resume continues from it bit-for-bit.
 //
 // # Output
 //

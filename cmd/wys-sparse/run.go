@@ -156,7 +156,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wys-sparse: %v\n", err)
 		return exitUsage
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
-		fmt.Fprintln(stderr, "wys-sparse: interrupted; no output files were left half-written")
+		if o.checkpoint != "" && o.method == "wys" && o.trainer == "sparse" {
+			fmt.Fprintf(stderr, "wys-sparse: interrupted; training state saved in %s: run the same command with -resume to continue\n", o.checkpoint)
+		} else {
+			fmt.Fprintln(stderr, "wys-sparse: interrupted; no output files were left half-written")
+		}
 		return exitInterrupted
 	default:
 		fmt.Fprintf(stderr, "wys-sparse: %v\n", strings.TrimPrefix(err.Error(), "pipeline: "))

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"image"
 	_ "image/png"
 	"os"
@@ -333,5 +334,67 @@ func TestCheckpointResume(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "-resume"); code != 2 {
 		t.Errorf("-resume without -checkpoint: exit %d, want 2", code)
+	}
+}
+
+// cancelOn is a stderr that cancels the run when a line containing
+// marker is written: an interrupt at a point reached by the run itself.
+type cancelOn struct {
+	bytes.Buffer
+	marker string
+	cancel context.CancelFunc
+}
+
+func (w *cancelOn) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), w.marker) {
+		w.cancel()
+	}
+	return w.Buffer.Write(p)
+}
+
+// TestInterruptResume interrupts a checkpointed run in the middle (as
+// SIGINT does, by cancelling its context), checks exit 130, the message
+// and that no output file was written, then resumes it and compares the
+// embeddings with those of an uninterrupted run.
+func TestInterruptResume(t *testing.T) {
+	tmp := t.TempDir()
+	ck := filepath.Join(tmp, "ck")
+	whole, resumed := filepath.Join(tmp, "whole.tsv"), filepath.Join(tmp, "resumed.tsv")
+	args := []string{"-epochs", "8", "-eval-every", "1", "-dim", "8", "-checkpoint", ck, "-checkpoint-every", "1h", "-progress", "text"}
+	if code, _, stderr := runCLI(t, append(args, "-out", whole, "-checkpoint", filepath.Join(tmp, "ck-whole"))...); code != 0 {
+		t.Fatal(stderr)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errw := &cancelOn{marker: "epoch 3.", cancel: cancel}
+	var out bytes.Buffer
+	code := run(ctx, append(args, "-out", resumed), &out, errw)
+	if code != exitInterrupted {
+		t.Fatalf("interrupted run: exit %d, want 130\n%s", code, errw.String())
+	}
+	if !strings.Contains(errw.String(), "interrupted; training state saved in "+ck+": run the same command with -resume") {
+		t.Errorf("interrupted run's message:\n%s", errw.String())
+	}
+	if _, err := os.Stat(resumed); !os.IsNotExist(err) {
+		t.Errorf("the interrupted run wrote %s", resumed)
+	}
+	st, err := pipeline.ReadCheckpoint(pipeline.CheckpointPath(ck))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Batch == 0 || len(st.Curve) < 3 || len(st.Curve) > 4 {
+		t.Errorf("checkpoint at batch %d with %d evaluations, want the point of the interrupt (3 evaluations)", st.Batch, len(st.Curve))
+	}
+	code, stdout, stderr := runCLI(t, append(args, "-resume", "-out", resumed)...)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	if !strings.Contains(stderr, fmt.Sprintf("resumed at batch %d", st.Batch)) {
+		t.Errorf("resumed run does not say where it resumed:\n%s", stderr)
+	}
+	x, _ := os.ReadFile(whole)
+	y, _ := os.ReadFile(resumed)
+	if len(x) == 0 || !bytes.Equal(x, y) {
+		t.Errorf("interrupted and resumed run wrote other embeddings than the uninterrupted one\n%s", stdout)
 	}
 }
