@@ -61,6 +61,7 @@ type options struct {
 	quiet                  bool
 	fixedQ                 string
 	method                 string
+	rank                   int
 	checkpoint             string
 	checkpointEvery        time.Duration
 	resume                 bool
@@ -69,7 +70,7 @@ type options struct {
 func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("wys-sparse", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&o.graph, "graph", "", "edge list to embed (SNAP text, plain or .gz; `FILE`)")
+	fs.StringVar(&o.graph, "graph", "", "edge list `FILE` to embed (SNAP text, plain or .gz)")
 	fs.StringVar(&o.split, "split", "", "released split `DIR` (train/test .npy arrays and index.tsv) instead of -graph")
 	fs.BoolVar(&o.directed, "directed", false, "treat edges as arcs (default: undirected, both arcs stored)")
 	fs.BoolVar(&o.weighted, "weighted", false, "read the third column of -graph as an edge weight")
@@ -79,6 +80,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.Float64Var(&o.testFraction, "test-fraction", 0.5, "with -graph: fraction of edges held out for link prediction (0: train on all, no evaluation)")
 	fs.StringVar(&o.trainer, "trainer", "sparse", "sparse (minibatch, scales to millions of nodes) or dense (exact paper reference, O(N²) memory)")
 	fs.IntVar(&o.dim, "dim", 128, "embedding width d of Y = [L | R], d/2 per side (even)")
+	fs.IntVar(&o.rank, "rank", 0, "rank of the score matrix g(Y) = L Rᵀ, the width of each side: -rank r is -dim 2r (0: from -dim)")
 	fs.IntVar(&o.c, "C", pipeline.DefaultC, "number of transition-matrix powers k = 1..C")
 	fs.Float64Var(&o.beta, "beta", pipeline.DefaultBeta, "weight of the attention regulariser on q")
 	fs.Float64Var(&o.walks, "walks-per-node", pipeline.DefaultWalksPerNode, "starting mass P0 of E[D] (walks per node)")
@@ -147,7 +149,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		o.progress = "none"
 		stdout = io.Discard
 	}
-	err := job(ctx, &o, stdout, stderr)
+	var err error
+	if o.rank != 0 {
+		dimSet := false
+		fs.Visit(func(f *flag.Flag) { dimSet = dimSet || f.Name == "dim" })
+		switch {
+		case o.rank < 0:
+			err = usagef("-rank %d: want a positive rank (the width of each side of Y = [L | R])", o.rank)
+		case dimSet && o.dim != 2*o.rank:
+			err = usagef("-rank %d and -dim %d disagree: -rank r is -dim 2r, give one of them", o.rank, o.dim)
+		default:
+			o.dim = 2 * o.rank
+		}
+	}
+	if err == nil {
+		err = job(ctx, &o, stdout, stderr)
+	}
 	var ue *usageError
 	switch {
 	case err == nil:
@@ -448,13 +465,13 @@ func trainAndWrite(ctx context.Context, o *options, obj pipeline.ObjectiveConfig
 		fq = fixedQ(o.fixedQ, o.c)
 		settings["fixed_q"] = o.fixedQ
 	}
+	if o.dim/2 > g.N() {
+		return usagef("rank %d (-dim %d) exceeds the %d nodes of the graph; use -rank %d (-dim %d) or less", o.dim/2, o.dim, g.N(), g.N(), 2*g.N())
+	}
 	t1 := time.Now()
 	switch {
 	case o.method != "wys":
 		settings["method"] = o.method
-		if o.dim/2 > g.N() {
-			return usagef("-dim %d asks for rank %d, more than the %d nodes; use -dim %d or less", o.dim, o.dim/2, g.N(), 2*g.N())
-		}
 		prog.stage("factorize", fmt.Sprintf("%s baseline of rank %d", o.method, o.dim/2))
 		res, err = pipeline.Baseline(ctx, o.method, g, split, o.dim, o.seed, o.workers)
 	case o.trainer == "dense":

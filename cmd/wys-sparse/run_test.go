@@ -101,14 +101,17 @@ func TestErrorsGolden(t *testing.T) {
 		{"plot-extension", []string{"-graph", good, "-q-plot", filepath.Join(tmp, "q.jpg")}},
 		{"dense-too-large", []string{"-trainer", "dense", "-max-memory", "0.0001", "-progress", "none"}},
 		{"split-not-a-dir", []string{"-split", good}},
-		{"unknown-label-node", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-labels", labels, "-label-split", labels, "-progress", "none"}},
+		{"unknown-label-node", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-labels", labels, "-label-split", labels, "-progress", "none"}},
 		{"label-split-alone", []string{"-label-split", labels}},
 		{"split-unknown-node", []string{"-split", splitDir, "-progress", "none"}},
 		{"bad-method", []string{"-method", "pca"}},
 		{"rank-above-nodes", []string{"-graph", good, "-method", "svd", "-dim", "64", "-test-fraction", "0", "-progress", "none"}},
+		{"rank-above-nodes-wys", []string{"-graph", good, "-rank", "6", "-test-fraction", "0", "-progress", "none"}},
+		{"rank-and-dim", []string{"-rank", "32", "-dim", "128"}},
+		{"negative-rank", []string{"-rank", "-3"}},
 		{"resume-without-checkpoint", []string{"-resume"}},
 		{"checkpoint-dense", []string{"-checkpoint", ck, "-trainer", "dense"}},
-		{"resume-nothing-saved", []string{"-graph", good, "-test-fraction", "0", "-checkpoint", filepath.Join(tmp, "empty-ck"), "-resume", "-progress", "none"}},
+		{"resume-nothing-saved", []string{"-graph", good, "-test-fraction", "0", "-dim", "4", "-checkpoint", filepath.Join(tmp, "empty-ck"), "-resume", "-progress", "none"}},
 		{"resume-other-run", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-seed", "2", "-checkpoint", ck, "-resume", "-progress", "none"}},
 		{"resume-truncated", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-checkpoint", short, "-resume", "-progress", "none"}},
 	}
@@ -396,5 +399,22 @@ func TestInterruptResume(t *testing.T) {
 	y, _ := os.ReadFile(resumed)
 	if len(x) == 0 || !bytes.Equal(x, y) {
 		t.Errorf("interrupted and resumed run wrote other embeddings than the uninterrupted one\n%s", stdout)
+	}
+}
+
+// TestRankFlag runs the command line of the issue, with GNU-style double
+// dashes: --rank r gives embeddings of width 2r ([L | R], r per side).
+func TestRankFlag(t *testing.T) {
+	emb := filepath.Join(t.TempDir(), "emb.txt")
+	code, _, stderr := runCLI(t, "--rank", "4", "--epochs", "2", "--out", emb, "--quiet")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	b, err := os.ReadFile(emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if header, _, _ := strings.Cut(string(b), "\n"); header != "600 8" {
+		t.Errorf("header %q, want \"600 8\"", header)
 	}
 }
