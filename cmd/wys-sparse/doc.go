@@ -34,7 +34,8 @@
 // memory, refused with a clear message when the graph is too large. The
 // objective's formulation (-formulation code, the default, or paper), C,
 // β, the optimiser and its rates, epochs, batch size and negatives are
-// flags; -help lists every flag with its default. -method svd or
+// flags; -help lists every flag with its default. -rank r is another way
+// to say -dim 2r: the rank of the score matrix g(Y) = L Rᵀ. -method svd or
 // eigenmaps computes a spectral baseline of the paper's Table 1 instead.
 // -checkpoint DIR saves the sparse trainer's full state every
 // -checkpoint-every, at the end, and when interrupted (the batch under way

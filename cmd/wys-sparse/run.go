@@ -427,7 +427,7 @@ const demoHint = `
 Next: embed your own graph (SNAP edge list, plain or .gz):
   wys-sparse -graph edges.txt -out emb.txt -q-plot q.png -report report.json
 or reproduce the paper on a released split:
-  wys-sparse -split ../shared/datasets/ca-HepTh/asymproj -epochs 300
+  wys-sparse -split ../shared/datasets/ca-HepTh/asymproj
 Run 'wys-sparse -help' for every flag.
 `
 
