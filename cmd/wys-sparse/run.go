@@ -230,6 +230,9 @@ func (o *options) check() error {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return usagef("cannot write %s: directory %s does not exist", p, dir)
 		}
+		if err := writableDir(dir); err != nil {
+			return usagef("cannot write %s: directory %s is not writable (creating a file there failed: %v); choose another output path", p, dir, err)
+		}
 	}
 	if o.qPlot != "" {
 		if ext := strings.ToLower(filepath.Ext(o.qPlot)); ext != ".png" && ext != ".svg" {
@@ -662,4 +665,21 @@ func bestPerScore(grid []pipeline.ClassifyPoint) string {
 		parts[i] = fmt.Sprintf("%s %.1f%% (α = %g)", s, 100*best[s].ValAccuracy, best[s].Alpha)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// writableDir checks, before any work, that files can be created in dir,
+// so that a long run does not fail at its end: it creates and removes an
+// empty temporary file.
+func writableDir(dir string) error {
+	f, err := os.CreateTemp(dir, ".wys-sparse-write-test-*")
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return pe.Err
+		}
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }
