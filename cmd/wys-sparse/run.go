@@ -85,7 +85,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.Float64Var(&o.beta, "beta", pipeline.DefaultBeta, "weight of the attention regulariser on q")
 	fs.Float64Var(&o.walks, "walks-per-node", pipeline.DefaultWalksPerNode, "starting mass P0 of E[D] (walks per node)")
 	fs.StringVar(&o.formulation, "formulation", "code", "E[D] weighting and loss: code (authors' released numerics, reproduces Table 1) or paper")
-	fs.StringVar(&o.method, "method", "wys", "wys (Watch Your Step), or a baseline of the paper's Table 1: svd (truncated SVD of A) or eigenmaps (Laplacian eigenmaps)")
+	fs.StringVar(&o.method, "method", "wys", "wys (Watch Your Step), or a baseline of the paper's Table 1: svd (truncated SVD of A), eigenmaps (Laplacian eigenmaps), wys-fixed-deepwalk or wys-fixed-glove (WYS with Q fixed, as -fixed-q)")
 	fs.StringVar(&o.fixedQ, "fixed-q", "", "fix Q instead of learning it: deepwalk (1-(k-1)/C) or glove (1/k)")
 	fs.StringVar(&o.optimizer, "optimizer", "", "sparse: adam, sgd or percentdelta (default adam); dense: percentdelta or adam (default percentdelta)")
 	fs.Float64Var(&o.lr, "lr", 0, "learning rate (0: the trainer's default)")
@@ -162,6 +162,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			o.dim = 2 * o.rank
 		}
 	}
+	if name, ok := strings.CutPrefix(o.method, "wys-fixed-"); ok && err == nil {
+		// -method wys-fixed-deepwalk is -method wys -fixed-q deepwalk.
+		switch {
+		case name != "deepwalk" && name != "glove":
+			err = usagef("-method %q: want wys, svd, eigenmaps, wys-fixed-deepwalk or wys-fixed-glove", o.method)
+		case o.fixedQ != "" && o.fixedQ != name:
+			err = usagef("-method %s and -fixed-q %s disagree: give one of them", o.method, o.fixedQ)
+		default:
+			o.method, o.fixedQ = "wys", name
+		}
+	}
 	if err == nil {
 		err = job(ctx, &o, stdout, stderr)
 	}
@@ -206,7 +217,7 @@ func (o *options) check() error {
 	case o.ids != "auto" && o.ids != "int" && o.ids != "token":
 		return usagef("-ids %q: want auto, int or token", o.ids)
 	case o.method != "wys" && o.method != pipeline.MethodSVD && o.method != pipeline.MethodEigenmaps:
-		return usagef("-method %q: want wys, svd or eigenmaps", o.method)
+		return usagef("-method %q: want wys, svd, eigenmaps, wys-fixed-deepwalk or wys-fixed-glove", o.method)
 	case o.fixedQ != "" && o.fixedQ != "deepwalk" && o.fixedQ != "glove":
 		return usagef("-fixed-q %q: want deepwalk or glove", o.fixedQ)
 	case o.labelSplit != "" && o.labels == "":

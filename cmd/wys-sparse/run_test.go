@@ -106,6 +106,8 @@ func TestErrorsGolden(t *testing.T) {
 		{"label-split-alone", []string{"-label-split", labels}},
 		{"split-unknown-node", []string{"-split", splitDir, "-progress", "none"}},
 		{"bad-method", []string{"-method", "pca"}},
+		{"bad-fixed-method", []string{"-method", "wys-fixed-node2vec"}},
+		{"method-and-fixed-q", []string{"-method", "wys-fixed-glove", "-fixed-q", "deepwalk"}},
 		{"rank-above-nodes", []string{"-graph", good, "-method", "svd", "-dim", "64", "-test-fraction", "0", "-progress", "none"}},
 		{"rank-above-nodes-wys", []string{"-graph", good, "-rank", "6", "-test-fraction", "0", "-progress", "none"}},
 		{"rank-and-dim", []string{"-rank", "32", "-dim", "128"}},
@@ -417,5 +419,22 @@ func TestRankFlag(t *testing.T) {
 	}
 	if header, _, _ := strings.Cut(string(b), "\n"); header != "600 8" {
 		t.Errorf("header %q, want \"600 8\"", header)
+	}
+}
+
+// TestFixedMethodAlias checks that -method wys-fixed-glove is -fixed-q
+// glove: the same embeddings.
+func TestFixedMethodAlias(t *testing.T) {
+	tmp := t.TempDir()
+	a, b := filepath.Join(tmp, "a.tsv"), filepath.Join(tmp, "b.tsv")
+	for _, args := range [][]string{{"-method", "wys-fixed-glove", "-out", a}, {"-fixed-q", "glove", "-out", b}} {
+		if code, _, stderr := runCLI(t, append(args, "-epochs", "2", "-dim", "8", "-quiet")...); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	x, _ := os.ReadFile(a)
+	y, _ := os.ReadFile(b)
+	if len(x) == 0 || !bytes.Equal(x, y) {
+		t.Error("-method wys-fixed-glove and -fixed-q glove differ")
 	}
 }
