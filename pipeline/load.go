@@ -466,8 +466,8 @@ func (p *edgeParser) line(ln int, line []byte) error {
 // parseID parses a non-negative decimal integer below 2^64 without
 // allocating.
 func parseID(b []byte) (uint64, bool) {
-	if len(b) == 0 || len(b) > 20 {
-		return 0, false
+	if len(b) == 0 {
+		return 0, false // leading zeros may make a valid id longer than 20 digits
 	}
 	var v uint64
 	for _, c := range b {
