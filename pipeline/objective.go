@@ -47,6 +47,56 @@ type ObjectiveConfig struct {
 	Beta float64
 	// WalksPerNode is the starting mass P0 (walks per node); 0 means 80.
 	WalksPerNode float64
+	// PPR, when positive, adds a Personalized PageRank context (the paper's
+	// "Extensions"): the row-stochastic matrix
+	// Π = Σ_{t≥1} α(1−α)^{t−1} T^t with restart probability α = PPR, the
+	// distribution of the node where a walk from v stops when it stops
+	// after each step with probability α. It enters E[D] like a power of
+	// T, with its own attention logit after the C powers. 0 means none.
+	PPR float64
+	// AdamicAdar adds an Adamic–Adar context: the row-normalised
+	// S = A·H·A with H = diag(1/ln(max(deg_w, 2))), deg the (weighted)
+	// out-degree, so S_vu sums the common neighbours w of v and u (paths
+	// v→w→u) weighted by 1/ln deg_w, the classic index on an undirected
+	// graph (its diagonal included). Its logit comes after PPR's.
+	AdamicAdar bool
+}
+
+// Context names of the extra types, as reported next to Q.
+const (
+	ContextPPR        = "ppr"
+	ContextAdamicAdar = "adamic-adar"
+)
+
+// Contexts returns the number of attention entries: the C powers of T,
+// then PPR and Adamic–Adar when enabled. Q and q have this length.
+func (c ObjectiveConfig) Contexts() int {
+	c = c.WithDefaults()
+	k := c.C
+	if c.PPR > 0 {
+		k++
+	}
+	if c.AdamicAdar {
+		k++
+	}
+	return k
+}
+
+// ContextNames returns a label per attention entry: "1".."C" for the
+// powers, then ContextPPR and ContextAdamicAdar when enabled.
+func (c ObjectiveConfig) ContextNames() []string {
+	c = c.WithDefaults()
+	names := make([]string, 0, c.Contexts())
+	for k := 1; k <= c.C; k++ {
+		names = append(names, fmt.Sprint(k))
+	}
+	if c.PPR > 0 {
+		names = append(names, ContextPPR)
+	}
+	if c.AdamicAdar {
+		names = append(names, ContextAdamicAdar)
+	}
+	return names
 }
 
 // WithDefaults returns c with every zero field replaced by its default.
@@ -85,6 +135,9 @@ func (c ObjectiveConfig) Validate() error {
 	}
 	if math.IsNaN(c.Beta) || math.IsInf(c.Beta, 0) {
 		return fmt.Errorf("pipeline: beta = %v, want a finite number", c.Beta)
+	}
+	if !(c.PPR >= 0 && c.PPR < 1) {
+		return fmt.Errorf("pipeline: PPR restart probability %v, want 0 (off) or a number in (0, 1)", c.PPR)
 	}
 	if !(c.WalksPerNode > 0) || math.IsInf(c.WalksPerNode, 0) {
 		return fmt.Errorf("pipeline: walks per node = %v, want a positive number", c.WalksPerNode)

@@ -175,10 +175,14 @@ func writeNPYHeader(w io.Writer, descr string, rows, cols int) error {
 
 // QReport is the learned context distribution as written to JSON.
 type QReport struct {
-	// Q[k-1] is the attention on the k-th power of the transition matrix.
+	// Q[k-1] is the attention on the k-th power of the transition matrix,
+	// followed by the extra context types (see Names).
 	Q []float64 `json:"Q"`
 	// Logits are q, with Q = softmax(q).
 	Logits []float64 `json:"logits,omitempty"`
+	// Names label the entries: "1".."C" for the powers, then "ppr" and
+	// "adamic-adar" for the extra context types that were enabled.
+	Names []string `json:"names,omitempty"`
 }
 
 // WriteJSON writes v as indented JSON, atomically.

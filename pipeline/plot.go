@@ -17,6 +17,15 @@ import (
 // scale, like Figure 2a of the paper, and saves it atomically as PNG or SVG
 // (by the file extension). title names the graph.
 func PlotQ(path, title string, q []float64) error {
+	return PlotQNamed(path, title, q, nil)
+}
+
+// PlotQNamed is PlotQ with a label per bar (ObjectiveConfig.ContextNames:
+// the powers, then the extra context types); nil labels the bars 1..len(q).
+func PlotQNamed(path, title string, q []float64, names []string) error {
+	if names != nil && len(names) != len(q) {
+		return fmt.Errorf("pipeline: plot %s: %d names for %d entries of Q", path, len(names), len(q))
+	}
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
 	if ext != "png" && ext != "svg" {
 		return fmt.Errorf("pipeline: plot %s: use a .png or .svg file name", path)
@@ -27,6 +36,9 @@ func PlotQ(path, title string, q []float64) error {
 	p := plot.New()
 	p.Title.Text = "Learned context distribution Q — " + title
 	p.X.Label.Text = "k (power of the transition matrix)"
+	if len(names) > 0 && names[len(names)-1] != fmt.Sprint(len(names)) {
+		p.X.Label.Text = "context (k: power of the transition matrix)"
+	}
 	p.Y.Label.Text = "Q_k (log scale)"
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
@@ -60,6 +72,9 @@ func PlotQ(path, title string, q []float64) error {
 	ticks := make([]plot.Tick, len(q))
 	for k := range q {
 		ticks[k] = plot.Tick{Value: float64(k + 1), Label: fmt.Sprint(k + 1)}
+		if names != nil {
+			ticks[k].Label = names[k]
+		}
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	wt, err := p.WriterTo(6*vg.Inch, 3.5*vg.Inch, ext)

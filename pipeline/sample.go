@@ -44,6 +44,7 @@ type walker struct {
 	weighted bool      // non-unit weights: use cumulative sums
 	cum      []float64 // cumulative weights along Data (weighted only)
 	rowCum   []float64 // cumulative weighted degree by row (weighted, degree anchors)
+	aaCum    []float64 // Adamic–Adar: cumulative A_vw·h_w·deg_w along Data
 }
 
 func newWalker(adj *sparse.CSR, uniformAnchors bool) *walker {
@@ -101,6 +102,57 @@ func (w *walker) step(rng *rand.Rand, v int32) (int32, bool) {
 	x := rng.Float64() * row[len(row)-1]
 	k := sort.Search(len(row), func(i int) bool { return row[i] > x })
 	return w.adj.Indices[lo+min(k, len(row)-1)], true
+}
+
+// ppr draws a node from row v of the PPR context
+// Π = Σ_{t≥1} α(1−α)^{t−1} T^t: it walks from v and, after each step,
+// stops with probability α and returns the node reached. A node without
+// out-arcs ends the walk without a result (T's row is zero there), so ok
+// is false with the probability mass that Π's row lacks.
+func (w *walker) ppr(rng *rand.Rand, v int32, alpha float64) (int32, bool) {
+	cur := v
+	for {
+		next, ok := w.step(rng, cur)
+		if !ok {
+			return 0, false
+		}
+		cur = next
+		if rng.Float64() < alpha {
+			return cur, true
+		}
+	}
+}
+
+// initAdamicAdar builds the table adamicAdar samples from.
+func (w *walker) initAdamicAdar() {
+	h, _ := adamicAdarWeights(w.adj)
+	deg := w.adj.RowSums()
+	w.aaCum = make([]float64, len(w.adj.Data))
+	for i := 0; i < w.n; i++ {
+		var s float64
+		for p := w.adj.Indptr[i]; p < w.adj.Indptr[i+1]; p++ {
+			c := w.adj.Indices[p]
+			s += w.adj.Data[p] * h[c] * deg[c]
+			w.aaCum[p] = s
+		}
+	}
+}
+
+// adamicAdar draws a node from row v of the Adamic–Adar context
+// S = rownorm(A·H·A): a middle node w with probability ∝ A_vw·h_w·deg_w,
+// then a step from w (∝ A_wu), which gives u with probability
+// Σ_w A_vw·h_w·A_wu / Σ_w A_vw·h_w·deg_w = S_vu. ok is false when v has no
+// path of length 2.
+func (w *walker) adamicAdar(rng *rand.Rand, v int32) (int32, bool) {
+	lo, hi := w.adj.Indptr[v], w.adj.Indptr[v+1]
+	if lo == hi || w.aaCum[hi-1] == 0 {
+		return 0, false
+	}
+	row := w.aaCum[lo:hi]
+	x := rng.Float64() * row[len(row)-1]
+	k := sort.Search(len(row), func(i int) bool { return row[i] > x })
+	u, ok := w.step(rng, w.adj.Indices[lo+min(k, len(row)-1)])
+	return u, ok
 }
 
 // isEdge reports whether v→u is an arc of adj.

@@ -178,8 +178,8 @@ func (c TrainConfig) Validate() error {
 		return fmt.Errorf("pipeline: eval pairs %d and patience %d must be positive", c.EvalPairs, c.Patience)
 	}
 	if c.FixedQ != nil {
-		if len(c.FixedQ) != d.Objective.C {
-			return fmt.Errorf("pipeline: fixed Q has %d entries, want C = %d", len(c.FixedQ), d.Objective.C)
+		if len(c.FixedQ) != d.Objective.Contexts() {
+			return fmt.Errorf("pipeline: fixed Q has %d entries, want %d (C = %d and the extra context types)", len(c.FixedQ), d.Objective.Contexts(), d.Objective.C)
 		}
 		var s float64
 		for _, x := range c.FixedQ {
@@ -207,7 +207,10 @@ func (c TrainConfig) EstimateMemory(n, nnz, evalPairs int) int64 {
 	b += int64(nnz)*8 + int64(n)*8    // weighted sampler tables (upper bound)
 	b += int64(n) * 8                 // row stamps
 	b += int64(evalPairs) * 16
-	pairs := int64(d.BatchWalks) * int64(d.Objective.C) * int64(1+d.Negatives)
+	if d.Objective.AdamicAdar {
+		b += int64(nnz)*8 + int64(n)*8 // Adamic–Adar sampling table
+	}
+	pairs := int64(d.BatchWalks) * int64(d.Objective.Contexts()) * int64(1+d.Negatives)
 	b += pairs * 12 * 3
 	return b
 }
@@ -294,7 +297,7 @@ func TrainGraph(ctx context.Context, g *Graph, eval *Split, cfg TrainConfig, rec
 		if st.Fingerprint != fp {
 			return nil, fmt.Errorf("%w: it was written by a run with another graph, evaluation pairs or settings", ErrCheckpoint)
 		}
-		if st.N != n || st.Half != t.half || st.C != t.c || st.Batch > batches {
+		if st.N != n || st.Half != t.half || st.C != t.k || st.Batch > batches {
 			return nil, fmt.Errorf("%w: its shapes do not fit this run", ErrCheckpoint)
 		}
 		copy(t.l, st.L)
@@ -324,7 +327,7 @@ func TrainGraph(ctx context.Context, g *Graph, eval *Split, cfg TrainConfig, rec
 	}
 	lastSave := time.Now()
 	save := func(done int64) error {
-		st := &TrainState{Fingerprint: fp, N: n, Half: t.half, C: t.c, Batch: done, Step: t.step, Pairs: t.pairs,
+		st := &TrainState{Fingerprint: fp, N: n, Half: t.half, C: t.k, Batch: done, Step: t.step, Pairs: t.pairs,
 			Elapsed: resumedElapsed + time.Since(start),
 			L:       t.l, R: t.r, ML: t.ml, VL: t.vl, MR: t.mr, VR: t.vr, QLogits: t.q, MQ: t.mq, VQ: t.vq,
 			Best: best, SinceBest: sinceBest, BestStep: res.BestStep, BestL: res.L, BestR: res.R,
@@ -416,8 +419,11 @@ type trainer struct {
 	adj    *sparse.CSR
 	n      int
 	half   int
-	c      int
+	c      int // walk length C
+	k      int // attention entries: C, then the extra context types
 	walker *walker
+	ppr    float64 // PPR restart probability (0: no PPR context)
+	aa     bool    // Adamic–Adar context
 	paper  bool
 	eps    float64
 
@@ -464,9 +470,13 @@ func newTrainer(g *Graph, cfg TrainConfig) *trainer {
 	n := g.N()
 	half := cfg.Dim / 2
 	obj := cfg.Objective
-	t := &trainer{cfg: cfg, adj: g.Adj, n: n, half: half, c: obj.C,
+	t := &trainer{cfg: cfg, adj: g.Adj, n: n, half: half, c: obj.C, k: obj.Contexts(),
+		ppr: obj.PPR, aa: obj.AdamicAdar,
 		paper:  obj.Formulation == FormulationPaper,
 		walker: newWalker(g.Adj, obj.Formulation == FormulationPaper)}
+	if t.aa {
+		t.walker.initAdamicAdar()
+	}
 	nnz := float64(g.Adj.NNZ())
 	nn := float64(n) * float64(n)
 	if t.paper {
@@ -492,7 +502,7 @@ func newTrainer(g *Graph, cfg TrainConfig) *trainer {
 	for i := range t.r {
 		t.r[i] = float32(rng.Float64()*0.2 - 0.1)
 	}
-	t.q = make([]float64, t.c)
+	t.q = make([]float64, t.k)
 	for i := range t.q {
 		t.q[i] = 1
 	}
@@ -501,7 +511,7 @@ func newTrainer(g *Graph, cfg TrainConfig) *trainer {
 		for _, x := range cfg.FixedQ {
 			s += x
 		}
-		t.fixedQ = make([]float64, t.c)
+		t.fixedQ = make([]float64, t.k)
 		for i, x := range cfg.FixedQ {
 			t.fixedQ[i] = x / s
 		}
@@ -510,7 +520,7 @@ func newTrainer(g *Graph, cfg TrainConfig) *trainer {
 		t.ml, t.vl = make([]float32, n*half), make([]float32, n*half)
 		t.mr, t.vr = make([]float32, n*half), make([]float32, n*half)
 	}
-	t.mq, t.vq = make([]float64, t.c), make([]float64, t.c)
+	t.mq, t.vq = make([]float64, t.k), make([]float64, t.k)
 	t.gl, t.gr = make([]float32, n*half), make([]float32, n*half)
 	t.stampL, t.stampR = make([]uint32, n), make([]uint32, n)
 	return t
@@ -582,7 +592,7 @@ func (t *trainer) sampleShard(out *shardOut, seed uint64, shard uint64, walks, t
 	rng := streamRNG(seed, streamWalk, shard)
 	out.pairs = out.pairs[:0]
 	if out.dQ == nil {
-		out.dQ = make([]float64, t.c)
+		out.dQ = make([]float64, t.k)
 	}
 	clear(out.dQ)
 	out.loss, out.pos = 0, 0
@@ -606,8 +616,22 @@ func (t *trainer) sampleShard(out *shardOut, seed uint64, shard uint64, walks, t
 			out.pairs = append(out.pairs, pairCoef{v, cur, float32(wPos * Q[k] * grad)})
 			out.pos++
 		}
+		// One pair per extra context type, drawn from its row of the
+		// context matrix (exactly, so the estimate stays unbiased).
+		k := t.c
+		if t.ppr > 0 {
+			if u, ok := t.walker.ppr(rng, v, t.ppr); ok {
+				t.extraPair(out, v, u, k, wPos, Q)
+			}
+			k++
+		}
+		if t.aa {
+			if u, ok := t.walker.adamicAdar(rng, v); ok {
+				t.extraPair(out, v, u, k, wPos, Q)
+			}
+		}
 	}
-	negs := walks * t.c * t.cfg.Negatives
+	negs := walks * t.k * t.cfg.Negatives
 	for i := 0; i < negs; i++ {
 		v, u := negative(t.adj, t.n, rng)
 		g := float64(dot32(t.l[int(v)*h:int(v)*h+h], t.r[int(u)*h:int(u)*h+h]))
@@ -615,6 +639,17 @@ func (t *trainer) sampleShard(out *shardOut, seed uint64, shard uint64, walks, t
 		out.loss += wNeg * loss
 		out.pairs = append(out.pairs, pairCoef{v, u, float32(wNeg * grad)})
 	}
+}
+
+// extraPair adds the positive pair (v, u) of attention entry k.
+func (t *trainer) extraPair(out *shardOut, v, u int32, k int, wPos float64, Q []float64) {
+	h := t.half
+	g := float64(dot32(t.l[int(v)*h:int(v)*h+h], t.r[int(u)*h:int(u)*h+h]))
+	loss, grad := t.posTerm(g)
+	out.loss += wPos * Q[k] * loss
+	out.dQ[k] += wPos * loss
+	out.pairs = append(out.pairs, pairCoef{v, u, float32(wPos * Q[k] * grad)})
+	out.pos++
 }
 
 // sampleBatch runs the shards of batch b in parallel and returns them in
@@ -626,7 +661,7 @@ func (t *trainer) sampleBatch(ctx context.Context, b uint64, walks int) ([]shard
 	}
 	shards := t.shards[:nShards]
 	Q := t.Q()
-	totalNeg := walks * t.c * t.cfg.Negatives
+	totalNeg := walks * t.k * t.cfg.Negatives
 	err := sparse.ParallelFor(ctx, nShards, t.cfg.Workers, func(s int) {
 		sw := min(shardWalks, walks-s*shardWalks)
 		t.sampleShard(&shards[s], t.cfg.Seed, b<<20|uint64(s), sw, walks, totalNeg, Q)
@@ -642,7 +677,7 @@ func (t *trainer) batch(ctx context.Context, b uint64, lr float64) (float64, err
 		return 0, err
 	}
 	var loss float64
-	dQ := make([]float64, t.c)
+	dQ := make([]float64, t.k)
 	for i := range shards {
 		loss += shards[i].loss
 		t.pairs += shards[i].pos
@@ -842,7 +877,7 @@ func (t *trainer) qRegulariser() float64 {
 	}
 	s *= t.cfg.Objective.Beta
 	if !t.paper {
-		s /= float64(t.c)
+		s /= float64(t.k)
 	}
 	return s
 }
@@ -855,14 +890,14 @@ func (t *trainer) qGradient(dQ []float64) []float64 {
 	for k := range dQ {
 		mean += Q[k] * dQ[k]
 	}
-	g := make([]float64, t.c)
+	g := make([]float64, t.k)
 	beta := t.cfg.Objective.Beta
 	for j := range g {
 		g[j] = Q[j] * (dQ[j] - mean)
 		if t.paper {
 			g[j] += 2 * beta * t.q[j]
 		} else {
-			g[j] += 2 * beta * t.q[j] / float64(t.c)
+			g[j] += 2 * beta * t.q[j] / float64(t.k)
 		}
 	}
 	return g
@@ -884,7 +919,7 @@ func (t *trainer) updateQ(dQ []float64, lr float64) {
 type Estimate struct {
 	Loss         float64
 	GradL, GradR []float64 // N x d/2, row-major
-	GradQ        []float64 // length C
+	GradQ        []float64 // length Objective.Contexts()
 	Pairs        int       // positive pairs drawn
 }
 
@@ -903,7 +938,7 @@ func EstimateObjective(ctx context.Context, g *Graph, cfg TrainConfig, l, r []fl
 	cfg = cfg.WithDefaults()
 	cfg.Seed = seed
 	t := newTrainer(g, cfg)
-	if len(l) != len(t.l) || len(r) != len(t.r) || len(q) != t.c {
+	if len(l) != len(t.l) || len(r) != len(t.r) || len(q) != t.k {
 		panic("pipeline: EstimateObjective: parameter shapes do not match the graph and dimension")
 	}
 	copy(t.l, l)
@@ -915,7 +950,7 @@ func EstimateObjective(ctx context.Context, g *Graph, cfg TrainConfig, l, r []fl
 	}
 	h := t.half
 	est := &Estimate{GradL: make([]float64, len(l)), GradR: make([]float64, len(r))}
-	dQ := make([]float64, t.c)
+	dQ := make([]float64, t.k)
 	for i := range shards {
 		est.Loss += shards[i].loss
 		est.Pairs += int(shards[i].pos)
@@ -933,7 +968,7 @@ func EstimateObjective(ctx context.Context, g *Graph, cfg TrainConfig, l, r []fl
 	if t.fixedQ == nil {
 		est.GradQ = t.qGradient(dQ)
 	} else {
-		est.GradQ = make([]float64, t.c)
+		est.GradQ = make([]float64, t.k)
 	}
 	if !t.paper {
 		scale := CodeEmbeddingReg / float64(t.n*h)
@@ -949,7 +984,7 @@ func EstimateObjective(ctx context.Context, g *Graph, cfg TrainConfig, l, r []fl
 // Params are the trainable parameters of the WYS model.
 type Params struct {
 	L, R    []float32 // N x d/2, row-major
-	QLogits []float64 // q, length C; Q = softmax(q)
+	QLogits []float64 // q, length Objective.Contexts(); Q = softmax(q)
 }
 
 // InitialParameters returns the parameters the sparse trainer starts from

@@ -49,19 +49,26 @@ func TestEstimatorUnbiased(t *testing.T) {
 		f        pipeline.Formulation
 		directed bool
 		n        int
+		ppr      float64
+		aa       bool
 	}{
-		{"code-undirected", pipeline.FormulationCode, false, 30},
-		{"paper-undirected", pipeline.FormulationPaper, false, 20},
-		{"code-directed", pipeline.FormulationCode, true, 25},
-		{"paper-directed", pipeline.FormulationPaper, true, 20},
+		{"code-undirected", pipeline.FormulationCode, false, 30, 0, false},
+		{"paper-undirected", pipeline.FormulationPaper, false, 20, 0, false},
+		{"code-directed", pipeline.FormulationCode, true, 25, 0, false},
+		{"paper-directed", pipeline.FormulationPaper, true, 20, 0, false},
+		// The extra context types of the paper's Extensions.
+		{"code-undirected-ppr-aa", pipeline.FormulationCode, false, 30, 0.3, true},
+		{"paper-directed-ppr-aa", pipeline.FormulationPaper, true, 20, 0.2, true},
+		{"code-directed-aa", pipeline.FormulationCode, true, 25, 0, true},
 	}
 	const draws = 6000
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			g := smallGraph(c.n, 3*c.n, c.directed, 3)
-			half, C := 2, 4
-			obj := pipeline.ObjectiveConfig{Formulation: c.f, C: C, Beta: 0.3}
+			half := 2
+			obj := pipeline.ObjectiveConfig{Formulation: c.f, C: 4, Beta: 0.3, PPR: c.ppr, AdamicAdar: c.aa}
+			C := obj.Contexts()
 			cfg := pipeline.TrainConfig{Objective: obj, Dim: 2 * half, Negatives: 2, Workers: 1}
 			rng := rand.New(rand.NewPCG(5, 5))
 			l := make([]float32, c.n*half)
@@ -70,7 +77,7 @@ func TestEstimatorUnbiased(t *testing.T) {
 				l[i] = float32(rng.NormFloat64() * 0.5)
 				r[i] = float32(rng.NormFloat64() * 0.5)
 			}
-			q := []float64{0.3, -0.2, 0.5, 0.1}
+			q := []float64{0.3, -0.2, 0.5, 0.1, 0.4, -0.3}[:C]
 			toDense := func(x []float32) *mat.Dense {
 				d := mat.NewDense(c.n, half, nil)
 				for i := 0; i < c.n; i++ {

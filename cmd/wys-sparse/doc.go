@@ -37,6 +37,11 @@
 // flags; -help lists every flag with its default. -rank r is another way
 // to say -dim 2r: the rank of the score matrix g(Y) = L Rᵀ. -method svd or
 // eigenmaps computes a spectral baseline of the paper's Table 1 instead.
+// -ppr α and -adamic-adar add the paper's extension context types next to
+// the C powers, each with its own learned entry of Q: Personalized
+// PageRank with restart probability α (sampled by walks that stop with
+// probability α after each step) and Adamic–Adar (common neighbours
+// weighted by 1/ln degree, sampled over paths of length two).
 // -checkpoint DIR saves the sparse trainer's full state every
 // -checkpoint-every, at the end, and when interrupted (the batch under way
 // finishes first); -resume continues from it bit-for-bit.

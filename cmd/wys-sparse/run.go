@@ -45,6 +45,8 @@ type options struct {
 	trainer                string
 	dim, c, steps          int
 	beta, walks            float64
+	ppr                    float64
+	adamicAdar             bool
 	formulation, optimizer string
 	lr, qlr, epochs        float64
 	batch, negatives       int
@@ -83,6 +85,8 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&o.rank, "rank", 0, "rank of the score matrix g(Y) = L Rᵀ, the width of each side: -rank r is -dim 2r (0: from -dim)")
 	fs.IntVar(&o.c, "C", pipeline.DefaultC, "number of transition-matrix powers k = 1..C")
 	fs.Float64Var(&o.beta, "beta", pipeline.DefaultBeta, "weight of the attention regulariser on q")
+	fs.Float64Var(&o.ppr, "ppr", 0, "add a Personalized PageRank context with this restart probability in (0, 1), with its own learned attention weight (0: off)")
+	fs.BoolVar(&o.adamicAdar, "adamic-adar", false, "add an Adamic–Adar context (common neighbours weighted by 1/ln degree), with its own learned attention weight")
 	fs.Float64Var(&o.walks, "walks-per-node", pipeline.DefaultWalksPerNode, "starting mass P0 of E[D] (walks per node)")
 	fs.StringVar(&o.formulation, "formulation", "code", "E[D] weighting and loss: code (authors' released numerics, reproduces Table 1) or paper")
 	fs.StringVar(&o.method, "method", "wys", "wys (Watch Your Step), or a baseline of the paper's Table 1: svd (truncated SVD of A), eigenmaps (Laplacian eigenmaps), wys-fixed-deepwalk or wys-fixed-glove (WYS with Q fixed, as -fixed-q)")
@@ -206,6 +210,8 @@ func (o *options) check() error {
 		return usagef("-dim %d must be even and at least 2 (d/2 per side of Y = [L | R])", o.dim)
 	case o.c < 1:
 		return usagef("-C %d: need at least one power of the transition matrix", o.c)
+	case !(o.ppr >= 0 && o.ppr < 1):
+		return usagef("-ppr %v: the restart probability must be in (0, 1), e.g. 0.15 (0 turns the PPR context off)", o.ppr)
 	case o.trainer != "sparse" && o.trainer != "dense":
 		return usagef("-trainer %q: want sparse or dense", o.trainer)
 	case o.formulation != "code" && o.formulation != "paper":
@@ -352,7 +358,8 @@ func job(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	started := time.Now()
 	prog := newProgress(stderr, o.progress)
 	rep := &report{Tool: "wys-sparse", Started: started.UTC().Format(time.RFC3339)}
-	obj := pipeline.ObjectiveConfig{Formulation: pipeline.Formulation(o.formulation), C: o.c, Beta: o.beta, WalksPerNode: o.walks}
+	obj := pipeline.ObjectiveConfig{Formulation: pipeline.Formulation(o.formulation), C: o.c, Beta: o.beta, WalksPerNode: o.walks,
+		PPR: o.ppr, AdamicAdar: o.adamicAdar}
 	if o.beta == 0 {
 		obj.Beta = -1 // explicit 0 turns the regulariser off
 	}
@@ -473,10 +480,13 @@ func trainAndWrite(ctx context.Context, o *options, obj pipeline.ObjectiveConfig
 	var res *pipeline.Result
 	var err error
 	settings := map[string]any{"trainer": o.trainer, "formulation": o.formulation, "dim": o.dim, "C": o.c, "beta": o.beta,
-		"walks_per_node": o.walks, "seed": o.seed, "workers": o.workers, "go": runtime.Version()}
+		"walks_per_node": o.walks, "ppr": o.ppr, "adamic_adar": o.adamicAdar, "seed": o.seed, "workers": o.workers, "go": runtime.Version()}
 	var fq []float64
 	if o.fixedQ != "" {
 		fq = fixedQ(o.fixedQ, o.c)
+		for range obj.Contexts() - o.c {
+			fq = append(fq, 0) // fixed Q weighs the powers only
+		}
 		settings["fixed_q"] = o.fixedQ
 	}
 	if o.dim/2 > g.N() {
@@ -554,7 +564,12 @@ func trainAndWrite(ctx context.Context, o *options, obj pipeline.ObjectiveConfig
 	}
 	fmt.Fprintln(stdout)
 	if res.Q != nil {
-		fmt.Fprintf(stdout, "learned context distribution Q (k = 1..%d):\n  %s\n", len(res.Q), formatQ(res.Q))
+		if len(res.Q) > o.c {
+			extra := strings.Join(obj.ContextNames()[o.c:], ", ")
+			fmt.Fprintf(stdout, "learned context distribution Q (k = 1..%d, then %s):\n  %s\n", o.c, extra, formatQ(res.Q))
+		} else {
+			fmt.Fprintf(stdout, "learned context distribution Q (k = 1..%d):\n  %s\n", len(res.Q), formatQ(res.Q))
+		}
 	}
 	if !math.IsNaN(res.TestAUC) {
 		fmt.Fprintf(stdout, "link prediction ROC-AUC: test %.4f, train %.4f", res.TestAUC, res.TrainAUC)
@@ -607,7 +622,7 @@ func trainAndWrite(ctx context.Context, o *options, obj pipeline.ObjectiveConfig
 		fmt.Fprintf(stdout, "wrote %d x %d embeddings [L | R] to %s%s; score of arc u→v = L_u·R_v\n", res.N, 2*res.Half, o.out, note)
 	}
 	if o.qJSON != "" && res.Q != nil {
-		if err := pipeline.WriteJSON(o.qJSON, pipeline.QReport{Q: res.Q, Logits: res.QLogits}); err != nil {
+		if err := pipeline.WriteJSON(o.qJSON, pipeline.QReport{Q: res.Q, Logits: res.QLogits, Names: obj.ContextNames()}); err != nil {
 			return err
 		}
 		rep.Outputs = append(rep.Outputs, o.qJSON)
@@ -621,7 +636,7 @@ func trainAndWrite(ctx context.Context, o *options, obj pipeline.ObjectiveConfig
 				title = filepath.Base(filepath.Dir(filepath.Clean(src)))
 			}
 		}
-		if err := pipeline.PlotQ(o.qPlot, title, res.Q); err != nil {
+		if err := pipeline.PlotQNamed(o.qPlot, title, res.Q, obj.ContextNames()); err != nil {
 			return err
 		}
 		rep.Outputs = append(rep.Outputs, o.qPlot)

@@ -90,6 +90,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"extra-argument", []string{"edges.txt"}},
 		{"odd-dim", []string{"-dim", "5"}},
 		{"zero-C", []string{"-C", "0"}},
+		{"bad-ppr", []string{"-ppr", "1"}},
 		{"bad-formulation", []string{"-formulation", "book"}},
 		{"bad-test-fraction", []string{"-test-fraction", "1.5"}},
 		{"graph-and-split", []string{"-graph", good, "-split", tmp}},

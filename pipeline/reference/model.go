@@ -93,7 +93,7 @@ func newModel[T Float](ctx context.Context, adj *sparse.CSR, obj pipeline.Object
 	if n != cols {
 		panic(mat.ErrSquare)
 	}
-	c := obj.C
+	c := obj.Contexts()
 	nn := n * n
 	m := &model[T]{n: n, c: c, obj: obj, adj: adj, workers: workers,
 		pow: make([]T, c*nn), g: make([]T, nn), rowW: rowWeights(adj, obj)}
@@ -115,8 +115,19 @@ func newModel[T Float](ctx context.Context, adj *sparse.CSR, obj pipeline.Object
 			m.pow[v*n+int(u)] = T(val[j])
 		}
 	}
-	for k := 1; k < c; k++ {
+	for k := 1; k < obj.C; k++ {
 		if err := sparse.MulBlockTo(ctx, m.pow[k*nn:(k+1)*nn], tm, m.pow[(k-1)*nn:k*nn], n, workers); err != nil {
+			return nil, err
+		}
+	}
+	if c > obj.C {
+		// The extra context types, applied to the identity with sparse
+		// products (PPR by its power series, Adamic–Adar as A·H·A).
+		eye := make([]T, nn)
+		for v := 0; v < n; v++ {
+			eye[v*n+v] = 1
+		}
+		if err := pipeline.ApplyContexts(ctx, m.pow[obj.C*nn:], adj, obj, eye, n, workers); err != nil {
 			return nil, err
 		}
 	}

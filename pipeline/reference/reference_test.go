@@ -80,6 +80,54 @@ func bruteObjective(adj *sparse.CSR, obj pipeline.ObjectiveConfig, l, r *mat.Den
 			}
 		}
 	}
+	// Extra context types, in closed form: PPR as αT(I − (1−α)T)⁻¹ and
+	// Adamic–Adar by explicit common-neighbour sums.
+	var extras []*mat.Dense
+	if obj.PPR > 0 {
+		var m, inv, p mat.Dense
+		m.Scale(-(1 - obj.PPR), t)
+		for v := 0; v < n; v++ {
+			m.Set(v, v, m.At(v, v)+1)
+		}
+		if err := inv.Inverse(&m); err != nil {
+			panic(err)
+		}
+		p.Mul(t, &inv)
+		p.Scale(obj.PPR, &p)
+		extras = append(extras, &p)
+	}
+	if obj.AdamicAdar {
+		s := mat.NewDense(n, n, nil)
+		for v := 0; v < n; v++ {
+			var row float64
+			for u := 0; u < n; u++ {
+				var x float64
+				for w := 0; w < n; w++ {
+					x += a.At(v, w) * a.At(w, u) / math.Log(math.Max(deg[w], 2))
+				}
+				s.Set(v, u, x)
+				row += x
+			}
+			for u := 0; u < n; u++ {
+				if row > 0 {
+					s.Set(v, u, s.At(v, u)/row)
+				}
+			}
+		}
+		extras = append(extras, s)
+	}
+	for j, m := range extras {
+		k := obj.C + j
+		for v := 0; v < n; v++ {
+			p0 := obj.WalksPerNode
+			if obj.Formulation == pipeline.FormulationCode {
+				p0 = obj.WalksPerNode * float64(n) * deg[v]
+			}
+			for u := 0; u < n; u++ {
+				e.Set(v, u, e.At(v, u)+p0*Q[k]/z*m.At(v, u))
+			}
+		}
+	}
 	var loss float64
 	for v := 0; v < n; v++ {
 		for u := 0; u < n; u++ {
@@ -143,16 +191,23 @@ func TestEvaluateMatchesBruteForce(t *testing.T) {
 		for _, directed := range []bool{false, true} {
 			for _, n := range []int{5, 23, 50} {
 				adj := randomGraph(n, 3*n, directed, uint64(n))
-				obj := pipeline.ObjectiveConfig{Formulation: f, C: 4, Beta: 0.3}
-				l, r, q := randomParams(n, 3, 4, 1)
-				val, err := Evaluate(context.Background(), adj, obj, l, r, q)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want := bruteObjective(adj, obj, l, r, q)
-				// Summation order differs; relative 1e-10 is far below any modelling error.
-				if math.Abs(val.Loss-want) > 1e-10*math.Abs(want) {
-					t.Errorf("%s directed=%v n=%d: loss %v, brute force %v", f, directed, n, val.Loss, want)
+				for _, obj := range []pipeline.ObjectiveConfig{
+					{Formulation: f, C: 4, Beta: 0.3},
+					{Formulation: f, C: 4, Beta: 0.3, PPR: 0.2},
+					{Formulation: f, C: 4, Beta: 0.3, AdamicAdar: true},
+					{Formulation: f, C: 3, Beta: 0.3, PPR: 0.5, AdamicAdar: true},
+				} {
+					l, r, q := randomParams(n, 3, obj.Contexts(), 1)
+					val, err := Evaluate(context.Background(), adj, obj, l, r, q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := bruteObjective(adj, obj, l, r, q)
+					// Summation order differs (and PPR's series stops at a tail of
+					// 1e-12); relative 1e-10 is far below any modelling error.
+					if math.Abs(val.Loss-want) > 1e-10*math.Abs(want) {
+						t.Errorf("%s directed=%v n=%d %v: loss %v, brute force %v", f, directed, n, obj.ContextNames(), val.Loss, want)
+					}
 				}
 			}
 		}
@@ -164,9 +219,10 @@ func TestGradientsFiniteDifference(t *testing.T) {
 	ctx := context.Background()
 	for _, f := range formulations {
 		for _, directed := range []bool{false, true} {
-			n, half, c := 9, 2, 3
+			n, half := 9, 2
 			adj := randomGraph(n, 20, directed, 5)
-			obj := pipeline.ObjectiveConfig{Formulation: f, C: c, Beta: 0.4}
+			obj := pipeline.ObjectiveConfig{Formulation: f, C: 3, Beta: 0.4, PPR: 0.3, AdamicAdar: directed}
+			c := obj.Contexts()
 			l, r, q := randomParams(n, half, c, 2)
 			val, err := Evaluate(ctx, adj, obj, l, r, q)
 			if err != nil {

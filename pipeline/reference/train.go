@@ -113,8 +113,21 @@ func (c Config) Validate() error {
 // cfg.MemoryLimit (0: 90% of MemAvailable).
 func CheckMemory(n int, cfg Config) (int64, error) {
 	cfg = cfg.withDefaults()
-	need := BytesNeeded(n, cfg.Objective.C, 4) + int64(n)*int64(cfg.Dim)*4*8
+	need := BytesNeeded(n, matrices(cfg.Objective), 4) + int64(n)*int64(cfg.Dim)*4*8
 	return need, checkLimit(need, cfg.MemoryLimit, fmt.Sprintf("%d nodes with C = %d", n, cfg.Objective.C))
+}
+
+// matrices returns the number of dense n x n context matrices a model
+// holds at its peak besides the score matrix: one per attention entry,
+// plus the identity and the two iterates used while the extra context
+// types are built.
+func matrices(obj pipeline.ObjectiveConfig) int {
+	obj = obj.WithDefaults()
+	c := obj.Contexts()
+	if c > obj.C {
+		c += 3
+	}
+	return c
 }
 
 // checkLimit returns an error wrapping ErrTooLarge when need is above
@@ -255,13 +268,15 @@ type Value struct {
 	// over N² entries with log(σ+1e-5) and log(1−σ+1e-5) and
 	// E[D] = 80·N·diag(deg)·Σ_k Q_k T^k; paper, the sum with exact logs and
 	// E[D] = 80·Σ_k Q_k T^k. (80 is obj.WalksPerNode, deg the row sums of
-	// adj, T = D⁻¹A with zero rows for nodes without out-arcs.)
+	// adj, T = D⁻¹A with zero rows for nodes without out-arcs.) With the
+	// extra context types of obj (PPR, Adamic–Adar), their matrices join
+	// the sum after T^C, each with its own entry of Q.
 	Positive, Negative float64
 	// Regularizer: code β·mean(q²) + 1e-6·(mean(L²) + mean(R²)), where the
-	// means run over the C entries of q and the N·d/2 entries of L and of
+	// means run over the obj.Contexts() entries of q and the N·d/2 entries of L and of
 	// R; paper β‖q‖². β is obj.Beta after WithDefaults.
 	Regularizer float64
-	// GradL, GradR (N x d/2) and GradQ (C) are the gradients of Loss.
+	// GradL, GradR (N x d/2) and GradQ (obj.Contexts()) are the gradients of Loss.
 	GradL, GradR *mat.Dense
 	GradQ        []float64
 }
@@ -270,8 +285,8 @@ type Value struct {
 // graph adj under obj, and its gradients with respect to L, R and q, in
 // float64: the full batch of N² entries, T^k from sparse x dense products,
 // no sampling, with every term listed in Value. adj is used as given (an
-// undirected graph must hold both arcs); L and R are N x d/2, q has obj.C
-// logits (Q = softmax(q)); none is modified. It is the oracle for the
+// undirected graph must hold both arcs); L and R are N x d/2, q has
+// obj.Contexts() logits (Q = softmax(q)); none is modified. It is the oracle for the
 // scalable trainer's tests.
 //
 // Memory is (C+1)·N² float64s; Evaluate returns an error wrapping
@@ -289,10 +304,10 @@ func Evaluate(ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConfig
 		return nil, err
 	}
 	obj = obj.WithDefaults()
-	if len(q) != obj.C {
+	if len(q) != obj.Contexts() {
 		panic(mat.ErrShape)
 	}
-	need := BytesNeeded(n, obj.C, 8) + 4*int64(n)*int64(half)*8
+	need := BytesNeeded(n, matrices(obj), 8) + 4*int64(n)*int64(half)*8
 	if err := checkLimit(need, 0, fmt.Sprintf("Evaluate: %d nodes with C = %d", n, obj.C)); err != nil {
 		return nil, err
 	}
