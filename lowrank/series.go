@@ -440,3 +440,75 @@ func relFrobenius(a, b mat.Matrix) float64 {
 	d.Sub(a, b)
 	return mat.Norm(&d, 2) / math.Max(mat.Norm(b, 2), 1e-300)
 }
+
+// PowersInto is PowersTo with a caller's scratch buffer of at least
+// 2·Rank() values, so that evaluating many pairs allocates nothing. It
+// is safe for concurrent use with distinct buffers.
+func (s *Series) PowersInto(dst, scratch []float64, v, u int32) {
+	if len(scratch) < 2*s.Rank() {
+		panic(mat.ErrShape)
+	}
+	s.powersTo(dst, v, u, scratch)
+}
+
+// Spectral returns n x r factors (left, right) of the low-rank part of a
+// weighted series Σ_k c_k T^k, balanced between the two sides, for a
+// spectral start of embeddings L and R. For an undirected graph it
+// factors the symmetric Σ_k c_k S^k ≈ U f(Λ) Uᵀ (S = D^{-1/2} A D^{-1/2},
+// which has T's spectrum without the degree scaling), as
+// left = U|f(Λ)|^{1/2} and right = U sign(f(Λ))|f(Λ)|^{1/2}; for a
+// directed graph U·M·Vᵀ with M = Σ_k c_k core_k, through the SVD of the
+// r x r matrix M = P Σ Wᵀ: left = U P Σ^{1/2}, right = V W Σ^{1/2}.
+func (s *Series) Spectral(c []float64) (left, right *mat.Dense, err error) {
+	if len(c) != s.C {
+		panic(mat.ErrShape)
+	}
+	if !s.Directed {
+		n, r := s.u.Dims()
+		left, right = mat.NewDense(n, r, nil), mat.NewDense(n, r, nil)
+		for i, l := range s.lambda {
+			var f, pw float64 = 0, 1
+			for _, ck := range c {
+				pw *= l
+				f += ck * pw
+			}
+			a := math.Sqrt(math.Abs(f))
+			b := a
+			if f < 0 {
+				b = -a
+			}
+			for v := 0; v < n; v++ {
+				x := s.u.At(v, i)
+				left.Set(v, i, a*x)
+				right.Set(v, i, b*x)
+			}
+		}
+		return left, right, nil
+	}
+	_, r := s.du.Dims()
+	m := mat.NewDense(r, r, nil)
+	for k, ck := range c {
+		var t mat.Dense
+		t.Scale(ck, s.cores[k])
+		m.Add(m, &t)
+	}
+	var svd mat.SVD
+	if !svd.Factorize(m, mat.SVDFull) {
+		return nil, nil, errors.New("lowrank: SVD of the series core did not converge")
+	}
+	var p, w mat.Dense
+	svd.UTo(&p)
+	svd.VTo(&w)
+	sv := svd.Values(nil)
+	for j, x := range sv {
+		sq := math.Sqrt(x)
+		for i := 0; i < r; i++ {
+			p.Set(i, j, p.At(i, j)*sq)
+			w.Set(i, j, w.At(i, j)*sq)
+		}
+	}
+	left, right = new(mat.Dense), new(mat.Dense)
+	left.Mul(s.du, &p)
+	right.Mul(s.dv, &w)
+	return left, right, nil
+}
