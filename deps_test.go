@@ -21,6 +21,7 @@ var layer = map[string]int{
 	"pipeline/reference": 4,
 	"cmd/wys-sparse":     5,
 	"benchmarks":         5,
+	"viz/tsne":           1, // imports only gonum
 }
 
 // TestImportLayering reads every package's imports (test files included)
