@@ -9,7 +9,14 @@ import (
 	"slices"
 	"time"
 
+	"github.com/wys-project/wys/lowrank"
 	"github.com/wys-project/wys/sparse"
+)
+
+// Sources of positive pairs of the sparse trainer.
+const (
+	SourceWalk     = "walk"
+	SourceFactored = "factored"
 )
 
 // Optimizer names of the sparse trainer.
@@ -92,6 +99,23 @@ type TrainConfig struct {
 	Checkpoint func(*TrainState) error
 	// CheckpointEvery is the wall time between checkpoints; 0 means 5 minutes.
 	CheckpointEvery time.Duration
+	// Source selects where positive pairs come from: SourceWalk ("" means
+	// it), the walks' own step weights Q_k, or SourceFactored, the same
+	// walks reweighted by the factored E[D] (see the package lowrank):
+	// the pair (v, u) reached at any step carries
+	// Σ_j Q_j (T^j)_vu / Σ_j (T^j)_vu and the q-gradient gets every
+	// power's share, which is unbiased when the factored powers are
+	// exact (the first two are) and lowers the variance of the
+	// q-gradient.
+	Source string
+	// FactorRank is the rank r of the factorization that SourceFactored
+	// and WarmStart use; 0 means Dim/2 (the CLI's -rank).
+	FactorRank int
+	// WarmStart starts L and R from the spectral factors of the
+	// transition-matrix series (lowrank.Series.Spectral with uniform Q,
+	// rank Dim/2), scaled so that the mean score of the arcs is 1,
+	// instead of uniform noise.
+	WarmStart bool
 	// Resume, when not nil, continues a run from a saved state: with the
 	// same graph, evaluation pairs and settings (checked through
 	// CheckpointFingerprint), the result is bit-for-bit that of an
@@ -139,6 +163,12 @@ func (c TrainConfig) WithDefaults() TrainConfig {
 	if c.QLR == 0 {
 		c.QLR = 0.005
 	}
+	if c.Source == "" {
+		c.Source = SourceWalk
+	}
+	if c.FactorRank == 0 {
+		c.FactorRank = c.Dim / 2
+	}
 	if c.EvalEvery == 0 {
 		c.EvalEvery = c.Epochs / 20
 	}
@@ -170,6 +200,10 @@ func (c TrainConfig) Validate() error {
 		return fmt.Errorf("pipeline: unknown optimizer %q (want %q, %q or %q)", c.Optimizer, OptAdam, OptSGD, OptPercentDelta)
 	case !(d.LR > 0) || math.IsInf(d.LR, 0):
 		return fmt.Errorf("pipeline: learning rate %v, want a positive number", c.LR)
+	case d.Source != SourceWalk && d.Source != SourceFactored:
+		return fmt.Errorf("pipeline: unknown source of positives %q (want %q or %q)", c.Source, SourceWalk, SourceFactored)
+	case d.FactorRank < 1:
+		return fmt.Errorf("pipeline: factorization rank %d, want at least 1", c.FactorRank)
 	case !(d.QLR > 0) || math.IsInf(d.QLR, 0):
 		return fmt.Errorf("pipeline: attention learning rate %v, want a positive number", c.QLR)
 	case !(d.EvalEvery > 0):
@@ -209,6 +243,15 @@ func (c TrainConfig) EstimateMemory(n, nnz, evalPairs int) int64 {
 	b += int64(evalPairs) * 16
 	if d.Objective.AdamicAdar {
 		b += int64(nnz)*8 + int64(n)*8 // Adamic–Adar sampling table
+	}
+	if d.Source == SourceFactored || d.WarmStart {
+		// The factors (n x r float64, and for a directed graph V and the
+		// C precomputed V·core_kᵀ), the transpose of T and the sketch.
+		r := int64(d.FactorRank + 10)
+		b += int64(n)*r*8*4 + int64(nnz)*12
+		if d.Source == SourceFactored {
+			b += int64(d.Objective.C) * int64(n) * int64(d.FactorRank) * 8
+		}
 	}
 	pairs := int64(d.BatchWalks) * int64(d.Objective.Contexts()) * int64(1+d.Negatives)
 	b += pairs * 12 * 3
@@ -256,9 +299,37 @@ func TrainGraph(ctx context.Context, g *Graph, eval *Split, cfg TrainConfig, rec
 	}
 	rec.Record(Event{Kind: Note, Stage: "train", Message: fmt.Sprintf("memory estimate %s (limit %s)", FormatBytes(need), FormatBytes(limit))})
 
+	var series *lowrank.Series
+	var factorTime time.Duration
+	if cfg.Source == SourceFactored || cfg.WarmStart {
+		if cfg.FactorRank > n {
+			return nil, fmt.Errorf("pipeline: factorization rank %d exceeds the %d nodes of the graph; lower the rank", cfg.FactorRank, n)
+		}
+		rec.Record(Event{Kind: StageStart, Stage: "factorize", Message: fmt.Sprintf("rank %d factorization of T (C = %d powers)", cfg.FactorRank, cfg.Objective.C)})
+		t0 := time.Now()
+		var err error
+		series, err = lowrank.NewSeries(ctx, g.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: cfg.FactorRank, Seed: cfg.Seed},
+			C: cfg.Objective.C, Exact: 2, Directed: g.Directed, Workers: cfg.Workers})
+		if err != nil {
+			return nil, err
+		}
+		factorTime = time.Since(t0)
+		rec.Record(Event{Kind: StageEnd, Stage: "factorize", Elapsed: factorTime})
+	}
 	t := newTrainer(g, cfg)
 	res := &Result{Method: "sparse", N: n, Half: t.half, TrainAUC: math.NaN(), TestAUC: math.NaN(), TestDirectedAUC: math.NaN()}
 	res.Stats.EstimatedBytes = need
+	if series != nil {
+		res.Stats.Stages = append(res.Stats.Stages, StageTime{Name: "factorize", Duration: factorTime})
+		if cfg.Source == SourceFactored {
+			t.series = series
+		}
+		if cfg.WarmStart && cfg.Resume == nil {
+			if err := t.warmStart(series); err != nil {
+				return nil, err
+			}
+		}
+	}
 
 	// Evaluation subsamples, fixed for the run.
 	erng := streamRNG(cfg.Seed, streamEval, 0)
@@ -448,6 +519,10 @@ type trainer struct {
 	shards []shardOut
 	pairs  int64
 
+	// series, when not nil, reweights walk pairs by the factored E[D]
+	// (SourceFactored).
+	series *lowrank.Series
+
 	// Pairs of the current batch bucketed by row block (see bucket).
 	byL, byR       []pairCoef
 	startL, startR [numBlocks + 1]int
@@ -464,6 +539,9 @@ type shardOut struct {
 	dQ    []float64 // ∂J/∂Q_k estimates
 	loss  float64
 	pos   int64
+	// Scratch of the factored source: the powers of one pair and the
+	// series' buffer.
+	pw, scratch []float64
 }
 
 func newTrainer(g *Graph, cfg TrainConfig) *trainer {
@@ -611,6 +689,9 @@ func (t *trainer) sampleShard(out *shardOut, seed uint64, shard uint64, walks, t
 			cur = next
 			g := float64(dot32(lv, t.r[int(cur)*h:int(cur)*h+h]))
 			loss, grad := t.posTerm(g)
+			if t.series != nil && t.factoredPair(out, v, cur, wPos, Q, loss, grad) {
+				continue
+			}
 			out.loss += wPos * Q[k] * loss
 			out.dQ[k] += wPos * loss
 			out.pairs = append(out.pairs, pairCoef{v, cur, float32(wPos * Q[k] * grad)})
@@ -639,6 +720,78 @@ func (t *trainer) sampleShard(out *shardOut, seed uint64, shard uint64, walks, t
 		out.loss += wNeg * loss
 		out.pairs = append(out.pairs, pairCoef{v, u, float32(wNeg * grad)})
 	}
+}
+
+// factoredPair adds the walk pair (v, u) with the factored weights: with
+// p_j = (T^j)_vu for j = 1..C, the pair carries Σ_j Q_j p_j / Σ_j p_j (a
+// step of a walk reaches u with probability (1/C)·Σ_j p_j averaged over
+// the C steps, so this weighting is unbiased with exact p) and the
+// q-gradient gets p_j / Σ_j p_j of the loss for each j. It reports false,
+// leaving the pair to the walk weights, when the factored powers of a
+// pair the walk did reach sum to almost nothing (a low-rank artefact).
+func (t *trainer) factoredPair(out *shardOut, v, u int32, wPos float64, Q []float64, loss, grad float64) bool {
+	if out.pw == nil {
+		out.pw = make([]float64, t.c)
+		out.scratch = make([]float64, 2*t.series.Rank())
+	}
+	t.series.PowersInto(out.pw, out.scratch, v, u)
+	var den, num float64
+	for j, p := range out.pw {
+		den += p
+		num += Q[j] * p
+	}
+	if !(den > 1e-9) {
+		return false
+	}
+	w := math.Max(num/den, 0)
+	out.loss += wPos * w * loss
+	for j, p := range out.pw {
+		out.dQ[j] += wPos * loss * p / den
+	}
+	out.pairs = append(out.pairs, pairCoef{v, u, float32(wPos * w * grad)})
+	out.pos++
+	return true
+}
+
+// warmStart sets L and R from the spectral factors of Σ_k T^k/C (the
+// leading half columns; the rest keep their random start), scaled so that
+// the mean score L_v·R_u over the arcs is 1.
+func (t *trainer) warmStart(series *lowrank.Series) error {
+	c := make([]float64, t.c)
+	for k := range c {
+		c[k] = 1 / float64(t.c)
+	}
+	left, right, err := series.Spectral(c)
+	if err != nil {
+		return err
+	}
+	_, r := left.Dims()
+	cols := min(r, t.half)
+	var mean float64
+	for v := 0; v < t.n; v++ {
+		lv := left.RawRowView(v)[:cols]
+		idx, _ := t.adj.Row(v)
+		for _, u := range idx {
+			ru := right.RawRowView(int(u))
+			for i, x := range lv {
+				mean += x * ru[i]
+			}
+		}
+	}
+	mean /= float64(t.adj.NNZ())
+	gamma := 1.0
+	if mean != 0 {
+		gamma = 1 / math.Sqrt(math.Abs(mean))
+	}
+	h := t.half
+	for v := 0; v < t.n; v++ {
+		lv, rv := left.RawRowView(v), right.RawRowView(v)
+		for i := 0; i < cols; i++ {
+			t.l[v*h+i] = float32(gamma * lv[i])
+			t.r[v*h+i] = float32(gamma * rv[i])
+		}
+	}
+	return nil
 }
 
 // extraPair adds the positive pair (v, u) of attention entry k.
@@ -944,6 +1097,14 @@ func EstimateObjective(ctx context.Context, g *Graph, cfg TrainConfig, l, r []fl
 	copy(t.l, l)
 	copy(t.r, r)
 	copy(t.q, q)
+	if cfg.Source == SourceFactored {
+		series, err := lowrank.NewSeries(ctx, g.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: cfg.FactorRank, Seed: 1},
+			C: cfg.Objective.C, Exact: 2, Directed: g.Directed, Workers: cfg.Workers})
+		if err != nil {
+			return nil, err
+		}
+		t.series = series
+	}
 	shards, err := t.sampleBatch(ctx, 0, walks)
 	if err != nil {
 		return nil, err

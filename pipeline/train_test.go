@@ -51,15 +51,20 @@ func TestEstimatorUnbiased(t *testing.T) {
 		n        int
 		ppr      float64
 		aa       bool
+		factored bool
 	}{
-		{"code-undirected", pipeline.FormulationCode, false, 30, 0, false},
-		{"paper-undirected", pipeline.FormulationPaper, false, 20, 0, false},
-		{"code-directed", pipeline.FormulationCode, true, 25, 0, false},
-		{"paper-directed", pipeline.FormulationPaper, true, 20, 0, false},
+		{"code-undirected", pipeline.FormulationCode, false, 30, 0, false, false},
+		{"paper-undirected", pipeline.FormulationPaper, false, 20, 0, false, false},
+		{"code-directed", pipeline.FormulationCode, true, 25, 0, false, false},
+		{"paper-directed", pipeline.FormulationPaper, true, 20, 0, false, false},
 		// The extra context types of the paper's Extensions.
-		{"code-undirected-ppr-aa", pipeline.FormulationCode, false, 30, 0.3, true},
-		{"paper-directed-ppr-aa", pipeline.FormulationPaper, true, 20, 0.2, true},
-		{"code-directed-aa", pipeline.FormulationCode, true, 25, 0, true},
+		{"code-undirected-ppr-aa", pipeline.FormulationCode, false, 30, 0.3, true, false},
+		{"paper-directed-ppr-aa", pipeline.FormulationPaper, true, 20, 0.2, true, false},
+		{"code-directed-aa", pipeline.FormulationCode, true, 25, 0, true, false},
+		// Walk pairs reweighted by the factored E[D] at full rank (exact
+		// factors): unbiased too.
+		{"code-undirected-factored", pipeline.FormulationCode, false, 30, 0, false, true},
+		{"paper-directed-factored", pipeline.FormulationPaper, true, 20, 0, false, true},
 	}
 	const draws = 6000
 	for _, c := range cases {
@@ -70,6 +75,9 @@ func TestEstimatorUnbiased(t *testing.T) {
 			obj := pipeline.ObjectiveConfig{Formulation: c.f, C: 4, Beta: 0.3, PPR: c.ppr, AdamicAdar: c.aa}
 			C := obj.Contexts()
 			cfg := pipeline.TrainConfig{Objective: obj, Dim: 2 * half, Negatives: 2, Workers: 1}
+			if c.factored {
+				cfg.Source, cfg.FactorRank = pipeline.SourceFactored, c.n
+			}
 			rng := rand.New(rand.NewPCG(5, 5))
 			l := make([]float32, c.n*half)
 			r := make([]float32, c.n*half)
@@ -97,6 +105,10 @@ func TestEstimatorUnbiased(t *testing.T) {
 			gr := make([]acc, len(r))
 			gq := make([]acc, C)
 			add := func(a *acc, x float64) { a.sum += x; a.sq += x * x }
+			draws := draws
+			if c.factored {
+				draws = 2000 // each estimate factors the graph anew
+			}
 			for d := 0; d < draws; d++ {
 				est, err := pipeline.EstimateObjective(context.Background(), g, cfg, l, r, q, 16, uint64(d)+1)
 				if err != nil {
@@ -112,8 +124,9 @@ func TestEstimatorUnbiased(t *testing.T) {
 				}
 			}
 			check := func(what string, a acc, want float64) {
-				mean := a.sum / draws
-				se := math.Sqrt(math.Max(a.sq/draws-mean*mean, 0) / draws)
+				nd := float64(draws)
+				mean := a.sum / nd
+				se := math.Sqrt(math.Max(a.sq/nd-mean*mean, 0) / nd)
 				// float32 parameters and coefficients: relative 1e-5 floor.
 				if math.Abs(mean-want) > 4.5*se+1e-5*(math.Abs(want)+1e-3) {
 					t.Errorf("%s: mean of estimates %.6g ± %.2g, exact %.6g", what, mean, se, want)

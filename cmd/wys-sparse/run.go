@@ -47,6 +47,8 @@ type options struct {
 	beta, walks            float64
 	ppr                    float64
 	adamicAdar             bool
+	source                 string
+	warmStart              bool
 	formulation, optimizer string
 	lr, qlr, epochs        float64
 	batch, negatives       int
@@ -85,6 +87,8 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&o.rank, "rank", 0, "rank of the score matrix g(Y) = L Rᵀ, the width of each side: -rank r is -dim 2r (0: from -dim)")
 	fs.IntVar(&o.c, "C", pipeline.DefaultC, "number of transition-matrix powers k = 1..C")
 	fs.Float64Var(&o.beta, "beta", pipeline.DefaultBeta, "weight of the attention regulariser on q")
+	fs.StringVar(&o.source, "source", "walk", "sparse: positive pairs weighted by the walk steps (walk) or by the factored E[D] of rank -rank (factored)")
+	fs.BoolVar(&o.warmStart, "warm-start", false, "sparse: start L and R from the rank -rank spectral factors of the transition-matrix series instead of noise")
 	fs.Float64Var(&o.ppr, "ppr", 0, "add a Personalized PageRank context with this restart probability in (0, 1), with its own learned attention weight (0: off)")
 	fs.BoolVar(&o.adamicAdar, "adamic-adar", false, "add an Adamic–Adar context (common neighbours weighted by 1/ln degree), with its own learned attention weight")
 	fs.Float64Var(&o.walks, "walks-per-node", pipeline.DefaultWalksPerNode, "starting mass P0 of E[D] (walks per node)")
@@ -480,7 +484,7 @@ func trainAndWrite(ctx context.Context, o *options, obj pipeline.ObjectiveConfig
 	var res *pipeline.Result
 	var err error
 	settings := map[string]any{"trainer": o.trainer, "formulation": o.formulation, "dim": o.dim, "C": o.c, "beta": o.beta,
-		"walks_per_node": o.walks, "ppr": o.ppr, "adamic_adar": o.adamicAdar, "seed": o.seed, "workers": o.workers, "go": runtime.Version()}
+		"walks_per_node": o.walks, "source": o.source, "warm_start": o.warmStart, "ppr": o.ppr, "adamic_adar": o.adamicAdar, "seed": o.seed, "workers": o.workers, "go": runtime.Version()}
 	var fq []float64
 	if o.fixedQ != "" {
 		fq = fixedQ(o.fixedQ, o.c)
@@ -515,7 +519,7 @@ func trainAndWrite(ctx context.Context, o *options, obj pipeline.ObjectiveConfig
 	default: // the sparse trainer
 		cfg := pipeline.TrainConfig{Objective: obj, Dim: o.dim, Epochs: o.epochs, BatchWalks: o.batch, Negatives: o.negatives,
 			Optimizer: o.optimizer, LR: o.lr, QLR: o.qlr, EvalEvery: o.evalEvery, Patience: o.patience, FixedQ: fq,
-			Seed: o.seed, Workers: o.workers, MemoryLimit: int64(o.maxMemory * (1 << 30))}
+			Source: o.source, WarmStart: o.warmStart, Seed: o.seed, Workers: o.workers, MemoryLimit: int64(o.maxMemory * (1 << 30))}
 		if err := cfg.Validate(); err != nil {
 			return usagef("%v", strings.TrimPrefix(err.Error(), "pipeline: "))
 		}

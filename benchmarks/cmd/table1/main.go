@@ -48,6 +48,8 @@ func main() {
 	opt := flag.String("opt", "", "sparse: optimizer adam or sgd (empty: default)")
 	out := flag.String("out", "", "write the Markdown table here (default: stdout only)")
 	verbose := flag.Bool("v", false, "print evaluation points")
+	contexts := flag.String("contexts", "", "comma-separated context variants, one row each: none, ppr, aa, ppr+aa (the paper's extension types; empty: none, without a context column)")
+	alpha := flag.Float64("ppr-alpha", 0.15, "restart probability of the ppr context")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -64,7 +66,9 @@ func main() {
 		for _, dstr := range strings.Split(*dims, ",") {
 			var d int
 			fmt.Sscan(dstr, &d)
-			for _, tr := range strings.Split(*trainers, ",") {
+			variants := strings.Split(*contexts, ",")
+			for _, tv := range cross(strings.Split(*trainers, ","), variants) {
+				tr, variant := tv[0], tv[1]
 				var aucs []float64
 				var q []float64
 				var wall time.Duration
@@ -73,6 +77,18 @@ func main() {
 				var pps float64
 				for s := 1; s <= *seeds; s++ {
 					obj := pipeline.ObjectiveConfig{Formulation: pipeline.Formulation(*formulation)}
+					switch variant {
+					case "", "none":
+					case "ppr":
+						obj.PPR = *alpha
+					case "aa":
+						obj.AdamicAdar = true
+					case "ppr+aa":
+						obj.PPR, obj.AdamicAdar = *alpha, true
+					default:
+						fmt.Fprintf(os.Stderr, "table1: -contexts %q: want none, ppr, aa or ppr+aa\n", variant)
+						os.Exit(2)
+					}
 					rec := pipeline.RecordFunc(func(e pipeline.Event) {
 						if *verbose && e.Kind == pipeline.Eval {
 							fmt.Fprintf(log, "  %s %s d=%d step %d loss %.4g train %.4f test %.4f Q1 %.3f %v\n",
@@ -114,8 +130,23 @@ func main() {
 				} else {
 					extra = "BLAS " + reference.BLAS
 				}
-				rows = append(rows, fmt.Sprintf("| %s | %d | %s | %.2f ± %.2f | %.1f | %d | %.1f s | %.2f GiB | %s | %s |",
-					ds, d, tr, mean, std, paper[ds][pcol], best, wall.Seconds()/float64(*seeds),
+				ctxCol := ""
+				if *contexts != "" {
+					// The extra types' weights follow the C = 10 powers.
+					ctxCol = " " + variant + " |"
+					var ws []string
+					for j, name := range strings.Split(variant, "+") {
+						if name != "none" && len(q) > 10+j {
+							ws = append(ws, fmt.Sprintf("%s %.3f", name, q[10+j]))
+						}
+					}
+					if len(ws) == 0 {
+						ws = append(ws, "—")
+					}
+					ctxCol += " " + strings.Join(ws, ", ") + " |"
+				}
+				rows = append(rows, fmt.Sprintf("| %s | %d | %s |%s %.2f ± %.2f | %.1f | %d | %.1f s | %.2f GiB | %s | %s |",
+					ds, d, tr, ctxCol, mean, std, paper[ds][pcol], best, wall.Seconds()/float64(*seeds),
 					float64(peak)/(1<<30), benchmarks.FormatQ(q, 4), extra))
 			}
 		}
@@ -124,7 +155,12 @@ func main() {
 	fmt.Fprintf(&b, "# Table 1 (link prediction, test ROC-AUC)\n\n%s\n\n", benchmarks.MachineLine())
 	fmt.Fprintf(&b, "Command: `go run -tags openblas ./benchmarks/cmd/table1 %s`\n\n", strings.Join(os.Args[1:], " "))
 	fmt.Fprintf(&b, "Formulation %s, C = 10, β = 0.5; dense: %d PercentDelta steps; %d seed(s) per cell. Peak RSS is the process's high-water mark so far (cumulative over the run).\n\n", *formulation, *steps, *seeds)
-	b.WriteString("| dataset | d | trainer | test AUC (mean ± std) | paper | best step | time per run | peak RSS | learned Q (k = 1..4) | notes |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	if *contexts != "" {
+		fmt.Fprintf(&b, "Context variants: none (the C powers only), ppr (Personalized PageRank, restart probability %g), aa (Adamic–Adar), each extra type with its own learned entry of Q.\n\n", *alpha)
+		b.WriteString("| dataset | d | trainer | contexts | learned weight of the extra types | test AUC (mean ± std) | paper | best step | time per run | peak RSS | learned Q (k = 1..4) | notes |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	} else {
+		b.WriteString("| dataset | d | trainer | test AUC (mean ± std) | paper | best step | time per run | peak RSS | learned Q (k = 1..4) | notes |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	}
 	for _, r := range rows {
 		b.WriteString(r + "\n")
 	}
@@ -135,4 +171,15 @@ func main() {
 			os.Exit(1)
 		}
 	}
+}
+
+// cross returns every (a, b) pair, a-major.
+func cross(as, bs []string) [][2]string {
+	var out [][2]string
+	for _, a := range as {
+		for _, b := range bs {
+			out = append(out, [2]string{a, b})
+		}
+	}
+	return out
 }
