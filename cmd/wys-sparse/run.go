@@ -98,7 +98,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.optimizer, "optimizer", "", "sparse: adam, sgd or percentdelta (default adam); dense: percentdelta or adam (default percentdelta)")
 	fs.Float64Var(&o.lr, "lr", 0, "learning rate (0: the trainer's default)")
 	fs.Float64Var(&o.qlr, "qlr", 0, "sparse: learning rate of the attention logits q (0: default 0.005)")
-	fs.Float64Var(&o.epochs, "epochs", 0, "sparse: epochs, each N walks of length C (0: default 400)")
+	fs.Float64Var(&o.epochs, "epochs", 0, "sparse: epochs, each N walks of length C (0: max(400, 150 walks per arc), e.g. 463 for ca-HepTh, 1500 for PPI)")
 	fs.IntVar(&o.steps, "steps", 0, "dense: full-batch steps (0: default 300)")
 	fs.IntVar(&o.batch, "batch", 0, "sparse: walks per minibatch (0: default 256)")
 	fs.IntVar(&o.negatives, "negatives", 0, "sparse: non-edge pairs per positive pair (0: default 1)")
