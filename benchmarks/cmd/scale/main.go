@@ -10,6 +10,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -19,11 +20,14 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/wys-project/wys/benchmarks"
+	"github.com/wys-project/wys/lowrank"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/reference"
 )
@@ -33,6 +37,9 @@ type row struct {
 	Nodes        int     `json:"nodes"`
 	Edges        int     `json:"edges"`
 	GenSeconds   float64 `json:"gen_s"`
+	LoadSeconds  float64 `json:"load_s"`
+	FactorSecs   float64 `json:"factor_s"`
+	FactorRank   int     `json:"factor_rank"`
 	SplitSeconds float64 `json:"split_s"`
 	EpochSeconds float64 `json:"epoch_s"`
 	EvalSeconds  float64 `json:"eval_s"`
@@ -54,13 +61,15 @@ func main() {
 	dim := flag.Int("dim", 128, "embedding width d")
 	denseMax := flag.Int("dense-max", 12, "largest scale at which the dense reference also runs (300 steps)")
 	one := flag.Int("one", -1, "internal: measure this scale in this process and print one JSON row")
+	rank := flag.Int("rank", 64, "rank of the factorization stage (lowrank.NewSeries on the training graph; 0: skip)")
+	plotOut := flag.String("plot", "", "write log-log plots of time per stage and of peak memory against nodes to `PREFIX`-time.png and PREFIX-memory.png")
 	out := flag.String("out", "", "write the Markdown table here")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
 	if *one >= 0 {
-		r, err := measure(ctx, *one, *epochs, *dim, *one <= *denseMax)
+		r, err := measure(ctx, *one, *epochs, *dim, *rank, *one <= *denseMax)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "scale:", err)
 			os.Exit(1)
@@ -75,7 +84,7 @@ func main() {
 	}
 	var rows []row
 	for s := *minScale; s <= *maxScale; s += *step {
-		args := []string{"-one", strconv.Itoa(s), "-epochs", fmt.Sprint(*epochs), "-dim", strconv.Itoa(*dim), "-dense-max", strconv.Itoa(*denseMax)}
+		args := []string{"-one", strconv.Itoa(s), "-epochs", fmt.Sprint(*epochs), "-dim", strconv.Itoa(*dim), "-dense-max", strconv.Itoa(*denseMax), "-rank", strconv.Itoa(*rank)}
 		cmd := exec.CommandContext(ctx, self, args...)
 		cmd.Stderr = os.Stderr
 		var buf bytes.Buffer
@@ -95,16 +104,24 @@ func main() {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Scaling on R-MAT graphs\n\n%s\n\nCommand: `go run ./benchmarks/cmd/scale %s`\n\n", benchmarks.MachineLine(), strings.Join(os.Args[1:], " "))
-	fmt.Fprintf(&b, "Graph500 R-MAT (A = 0.57, B = 0.19, C = 0.19, edge factor 16, ids permuted, undirected, duplicates and self-loops dropped); half the edges held out by the splitter; sparse trainer with default settings, d = %d, C = 10, %g epoch(s) (one epoch = N walks, 10 positive and 10 negative pairs each). Peak RSS is the child process's VmHWM. Dense: the reference's pre-flight memory estimate (C + 3 float32 N x N matrices); its time and AUC where it ran (300 steps).\n\n", *dim, *epochs)
-	b.WriteString("| scale | nodes | edges | generate | split | one epoch | evaluate | pairs/s | test AUC | peak RSS | sparse estimate | dense memory | dense time | dense AUC |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "Graph500 R-MAT (A = 0.57, B = 0.19, C = 0.19, edge factor 16, ids permuted, undirected, duplicates and self-loops dropped), generated, written as a SNAP edge list to a temporary file and loaded back (load = parsing that file into the CSR); half the edges held out by the splitter; factorization = lowrank.NewSeries of the training graph's transition matrix at rank %d (C = 10 powers; the factors are dropped before training); sparse trainer with default settings, d = %d, C = 10, %g epoch(s) (one epoch = N walks, 10 positive and 10 negative pairs each). Peak RSS is the child process's VmHWM over all stages. Dense: the reference's pre-flight memory estimate (C + 1 float32 N x N matrices); its time and AUC where it ran (300 steps).\n\n", *rank, *dim, *epochs)
+	b.WriteString("| scale | nodes | edges | generate | load | split | factorize | one epoch | evaluate | pairs/s | test AUC | peak RSS | sparse estimate | dense memory | dense time | dense AUC |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		dt, da := "—", "—"
 		if r.DenseSeconds > 0 {
 			dt, da = fmt.Sprintf("%.1f s", r.DenseSeconds), fmt.Sprintf("%.4f", r.DenseAUC)
 		}
-		fmt.Fprintf(&b, "| %d | %d | %d | %.1f s | %.1f s | %.1f s | %.1f s | %.2fM | %.4f | %s | %s | %s | %s | %s |\n",
-			r.Scale, r.Nodes, r.Edges, r.GenSeconds, r.SplitSeconds, r.EpochSeconds, r.EvalSeconds, r.PairsPerSec/1e6, r.TestAUC,
+		fmt.Fprintf(&b, "| %d | %d | %d | %.1f s | %.1f s | %.1f s | %.1f s | %.1f s | %.1f s | %.2fM | %.4f | %s | %s | %s | %s | %s |\n",
+			r.Scale, r.Nodes, r.Edges, r.GenSeconds, r.LoadSeconds, r.SplitSeconds, r.FactorSecs, r.EpochSeconds, r.EvalSeconds, r.PairsPerSec/1e6, r.TestAUC,
 			pipeline.FormatBytes(r.PeakRSS), pipeline.FormatBytes(r.Estimated), pipeline.FormatBytes(r.DenseBytes), dt, da)
+	}
+	if *plotOut != "" && len(rows) > 0 {
+		if err := plotScaling(*plotOut, rows); err != nil {
+			fmt.Fprintln(os.Stderr, "scale:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(&b, "\nPlots: [time per stage](%s-time.png), [peak memory](%s-memory.png) (log-log, against nodes).\n",
+			filepath.Base(*plotOut), filepath.Base(*plotOut))
 	}
 	fmt.Print(b.String())
 	if *out != "" {
@@ -115,7 +132,7 @@ func main() {
 	}
 }
 
-func measure(ctx context.Context, scale int, epochs float64, dim int, dense bool) (*row, error) {
+func measure(ctx context.Context, scale int, epochs float64, dim, rank int, dense bool) (*row, error) {
 	r := &row{Scale: scale, Epochs: epochs}
 	t := time.Now()
 	g, err := pipeline.RMAT(scale, 16, false, 1)
@@ -123,6 +140,34 @@ func measure(ctx context.Context, scale int, epochs float64, dim int, dense bool
 		return nil, err
 	}
 	r.GenSeconds = time.Since(t).Seconds()
+	// Load: the same graph as a SNAP edge list on disk, parsed back.
+	f, err := os.CreateTemp("", "wys-rmat-*.txt")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(f.Name())
+	w := bufio.NewWriterSize(f, 1<<20)
+	for v := 0; v < g.N(); v++ {
+		idx, _ := g.Adj.Row(v)
+		for _, u := range idx {
+			if int(u) > v {
+				fmt.Fprintf(w, "%d\t%d\n", v, u)
+			}
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	g = nil
+	t = time.Now()
+	g, _, err = pipeline.LoadEdgeList(ctx, f.Name(), pipeline.LoadOptions{IDs: pipeline.IDInteger})
+	if err != nil {
+		return nil, err
+	}
+	r.LoadSeconds = time.Since(t).Seconds()
 	r.Nodes, r.Edges = g.N(), g.Adj.NNZ()/2
 	t = time.Now()
 	split, err := pipeline.SplitEdges(ctx, g, 0.5, 1)
@@ -135,6 +180,18 @@ func measure(ctx context.Context, scale int, epochs float64, dim int, dense bool
 		return nil, err
 	}
 	g = nil
+	if rank > 0 {
+		r.FactorRank = rank
+		t = time.Now()
+		series, err := lowrank.NewSeries(ctx, train.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: rank, Seed: 1}, C: 10})
+		if err != nil {
+			return nil, err
+		}
+		r.FactorSecs = time.Since(t).Seconds()
+		_ = series.Rank()
+		series = nil
+		runtime.GC()
+	}
 	cfg := pipeline.TrainConfig{Dim: dim, Epochs: epochs, EvalEvery: epochs, EvalPairs: 100000, Seed: 1}
 	r.Estimated = cfg.EstimateMemory(train.N(), train.Adj.NNZ(), 4*len(split.Train))
 	t = time.Now()
