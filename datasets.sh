@@ -71,7 +71,7 @@ splits=(
 )
 
 usage() {
-  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 die() { echo "datasets.sh: $*" >&2; exit 2; }
