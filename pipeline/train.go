@@ -985,19 +985,27 @@ func (t *trainer) apply(x, g, m, v []float32, rows []int32, lr, pdScale float64)
 		}
 		return
 	}
-	const b1, b2, eps = 0.9, 0.999, 1e-8
+	const b1, b2 = 0.9, 0.999
 	c1 := 1 - math.Pow(b1, float64(t.step))
 	c2 := 1 - math.Pow(b2, float64(t.step))
 	a := float32(lr * math.Sqrt(c2) / c1)
 	for _, row := range rows {
 		o := int(row) * h
-		xr, gr, mr, vr := x[o:o+h], g[o:o+h], m[o:o+h], v[o:o+h]
-		for j := range xr {
-			gj := gr[j] + decay*xr[j]
-			mr[j] = b1*mr[j] + (1-b1)*gj
-			vr[j] = b2*vr[j] + (1-b2)*gj*gj
-			xr[j] -= a * mr[j] / (float32(math.Sqrt(float64(vr[j]))) + eps)
-		}
+		adamRow(x[o:o+h], g[o:o+h], m[o:o+h], v[o:o+h], a, decay)
+	}
+}
+
+// adamRow applies one Adam step with step size a (bias corrections folded
+// in) to a row x with gradient g (plus decay·x) and moments m and v.
+func adamRow(x, g, m, v []float32, a, decay float32) {
+	const b1, b2, eps = 0.9, 0.999, 1e-8
+	g, m, v = g[:len(x)], m[:len(x)], v[:len(x)]
+	for j, xj := range x {
+		gj := g[j] + decay*xj
+		mj := b1*m[j] + (1-b1)*gj
+		vj := b2*v[j] + (1-b2)*gj*gj
+		m[j], v[j] = mj, vj
+		x[j] = xj - a*mj/(float32(math.Sqrt(float64(vj)))+eps)
 	}
 }
 
