@@ -633,35 +633,7 @@ func (t *trainer) Q() []float64 {
 	return Softmax(t.q)
 }
 
-func dot32(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
 
-func axpy32(dst []float32, alpha float32, x []float32) {
-	x = x[:len(dst)]
-	i := 0
-	for ; i+4 <= len(dst); i += 4 {
-		dst[i] += alpha * x[i]
-		dst[i+1] += alpha * x[i+1]
-		dst[i+2] += alpha * x[i+2]
-		dst[i+3] += alpha * x[i+3]
-	}
-	for ; i < len(dst); i++ {
-		dst[i] += alpha * x[i]
-	}
-}
 
 // posTerm returns ℓ+(g) = −log σ(g) (paper) or −log(σ(g)+ε) (code) and
 // its derivative with respect to g.
@@ -995,19 +967,6 @@ func (t *trainer) apply(x, g, m, v []float32, rows []int32, lr, pdScale float64)
 	}
 }
 
-// adamRow applies one Adam step with step size a (bias corrections folded
-// in) to a row x with gradient g (plus decay·x) and moments m and v.
-func adamRow(x, g, m, v []float32, a, decay float32) {
-	const b1, b2, eps = 0.9, 0.999, 1e-8
-	g, m, v = g[:len(x)], m[:len(x)], v[:len(x)]
-	for j, xj := range x {
-		gj := g[j] + decay*xj
-		mj := b1*m[j] + (1-b1)*gj
-		vj := b2*v[j] + (1-b2)*gj*gj
-		m[j], v[j] = mj, vj
-		x[j] = xj - a*mj/(float32(math.Sqrt(float64(vj)))+eps)
-	}
-}
 
 // percentDeltaScales returns the PercentDelta step scales of L and R for
 // this batch: lr / mean_i |g_i / x_i| over the elements of the rows the

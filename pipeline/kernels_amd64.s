@@ -1,0 +1,113 @@
+#include "textflag.h"
+
+// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eaxArg+0(FP), AX
+	MOVL ecxArg+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv() (eax, edx uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, eax+0(FP)
+	MOVL DX, edx+4(FP)
+	RET
+
+// func dotAVX2(a, b *float32, n int) float32
+TEXT ·dotAVX2(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	XORQ AX, AX
+dot16:
+	MOVQ CX, DX
+	SUBQ AX, DX
+	CMPQ DX, $16
+	JL   dot8
+	VMOVUPS (SI)(AX*4), Y2
+	VMOVUPS 32(SI)(AX*4), Y3
+	VFMADD231PS (DI)(AX*4), Y2, Y0
+	VFMADD231PS 32(DI)(AX*4), Y3, Y1
+	ADDQ $16, AX
+	JMP  dot16
+dot8:
+	CMPQ DX, $8
+	JL   dotdone
+	VMOVUPS (SI)(AX*4), Y2
+	VFMADD231PS (DI)(AX*4), Y2, Y0
+dotdone:
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func axpyAVX2(dst *float32, alpha float32, x *float32, n int)
+TEXT ·axpyAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	VBROADCASTSS alpha+8(FP), Y0
+	MOVQ x+16(FP), SI
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+axpyloop:
+	CMPQ AX, CX
+	JGE  axpydone
+	VMOVUPS (DI)(AX*4), Y1
+	VFMADD231PS (SI)(AX*4), Y0, Y1
+	VMOVUPS Y1, (DI)(AX*4)
+	ADDQ $8, AX
+	JMP  axpyloop
+axpydone:
+	VZEROUPPER
+	RET
+
+// func adamAVX2(x, grad, m, v *float32, n int, a, decay, b1, ob1, b2, ob2, eps float32)
+TEXT ·adamAVX2(SB), NOSPLIT, $0-68
+	MOVQ x+0(FP), DI
+	MOVQ grad+8(FP), SI
+	MOVQ m+16(FP), R8
+	MOVQ v+24(FP), R9
+	MOVQ n+32(FP), CX
+	VBROADCASTSS a+40(FP), Y10
+	VBROADCASTSS decay+44(FP), Y11
+	VBROADCASTSS b1+48(FP), Y12
+	VBROADCASTSS ob1+52(FP), Y13
+	VBROADCASTSS b2+56(FP), Y14
+	VBROADCASTSS ob2+60(FP), Y15
+	VBROADCASTSS eps+64(FP), Y9
+	XORQ AX, AX
+adamloop:
+	CMPQ AX, CX
+	JGE  adamdone
+	VMOVUPS (DI)(AX*4), Y0
+	VMOVUPS (SI)(AX*4), Y1
+	VFMADD231PS Y0, Y11, Y1
+	VMULPS (R8)(AX*4), Y12, Y2
+	VFMADD231PS Y1, Y13, Y2
+	VMOVUPS Y2, (R8)(AX*4)
+	VMULPS Y1, Y1, Y3
+	VMULPS (R9)(AX*4), Y14, Y4
+	VFMADD231PS Y3, Y15, Y4
+	VMOVUPS Y4, (R9)(AX*4)
+	VSQRTPS Y4, Y5
+	VADDPS Y9, Y5, Y5
+	VMULPS Y2, Y10, Y6
+	VDIVPS Y5, Y6, Y6
+	VSUBPS Y6, Y0, Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	JMP  adamloop
+adamdone:
+	VZEROUPPER
+	RET
