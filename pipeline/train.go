@@ -633,8 +633,6 @@ func (t *trainer) Q() []float64 {
 	return Softmax(t.q)
 }
 
-
-
 // posTerm returns ℓ+(g) = −log σ(g) (paper) or −log(σ(g)+ε) (code) and
 // its derivative with respect to g.
 func (t *trainer) posTerm(g float64) (loss, grad float64) {
@@ -966,7 +964,6 @@ func (t *trainer) apply(x, g, m, v []float32, rows []int32, lr, pdScale float64)
 		adamRow(x[o:o+h], g[o:o+h], m[o:o+h], v[o:o+h], a, decay)
 	}
 }
-
 
 // percentDeltaScales returns the PercentDelta step scales of L and R for
 // this batch: lr / mean_i |g_i / x_i| over the elements of the rows the
