@@ -350,14 +350,18 @@ func (f *figures) tsneCora(ctx context.Context) error {
 		}
 	}}
 	title := fmt.Sprintf("t-SNE of WYS embeddings [L | R] — Cora (%d nodes, %s epochs, d = %d)", res.N, fmtNum(epochs), 2*res.Half)
+	var y *mat.Dense
 	err = f.write("tsne-cora", func(path string) error {
-		return writeTSNEScatter(ctx, path, title, x, lab.Class, nil, cfg)
+		var err error
+		y, err = writeTSNEScatter(ctx, path, title, x, lab.Class, nil, cfg)
+		return err
 	})
 	if err != nil {
 		return err
 	}
-	f.caption("tsne-cora", fmt.Sprintf("t-SNE (perplexity %d, %d iterations) of the %d x %d embeddings [L | R] learned on Cora without labels, coloured by the %d classes",
-		tsne.DefaultPerplexity, tsne.DefaultIterations, res.N, 2*res.Half, lab.Classes))
+	f.caption("tsne-cora", fmt.Sprintf("t-SNE (perplexity %d, %d iterations) of the %d x %d embeddings [L | R] learned on Cora without labels, coloured by the %d classes; "+
+		"a node's nearest neighbour has its class for %.1f%% of the nodes in the picture and %.1f%% in the %d-dimensional embedding",
+		tsne.DefaultPerplexity, tsne.DefaultIterations, res.N, 2*res.Half, lab.Classes, 100*nnAgreement(y, lab.Class), 100*nnAgreement(x, lab.Class), 2*res.Half))
 	return nil
 }
 
@@ -389,7 +393,7 @@ func tail(q []float64) string {
 	if len(q) < 2 {
 		return "a single context"
 	}
-	return fmt.Sprintf("then %.3f at k = 2 down to %.3f at k = %d", q[1], q[len(q)-1], len(q))
+	return fmt.Sprintf("then Q_2 = %.3f, …, Q_%d = %.3f", q[1], len(q), q[len(q)-1])
 }
 
 func fmtNum(x float64) string { return fmt.Sprintf("%g", x) }
@@ -398,7 +402,7 @@ func fmtNum(x float64) string { return fmt.Sprintf("%g", x) }
 func (f *figures) writeReadme(took time.Duration) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Figures\n\n%s\n\n", benchmarks.MachineLine())
-	fmt.Fprintf(&b, "Command: `go run ./benchmarks/cmd/figures %s` (%v, seed %d).\n\n", strings.Join(f.args, " "), took.Round(time.Second), f.opt.seed)
+	fmt.Fprintf(&b, "Command: `%s` (%v, seed %d).\n\n", strings.Join(append([]string{"go run ./benchmarks/cmd/figures"}, f.args...), " "), took.Round(time.Second), f.opt.seed)
 	b.WriteString("Sparse trainer, code formulation, d = 128, C = 10, default settings unless stated; the AUCs are test ROC-AUCs on the released splits at the best train AUC.\n\n")
 	for _, c := range f.captions {
 		b.WriteString("- " + c + "\n")

@@ -138,17 +138,36 @@ func TestTSNEScatterTiny(t *testing.T) {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "tsne.png")
-	if err := writeTSNEScatter(context.Background(), path, "tiny", x, labels, nil, tsne.Config{Perplexity: 5, Iterations: 300, Seed: 1}); err != nil {
+	y, err := writeTSNEScatter(context.Background(), path, "tiny", x, labels, nil, tsne.Config{Perplexity: 5, Iterations: 300, Seed: 1})
+	if err != nil {
 		t.Fatal(err)
 	}
 	checkPNG(t, path, 800, 800)
+	if a := nnAgreement(y, labels); a < 0.9 {
+		t.Errorf("three separated clusters: nearest-neighbour agreement %.2f in the picture", a)
+	}
 	// Bad input reaches the caller as an error, and no file.
 	bad := filepath.Join(t.TempDir(), "bad.png")
-	if err := writeTSNEScatter(context.Background(), bad, "bad", x, labels, nil, tsne.Config{Perplexity: 40}); err == nil {
+	if _, err := writeTSNEScatter(context.Background(), bad, "bad", x, labels, nil, tsne.Config{Perplexity: 40}); err == nil {
 		t.Error("perplexity 40 on 30 points: no error")
 	}
 	if _, err := os.Stat(bad); err == nil {
 		t.Error("a failed t-SNE still wrote its figure")
+	}
+}
+
+func TestNNAgreement(t *testing.T) {
+	t.Parallel()
+	// On a line: 0 and 1 are each other's neighbours (same class), 5's
+	// nearest labelled neighbour is 1 (other class, the unlabelled 4.9 is
+	// skipped), 10's is 5.
+	x := mat.NewDense(5, 1, []float64{0, 1, 5, 4.9, 10})
+	labels := []int{0, 0, 1, -1, 1}
+	if got := nnAgreement(x, labels); got != 0.75 {
+		t.Errorf("nnAgreement = %v, want 0.75", got)
+	}
+	if got := nnAgreement(x, []int{-1, -1, -1, -1, -1}); !math.IsNaN(got) {
+		t.Errorf("nnAgreement without labels = %v, want NaN", got)
 	}
 }
 

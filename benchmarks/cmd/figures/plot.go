@@ -122,14 +122,52 @@ func writeScatter(path, title string, xy *mat.Dense, labels []int, names []strin
 	return savePNG(path, p, scatterW, scatterH)
 }
 
-// writeTSNEScatter embeds the rows of x with t-SNE (cfg) and draws them
-// with writeScatter.
-func writeTSNEScatter(ctx context.Context, path, title string, x *mat.Dense, labels []int, names []string, cfg tsne.Config) error {
+// writeTSNEScatter embeds the rows of x with t-SNE (cfg), draws them with
+// writeScatter and returns the N x 2 embedding.
+func writeTSNEScatter(ctx context.Context, path, title string, x *mat.Dense, labels []int, names []string, cfg tsne.Config) (*mat.Dense, error) {
 	y, err := tsne.Embed(ctx, x, cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return writeScatter(path, title, y, labels, names)
+	return y, writeScatter(path, title, y, labels, names)
+}
+
+// nnAgreement returns the fraction of labelled rows of x whose nearest
+// other labelled row (Euclidean) has the same label; rows labelled −1 are
+// left out. Cost O(N²·d).
+func nnAgreement(x *mat.Dense, labels []int) float64 {
+	n, _ := x.Dims()
+	agree, total := 0, 0
+	for i := range n {
+		if labels[i] < 0 {
+			continue
+		}
+		xi := x.RawRowView(i)
+		best, bj := math.Inf(1), -1
+		for j := range n {
+			if j == i || labels[j] < 0 {
+				continue
+			}
+			var d float64
+			for k, v := range x.RawRowView(j) {
+				t := xi[k] - v
+				d += t * t
+			}
+			if d < best {
+				best, bj = d, j
+			}
+		}
+		if bj >= 0 {
+			total++
+			if labels[bj] == labels[i] {
+				agree++
+			}
+		}
+	}
+	if total == 0 {
+		return math.NaN()
+	}
+	return float64(agree) / float64(total)
 }
 
 // qSeries is one learned context distribution of a multi-series chart.
