@@ -16,7 +16,7 @@
 // The link-prediction datasets train on their released splits
 // (<data>/<name>/asymproj; soc-Epinions1 is directed), Cora on its whole
 // graph (<data>/Cora/cora.{edges,labels,split}.tsv.gz). -epochs 0 keeps the
-// trainer's default (400 epochs) everywhere except soc-Epinions1, which
+// trainer's default (max(400, 150 walks per arc)) everywhere except soc-Epinions1, which
 // then runs 50 epochs (it has 76k nodes); a positive -epochs applies to
 // every run. Each figure's title states its epochs. Runs that two figures
 // share (β = 0.5 on PPI and ca-HepTh) are trained once.
@@ -63,9 +63,6 @@ var (
 // epinionsEpochs is soc-Epinions1's length of run when -epochs is 0.
 const epinionsEpochs = 50
 
-// defaultEpochs is the trainer's default (pipeline.TrainConfig.Epochs = 0).
-const defaultEpochs = 400
-
 // figureNames lists every figure in the order they are made.
 func figureNames() []string {
 	names := []string{"tsne-cora"}
@@ -94,7 +91,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.data, "data", "../shared/datasets", "folder holding the datasets")
 	fs.StringVar(&o.out, "out", "benchmarks/results/figures", "folder for the PNG files")
 	only := fs.String("only", "", "comma-separated figures to make (default all): "+strings.Join(figureNames(), ", "))
-	fs.Float64Var(&o.epochs, "epochs", 0, fmt.Sprintf("epochs per training run (0: %d, and %d on soc-Epinions1)", defaultEpochs, epinionsEpochs))
+	fs.Float64Var(&o.epochs, "epochs", 0, fmt.Sprintf("epochs per training run (0: the trainer's default, max(400, 150 walks per arc), and %d on soc-Epinions1)", epinionsEpochs))
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of every training run and of t-SNE")
 	fs.BoolVar(&o.verbose, "v", false, "print every evaluation during training")
 	if err := fs.Parse(args); err != nil {
@@ -122,15 +119,25 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 
 func (o *options) wants(name string) bool { return o.only == nil || o.only[name] }
 
-// epochsFor returns the epochs of a run on ds.
-func (o *options) epochsFor(ds string) float64 {
+// epochsFor returns the epochs of a run on the graph g of dataset ds:
+// -epochs, or the trainer's default for g (50 on soc-Epinions1).
+func (o *options) epochsFor(ds string, g *pipeline.Graph) float64 {
 	switch {
 	case o.epochs > 0:
 		return o.epochs
 	case ds == "soc-Epinions1":
 		return epinionsEpochs
 	}
-	return defaultEpochs
+	return pipeline.DefaultEpochs(g.N(), g.Adj.NNZ())
+}
+
+// splitEpochs returns the epochs of the runs on the released split of ds
+// (loaded by train).
+func (f *figures) splitEpochs(ds string) float64 {
+	if e, ok := f.epochs[ds]; ok {
+		return e
+	}
+	return f.opt.epochs
 }
 
 func run(ctx context.Context, args []string, stderr io.Writer) int {
@@ -165,8 +172,9 @@ type figures struct {
 	log      io.Writer
 	results  map[runKey]*pipeline.Result
 	splits   map[string]*pipeline.Split
-	captions []string // "file: caption" for README.md
-	args     []string // the command line, for README.md
+	epochs   map[string]float64 // epochs of the runs on each split
+	captions []string           // "file: caption" for README.md
+	args     []string           // the command line, for README.md
 }
 
 // splitDir returns the released split folder of ds.
@@ -235,13 +243,13 @@ func (f *figures) make(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		title := fmt.Sprintf("%s (%s epochs, β = 0.5)", ds, fmtNum(f.opt.epochsFor(ds)))
+		title := fmt.Sprintf("%s (%s epochs, β = 0.5)", ds, fmtNum(f.splitEpochs(ds)))
 		if err := f.write(name, func(path string) error { return writeQ(path, title, res.Q) }); err != nil {
 			return err
 		}
 		k, qk := argmax(res.Q)
 		f.caption(name, fmt.Sprintf("learned Q on %s after %s epochs (test AUC %.3f): k = %d carries most of Q (Q_%d = %.3f), %s",
-			ds, fmtNum(f.opt.epochsFor(ds)), res.TestAUC, k+1, k+1, qk, tail(res.Q)))
+			ds, fmtNum(f.splitEpochs(ds)), res.TestAUC, k+1, k+1, qk, tail(res.Q)))
 		delete(f.splits, ds) // soc-Epinions1's split is the largest; free it
 	}
 	for _, ds := range betaDatasets {
@@ -259,7 +267,7 @@ func (f *figures) make(ctx context.Context) error {
 			series = append(series, qSeries{Name: fmt.Sprintf("β = %g", b), Q: res.Q})
 			parts = append(parts, fmt.Sprintf("β = %g: Q_1 = %.3f, AUC %.3f", b, res.Q[0], res.TestAUC))
 		}
-		title := fmt.Sprintf("Learned Q for several β — %s (%s epochs)", ds, fmtNum(f.opt.epochsFor(ds)))
+		title := fmt.Sprintf("Learned Q for several β — %s (%s epochs)", ds, fmtNum(f.splitEpochs(ds)))
 		if err := f.write(name, func(path string) error { return writeQSeries(path, title, series) }); err != nil {
 			return err
 		}
@@ -314,7 +322,18 @@ func (f *figures) train(ctx context.Context, ds string, beta float64) (*pipeline
 		}
 		f.splits[ds] = split
 	}
-	epochs := f.opt.epochsFor(ds)
+	epochs, ok := f.epochs[ds]
+	if !ok {
+		g, err := split.TrainGraph()
+		if err != nil {
+			return nil, err
+		}
+		epochs = f.opt.epochsFor(ds, g)
+		if f.epochs == nil {
+			f.epochs = map[string]float64{}
+		}
+		f.epochs[ds] = epochs
+	}
 	label := fmt.Sprintf("%s β=%g", ds, beta)
 	fmt.Fprintf(f.log, "figures: training %s (%s epochs, seed %d)\n", label, fmtNum(epochs), f.opt.seed)
 	start := time.Now()
@@ -334,7 +353,7 @@ func (f *figures) tsneCora(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	epochs := f.opt.epochsFor("Cora")
+	epochs := f.opt.epochsFor("Cora", g)
 	fmt.Fprintf(f.log, "figures: training Cora (%d nodes, %s epochs, seed %d)\n", g.N(), fmtNum(epochs), f.opt.seed)
 	start := time.Now()
 	res, err := pipeline.TrainGraph(ctx, g, nil, pipeline.TrainConfig{Epochs: epochs, Seed: f.opt.seed}, f.recorder("Cora"))
