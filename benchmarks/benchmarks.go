@@ -6,6 +6,7 @@
 package benchmarks
 
 import (
+	"bufio"
 	"fmt"
 	"math"
 	"os"
@@ -107,4 +108,36 @@ func WriteFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// WriteEdgeListTemp writes the undirected edges of the CSR adjacency adj
+// (each stored as both arcs) to a new temporary file as a SNAP edge list,
+// "u<TAB>v" with u < v, and returns its path; the caller removes it.
+func WriteEdgeListTemp(adj interface {
+	Dims() (int, int)
+	Row(int) ([]int32, []float64)
+}) (string, error) {
+	f, err := os.CreateTemp("", "wys-edges-*.txt")
+	if err != nil {
+		return "", err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	n, _ := adj.Dims()
+	for v := 0; v < n; v++ {
+		idx, _ := adj.Row(v)
+		for _, u := range idx {
+			if int(u) > v {
+				fmt.Fprintf(w, "%d\t%d\n", v, u)
+			}
+		}
+	}
+	err = w.Flush()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }

@@ -9,7 +9,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -157,31 +156,16 @@ func main() {
 // gensimRates writes g's edges to a temporary file and runs the gensim
 // script once per worker count, returning positive pairs per second.
 func gensimRates(ctx context.Context, python string, g *pipeline.Graph, workers []int) ([]float64, string, error) {
-	f, err := os.CreateTemp("", "wys-gensim-*.tsv")
+	path, err := benchmarks.WriteEdgeListTemp(g.Adj)
 	if err != nil {
 		return nil, "", err
 	}
-	defer os.Remove(f.Name())
-	w := bufio.NewWriter(f)
-	for v := 0; v < g.N(); v++ {
-		idx, _ := g.Adj.Row(v)
-		for _, u := range idx {
-			if int(u) > v {
-				fmt.Fprintf(w, "%d\t%d\n", v, u)
-			}
-		}
-	}
-	if err := w.Flush(); err != nil {
-		return nil, "", err
-	}
-	if err := f.Close(); err != nil {
-		return nil, "", err
-	}
+	defer os.Remove(path)
 	script := filepath.Join("benchmarks", "gensim", "w2v_rate.py")
 	var out []float64
 	var version string
 	for _, wk := range workers {
-		cmd := exec.CommandContext(ctx, python, script, f.Name(), fmt.Sprint(wk))
+		cmd := exec.CommandContext(ctx, python, script, path, fmt.Sprint(wk))
 		cmd.Stderr = os.Stderr
 		b, err := cmd.Output()
 		if err != nil {

@@ -10,7 +10,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -141,29 +140,14 @@ func measure(ctx context.Context, scale int, epochs float64, dim, rank int, dens
 	}
 	r.GenSeconds = time.Since(t).Seconds()
 	// Load: the same graph as a SNAP edge list on disk, parsed back.
-	f, err := os.CreateTemp("", "wys-rmat-*.txt")
+	path, err := benchmarks.WriteEdgeListTemp(g.Adj)
 	if err != nil {
 		return nil, err
 	}
-	defer os.Remove(f.Name())
-	w := bufio.NewWriterSize(f, 1<<20)
-	for v := 0; v < g.N(); v++ {
-		idx, _ := g.Adj.Row(v)
-		for _, u := range idx {
-			if int(u) > v {
-				fmt.Fprintf(w, "%d\t%d\n", v, u)
-			}
-		}
-	}
-	if err := w.Flush(); err != nil {
-		return nil, err
-	}
-	if err := f.Close(); err != nil {
-		return nil, err
-	}
+	defer os.Remove(path)
 	g = nil
 	t = time.Now()
-	g, _, err = pipeline.LoadEdgeList(ctx, f.Name(), pipeline.LoadOptions{IDs: pipeline.IDInteger})
+	g, _, err = pipeline.LoadEdgeList(ctx, path, pipeline.LoadOptions{IDs: pipeline.IDInteger})
 	if err != nil {
 		return nil, err
 	}
