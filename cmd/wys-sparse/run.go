@@ -214,6 +214,8 @@ func (o *options) check() error {
 		return usagef("-dim %d must be even and at least 2 (d/2 per side of Y = [L | R])", o.dim)
 	case o.c < 1:
 		return usagef("-C %d: need at least one power of the transition matrix", o.c)
+	case o.source != pipeline.SourceWalk && o.source != pipeline.SourceFactored:
+		return usagef("-source %q: want walk (positives weighted by the walk steps, the default) or factored (by the rank -rank factored E[D])", o.source)
 	case !(o.ppr >= 0 && o.ppr < 1):
 		return usagef("-ppr %v: the restart probability must be in (0, 1), e.g. 0.15 (0 turns the PPR context off)", o.ppr)
 	case o.trainer != "sparse" && o.trainer != "dense":

@@ -91,6 +91,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"odd-dim", []string{"-dim", "5"}},
 		{"zero-C", []string{"-C", "0"}},
 		{"bad-ppr", []string{"-ppr", "1"}},
+		{"bad-source", []string{"-source", "svd"}},
 		{"bad-formulation", []string{"-formulation", "book"}},
 		{"bad-test-fraction", []string{"-test-fraction", "1.5"}},
 		{"graph-and-split", []string{"-graph", good, "-split", tmp}},
