@@ -52,23 +52,25 @@ func ApplyPPR[T sparse.Float](ctx context.Context, dst []T, adj *sparse.CSR, alp
 	return nil
 }
 
-// adamicAdarWeights returns h_w = 1/ln(max(deg_w, 2)) and the row sums
-// s_v = Σ_w A_vw·h_w·deg_w of A·H·A, deg the weighted out-degree.
-func adamicAdarWeights(adj *sparse.CSR) (h, s []float64) {
+// adamicAdarWeights returns h_w = 1/ln(max(deg_w, 2)), hd_w = h_w·deg_w
+// and the row sums s_v = Σ_w A_vw·hd_w of A·H·A, deg the weighted
+// out-degree.
+func adamicAdarWeights(adj *sparse.CSR) (h, hd, s []float64) {
 	deg := adj.RowSums()
 	n := len(deg)
-	h = make([]float64, n)
+	h, hd = make([]float64, n), make([]float64, n)
 	for w, d := range deg {
 		h[w] = 1 / math.Log(math.Max(d, 2))
+		hd[w] = h[w] * d
 	}
 	s = make([]float64, n)
 	for v := 0; v < n; v++ {
 		idx, val := adj.Row(v)
 		for j, w := range idx {
-			s[v] += val[j] * h[w] * deg[w]
+			s[v] += val[j] * hd[w]
 		}
 	}
-	return h, s
+	return h, hd, s
 }
 
 // ApplyAdamicAdar writes S·x into dst, with S the row-normalised A·H·A of
@@ -77,7 +79,7 @@ func adamicAdarWeights(adj *sparse.CSR) (h, s []float64) {
 // products.
 func ApplyAdamicAdar[T sparse.Float](ctx context.Context, dst []T, adj *sparse.CSR, x []T, cols, workers int) error {
 	n, _ := adj.Dims()
-	h, s := adamicAdarWeights(adj)
+	h, _, s := adamicAdarWeights(adj)
 	y := make([]T, n*cols)
 	if err := sparse.MulBlockTo(ctx, y, adj, x, cols, workers); err != nil {
 		return err

@@ -77,11 +77,8 @@ func (w *walker) anchor(rng *rand.Rand) int32 {
 		return int32(rng.IntN(w.n))
 	}
 	if w.weighted {
-		// First row whose cumulative weight exceeds x: rows of zero weight
-		// are never chosen.
-		x := rng.Float64() * w.rowCum[w.n]
-		i := sort.Search(w.n, func(i int) bool { return w.rowCum[i+1] > x })
-		return int32(min(i, w.n-1))
+		// Rows of zero weight are never chosen.
+		return int32(drawCum(rng, w.rowCum[1:]))
 	}
 	// Uniform arc, then its row: proportional to out-degree.
 	e := rng.IntN(len(w.adj.Indices))
@@ -98,10 +95,17 @@ func (w *walker) step(rng *rand.Rand, v int32) (int32, bool) {
 	if !w.weighted {
 		return w.adj.Indices[lo+rng.IntN(hi-lo)], true
 	}
-	row := w.cum[lo:hi]
-	x := rng.Float64() * row[len(row)-1]
-	k := sort.Search(len(row), func(i int) bool { return row[i] > x })
-	return w.adj.Indices[lo+min(k, len(row)-1)], true
+	return w.adj.Indices[lo+drawCum(rng, w.cum[lo:hi])], true
+}
+
+// drawCum draws an index i with probability proportional to
+// cum[i] − cum[i−1], for cumulative weights cum (non-decreasing, last
+// entry positive): the first entry above a uniform draw in [0, last).
+// Entries of zero weight are never chosen.
+func drawCum(rng *rand.Rand, cum []float64) int {
+	x := rng.Float64() * cum[len(cum)-1]
+	i := sort.Search(len(cum), func(i int) bool { return cum[i] > x })
+	return min(i, len(cum)-1)
 }
 
 // ppr draws a node from row v of the PPR context
@@ -125,14 +129,12 @@ func (w *walker) ppr(rng *rand.Rand, v int32, alpha float64) (int32, bool) {
 
 // initAdamicAdar builds the table adamicAdar samples from.
 func (w *walker) initAdamicAdar() {
-	h, _ := adamicAdarWeights(w.adj)
-	deg := w.adj.RowSums()
+	_, hd, _ := adamicAdarWeights(w.adj)
 	w.aaCum = make([]float64, len(w.adj.Data))
 	for i := 0; i < w.n; i++ {
 		var s float64
 		for p := w.adj.Indptr[i]; p < w.adj.Indptr[i+1]; p++ {
-			c := w.adj.Indices[p]
-			s += w.adj.Data[p] * h[c] * deg[c]
+			s += w.adj.Data[p] * hd[w.adj.Indices[p]]
 			w.aaCum[p] = s
 		}
 	}
@@ -148,11 +150,7 @@ func (w *walker) adamicAdar(rng *rand.Rand, v int32) (int32, bool) {
 	if lo == hi || w.aaCum[hi-1] == 0 {
 		return 0, false
 	}
-	row := w.aaCum[lo:hi]
-	x := rng.Float64() * row[len(row)-1]
-	k := sort.Search(len(row), func(i int) bool { return row[i] > x })
-	u, ok := w.step(rng, w.adj.Indices[lo+min(k, len(row)-1)])
-	return u, ok
+	return w.step(rng, w.adj.Indices[lo+drawCum(rng, w.aaCum[lo:hi])])
 }
 
 // isEdge reports whether v→u is an arc of adj.

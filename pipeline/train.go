@@ -329,8 +329,7 @@ func TrainGraph(ctx context.Context, g *Graph, eval *Split, cfg TrainConfig, rec
 		rec.Record(Event{Kind: StageStart, Stage: "factorize", Message: fmt.Sprintf("rank %d factorization of T (C = %d powers)", cfg.FactorRank, cfg.Objective.C)})
 		t0 := time.Now()
 		var err error
-		series, err = lowrank.NewSeries(ctx, g.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: cfg.FactorRank, Seed: cfg.Seed},
-			C: cfg.Objective.C, Exact: 2, Directed: g.Directed, Workers: cfg.Workers})
+		series, err = factorSeries(ctx, g, cfg, cfg.Seed)
 		if err != nil {
 			return nil, err
 		}
@@ -514,8 +513,6 @@ type trainer struct {
 	c      int // walk length C
 	k      int // attention entries: C, then the extra context types
 	walker *walker
-	ppr    float64 // PPR restart probability (0: no PPR context)
-	aa     bool    // Adamic–Adar context
 	paper  bool
 	eps    float64
 
@@ -570,10 +567,9 @@ func newTrainer(g *Graph, cfg TrainConfig) *trainer {
 	half := cfg.Dim / 2
 	obj := cfg.Objective
 	t := &trainer{cfg: cfg, adj: g.Adj, n: n, half: half, c: obj.C, k: obj.Contexts(),
-		ppr: obj.PPR, aa: obj.AdamicAdar,
 		paper:  obj.Formulation == FormulationPaper,
 		walker: newWalker(g.Adj, obj.Formulation == FormulationPaper)}
-	if t.aa {
+	if obj.AdamicAdar {
 		t.walker.initAdamicAdar()
 	}
 	nnz := float64(g.Adj.NNZ())
@@ -683,21 +679,18 @@ func (t *trainer) sampleShard(out *shardOut, seed uint64, shard uint64, walks, t
 			if t.series != nil && t.factoredPair(out, v, cur, wPos, Q, loss, grad) {
 				continue
 			}
-			out.loss += wPos * Q[k] * loss
-			out.dQ[k] += wPos * loss
-			out.pairs = append(out.pairs, pairCoef{v, cur, float32(wPos * Q[k] * grad)})
-			out.pos++
+			out.addPair(v, cur, k, wPos, Q, loss, grad)
 		}
 		// One pair per extra context type, drawn from its row of the
 		// context matrix (exactly, so the estimate stays unbiased).
 		k := t.c
-		if t.ppr > 0 {
-			if u, ok := t.walker.ppr(rng, v, t.ppr); ok {
+		if alpha := t.cfg.Objective.PPR; alpha > 0 {
+			if u, ok := t.walker.ppr(rng, v, alpha); ok {
 				t.extraPair(out, v, u, k, wPos, Q)
 			}
 			k++
 		}
-		if t.aa {
+		if t.cfg.Objective.AdamicAdar {
 			if u, ok := t.walker.adamicAdar(rng, v); ok {
 				t.extraPair(out, v, u, k, wPos, Q)
 			}
@@ -742,6 +735,13 @@ func (t *trainer) factoredPair(out *shardOut, v, u int32, wPos float64, Q []floa
 	out.pairs = append(out.pairs, pairCoef{v, u, float32(wPos * w * grad)})
 	out.pos++
 	return true
+}
+
+// factorSeries factors the transition matrix of g at rank cfg.FactorRank
+// for the C powers (the first two exact), with the sketch drawn from seed.
+func factorSeries(ctx context.Context, g *Graph, cfg TrainConfig, seed uint64) (*lowrank.Series, error) {
+	return lowrank.NewSeries(ctx, g.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: cfg.FactorRank, Seed: seed},
+		C: cfg.Objective.C, Exact: 2, Directed: g.Directed, Workers: cfg.Workers})
 }
 
 // warmStart sets L and R from the spectral factors of Σ_k T^k/C (the
@@ -790,6 +790,12 @@ func (t *trainer) extraPair(out *shardOut, v, u int32, k int, wPos float64, Q []
 	h := t.half
 	g := float64(dot32(t.l[int(v)*h:int(v)*h+h], t.r[int(u)*h:int(u)*h+h]))
 	loss, grad := t.posTerm(g)
+	out.addPair(v, u, k, wPos, Q, loss, grad)
+}
+
+// addPair records the positive pair (v, u) of attention entry k, with
+// ℓ+ = loss and dℓ+/dg = grad, weighted wPos·Q_k.
+func (out *shardOut) addPair(v, u int32, k int, wPos float64, Q []float64, loss, grad float64) {
 	out.loss += wPos * Q[k] * loss
 	out.dQ[k] += wPos * loss
 	out.pairs = append(out.pairs, pairCoef{v, u, float32(wPos * Q[k] * grad)})
@@ -955,9 +961,8 @@ func (t *trainer) apply(x, g, m, v []float32, rows []int32, lr, pdScale float64)
 		}
 		return
 	}
-	const b1, b2 = 0.9, 0.999
-	c1 := 1 - math.Pow(b1, float64(t.step))
-	c2 := 1 - math.Pow(b2, float64(t.step))
+	c1 := 1 - math.Pow(adamB1, float64(t.step))
+	c2 := 1 - math.Pow(adamB2, float64(t.step))
 	a := float32(lr * math.Sqrt(c2) / c1)
 	for _, row := range rows {
 		o := int(row) * h
@@ -1043,13 +1048,12 @@ func (t *trainer) qGradient(dQ []float64) []float64 {
 
 func (t *trainer) updateQ(dQ []float64, lr float64) {
 	g := t.qGradient(dQ)
-	const b1, b2, eps = 0.9, 0.999, 1e-8
-	c1 := 1 - math.Pow(b1, float64(t.step))
-	c2 := 1 - math.Pow(b2, float64(t.step))
+	c1 := 1 - math.Pow(adamB1, float64(t.step))
+	c2 := 1 - math.Pow(adamB2, float64(t.step))
 	for j := range t.q {
-		t.mq[j] = b1*t.mq[j] + (1-b1)*g[j]
-		t.vq[j] = b2*t.vq[j] + (1-b2)*g[j]*g[j]
-		t.q[j] -= lr * (t.mq[j] / c1) / (math.Sqrt(t.vq[j]/c2) + eps)
+		t.mq[j] = adamB1*t.mq[j] + (1-adamB1)*g[j]
+		t.vq[j] = adamB2*t.vq[j] + (1-adamB2)*g[j]*g[j]
+		t.q[j] -= lr * (t.mq[j] / c1) / (math.Sqrt(t.vq[j]/c2) + adamEps)
 	}
 }
 
@@ -1083,8 +1087,7 @@ func EstimateObjective(ctx context.Context, g *Graph, cfg TrainConfig, l, r []fl
 	copy(t.r, r)
 	copy(t.q, q)
 	if cfg.Source == SourceFactored {
-		series, err := lowrank.NewSeries(ctx, g.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: cfg.FactorRank, Seed: 1},
-			C: cfg.Objective.C, Exact: 2, Directed: g.Directed, Workers: cfg.Workers})
+		series, err := factorSeries(ctx, g, cfg, 1)
 		if err != nil {
 			return nil, err
 		}
