@@ -59,6 +59,17 @@ type Stats struct {
 	PairsPerSecond float64
 }
 
+// Stage returns the wall time of the stage named name (0 when the run had
+// no such stage).
+func (s Stats) Stage(name string) time.Duration {
+	for _, st := range s.Stages {
+		if st.Name == name {
+			return st.Duration
+		}
+	}
+	return 0
+}
+
 // StageTime is the wall time of one stage.
 type StageTime struct {
 	Name     string

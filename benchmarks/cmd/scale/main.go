@@ -167,13 +167,11 @@ func measure(ctx context.Context, scale int, epochs float64, dim, rank int, dens
 	if rank > 0 {
 		r.FactorRank = rank
 		t = time.Now()
-		series, err := lowrank.NewSeries(ctx, train.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: rank, Seed: 1}, C: 10})
-		if err != nil {
+		// The factors are dropped at once, and collected before training.
+		if _, err := lowrank.NewSeries(ctx, train.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: rank, Seed: 1}, C: 10}); err != nil {
 			return nil, err
 		}
 		r.FactorSecs = time.Since(t).Seconds()
-		_ = series.Rank()
-		series = nil
 		runtime.GC()
 	}
 	cfg := pipeline.TrainConfig{Dim: dim, Epochs: epochs, EvalEvery: epochs, EvalPairs: 100000, Seed: 1}
@@ -184,12 +182,7 @@ func measure(ctx context.Context, scale int, epochs float64, dim, rank int, dens
 		return nil, err
 	}
 	total := time.Since(t).Seconds()
-	var trainSec float64
-	for _, st := range res.Stats.Stages {
-		if st.Name == "train" {
-			trainSec = st.Duration.Seconds()
-		}
-	}
+	trainSec := res.Stats.Stage("train").Seconds()
 	r.EpochSeconds = trainSec / epochs
 	r.EvalSeconds = total - trainSec
 	r.TestAUC = res.TestAUC

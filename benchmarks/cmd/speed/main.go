@@ -70,14 +70,6 @@ func main() {
 		}
 		return -1, 0
 	}
-	stage := func(res *pipeline.Result, name string) time.Duration {
-		for _, s := range res.Stats.Stages {
-			if s.Name == name {
-				return s.Duration
-			}
-		}
-		return 0
-	}
 	var rows []row
 	var denseRes *pipeline.Result
 	goal := *target
@@ -92,7 +84,7 @@ func main() {
 			goal = 100*denseRes.TestAUC - *margin
 		}
 		rows = append(rows, row{name: "dense reference (BLAS " + reference.BLAS + ")", auc: 100 * denseRes.TestAUC,
-			setup: stage(denseRes, "powers"), total: time.Since(start)})
+			setup: denseRes.Stats.Stage("powers"), total: time.Since(start)})
 	}
 	if goal == 0 {
 		fail(fmt.Errorf("no target: give -target or run the dense reference"))
@@ -106,7 +98,7 @@ func main() {
 		if err != nil {
 			fail(err)
 		}
-		rows = append(rows, row{name: "sparse " + v, auc: 100 * res.TestAUC, setup: stage(res, "factorize"),
+		rows = append(rows, row{name: "sparse " + v, auc: 100 * res.TestAUC, setup: res.Stats.Stage("factorize"),
 			total: time.Since(start), pairsPerS: res.Stats.PairsPerSecond})
 		r := &rows[len(rows)-1]
 		if t, step := firstAt(res, goal); t >= 0 {
