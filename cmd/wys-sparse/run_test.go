@@ -124,6 +124,13 @@ func TestErrorsGolden(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, c.args...)
 			got := "exit " + strconv.Itoa(code) + "\n" + strings.ReplaceAll(stderr, tmp, "TMP")
+			if c.name == "resume-truncated" {
+				// The checkpoint's size varies with the run's timings (gob
+				// varints): the message must name exactly the truncated
+				// and the full size, which the golden file spells out.
+				got = strings.Replace(got, fmt.Sprintf("file has %d bytes, its header describes %d ", len(b)/2, len(b)),
+					"file has HALF bytes, its header describes FULL ", 1)
+			}
 			if strings.HasPrefix(c.name, "unknown-flag") {
 				// The flag package prints the whole usage; keep its first line.
 				got = strings.SplitN(got, "\n", 3)[0] + "\n" + strings.SplitN(got, "\n", 3)[1] + "\n"
