@@ -136,8 +136,8 @@ func main() {
 					ctxCol = " " + variant + " |"
 					var ws []string
 					for j, name := range strings.Split(variant, "+") {
-						if name != "none" && len(q) > 10+j {
-							ws = append(ws, fmt.Sprintf("%s %.3f", name, q[10+j]))
+						if name != "none" && len(q) > pipeline.DefaultC+j {
+							ws = append(ws, fmt.Sprintf("%s %.3f", name, q[pipeline.DefaultC+j]))
 						}
 					}
 					if len(ws) == 0 {
