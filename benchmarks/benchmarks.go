@@ -7,6 +7,7 @@ package benchmarks
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -15,6 +16,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/wys-project/wys/pipeline"
 )
 
 // MeanStd returns the mean and sample standard deviation of xs (0 for a
@@ -140,4 +143,16 @@ func WriteEdgeListTemp(adj interface {
 		return "", err
 	}
 	return f.Name(), nil
+}
+
+// RunSplit runs a method of the common shape Run(ctx, g, eval, cfg, rec)
+// (train.Run, reference.Run, baseline.Run) on the training graph of split,
+// evaluating on its pairs.
+func RunSplit[C any](ctx context.Context, run func(context.Context, *pipeline.Graph, *pipeline.Split, C, pipeline.Recorder) (*pipeline.Result, error),
+	split *pipeline.Split, cfg C, rec pipeline.Recorder) (*pipeline.Result, error) {
+	g, err := split.TrainGraph()
+	if err != nil {
+		return nil, err
+	}
+	return run(ctx, g, split, cfg, rec)
 }

@@ -52,10 +52,10 @@ func ApplyPPR[T sparse.Float](ctx context.Context, dst []T, adj *sparse.CSR, alp
 	return nil
 }
 
-// adamicAdarWeights returns h_w = 1/ln(max(deg_w, 2)), hd_w = h_w·deg_w
+// AdamicAdarWeights returns h_w = 1/ln(max(deg_w, 2)), hd_w = h_w·deg_w
 // and the row sums s_v = Σ_w A_vw·hd_w of A·H·A, deg the weighted
 // out-degree.
-func adamicAdarWeights(adj *sparse.CSR) (h, hd, s []float64) {
+func AdamicAdarWeights(adj *sparse.CSR) (h, hd, s []float64) {
 	deg := adj.RowSums()
 	n := len(deg)
 	h, hd = make([]float64, n), make([]float64, n)
@@ -79,7 +79,7 @@ func adamicAdarWeights(adj *sparse.CSR) (h, hd, s []float64) {
 // products.
 func ApplyAdamicAdar[T sparse.Float](ctx context.Context, dst []T, adj *sparse.CSR, x []T, cols, workers int) error {
 	n, _ := adj.Dims()
-	h, _, s := adamicAdarWeights(adj)
+	h, _, s := AdamicAdarWeights(adj)
 	y := make([]T, n*cols)
 	if err := sparse.MulBlockTo(ctx, y, adj, x, cols, workers); err != nil {
 		return err
@@ -110,7 +110,7 @@ func ApplyAdamicAdar[T sparse.Float](ctx context.Context, dst []T, adj *sparse.C
 // after the C powers (PPR, then Adamic–Adar), one n x cols block per type
 // in dst, in the order of ObjectiveConfig.ContextNames.
 func ApplyContexts[T sparse.Float](ctx context.Context, dst []T, adj *sparse.CSR, obj ObjectiveConfig, x []T, cols, workers int) error {
-	obj = obj.WithDefaults()
+	obj = obj.Resolve()
 	n, _ := adj.Dims()
 	size := n * cols
 	j := 0

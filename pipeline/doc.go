@@ -1,25 +1,32 @@
-// Package pipeline turns graphs into Watch Your Step embeddings: loading
-// and splitting, the objective, the trainers, evaluation and writers.
+// Package pipeline is the core every Watch Your Step method shares: the
+// graph and its node ids, link-prediction splits, synthetic graphs, the
+// objective and its context types, results with statistics and progress
+// events, AUC, the named random streams, and the sentinel errors.
 //
-// # Loading
+// It holds no method and no file format. Those live in sub-packages, one
+// concern each, all of the same shape Run(ctx, g, eval, cfg, rec):
 //
-// ReadEdgeList (LoadEdgeList for a path) reads SNAP-style edge lists,
-// plain or gzip (recognised by content), streaming: two ids per line,
-// optionally a weight, '#' and '%' comments, LF or CRLF. Node ids, which
-// may be any non-negative 64-bit integers or arbitrary tokens, are
-// renumbered to rows 0..N−1 by sorted order and kept in the graph's
-// NodeIDs, so results can be reported in the user's ids. Self-loops are
-// dropped unless LoadOptions.KeepSelfLoops, duplicates keep their first
-// weight, and undirected graphs store both arcs; the LoadReport returned
-// with the graph counts what each policy did.
+//   - graphio: every reader and writer (SNAP edge lists, released .npy
+//     splits, Planetoid labels, embeddings, JSON);
+//   - train: the sparse minibatch trainer and its checkpoints;
+//   - reference: the exact dense trainer of the paper, the test oracle;
+//   - baseline: the spectral baselines of the paper's Table 1;
+//   - eval: node classification with the paper's rule.
 //
-// LoadSplitDir reads a released link-prediction split (the .npy arrays of
-// AsymProj, read through npyio, and an index.tsv of original ids) and
-// WriteSplitDir writes one; SplitEdges makes one from a graph, seeded,
-// keeping the training graph connected. LoadPlanetoid and ReadLabels read
-// node classes and a train/val/test node split keyed to a graph's ids.
+// # Determinism
 //
-// Bad input never panics: errors are *ParseError values naming the file
-// and line, and unwrap to ErrFormat, ErrEmptyGraph or ErrUnknownNode (or
-// to an I/O error, or the context's error when it is cancelled).
+// Every random choice of every method comes from Stream(seed, purpose,
+// shard): a PCG source named by the run's seed, what it is for and the
+// data shard it serves, never by the goroutine that draws it. Together
+// with reductions in a fixed order, the same seed gives the same bytes on
+// any number of workers.
+//
+// # Errors
+//
+// Bad input is a *ParseError naming the file and line, unwrapping to
+// ErrFormat, ErrEmptyGraph or ErrUnknownNode. A run that cannot fit in
+// memory fails before it allocates with ErrMemory (see CheckMemory); a
+// loss that is NaN or infinite stops it with ErrNotFinite; a graph that
+// cannot be split keeping its connectivity gives ErrSplit. Cancellation
+// returns the context's error unchanged.
 package pipeline

@@ -39,27 +39,27 @@ const (
 // means the paper's Table 1 settings in the code formulation.
 type ObjectiveConfig struct {
 	// Formulation: "" means FormulationCode.
-	Formulation Formulation
+	Formulation Formulation `json:"formulation"`
 	// C is the number of transition-matrix powers, k = 1..C; 0 means 10.
-	C int
+	C int `json:"C"`
 	// Beta weighs the attention regulariser; 0 means 0.5. A negative value
 	// turns the regulariser off.
-	Beta float64
+	Beta float64 `json:"beta"`
 	// WalksPerNode is the starting mass P0 (walks per node); 0 means 80.
-	WalksPerNode float64
+	WalksPerNode float64 `json:"walks_per_node"`
 	// PPR, when positive, adds a Personalized PageRank context (the paper's
 	// "Extensions"): the row-stochastic matrix
 	// Π = Σ_{t≥1} α(1−α)^{t−1} T^t with restart probability α = PPR, the
 	// distribution of the node where a walk from v stops when it stops
 	// after each step with probability α. It enters E[D] like a power of
 	// T, with its own attention logit after the C powers. 0 means none.
-	PPR float64
+	PPR float64 `json:"ppr"`
 	// AdamicAdar adds an Adamic–Adar context: the row-normalised
 	// S = A·H·A with H = diag(1/ln(max(deg_w, 2))), deg the (weighted)
 	// out-degree, so S_vu sums the common neighbours w of v and u (paths
 	// v→w→u) weighted by 1/ln deg_w, the classic index on an undirected
 	// graph (its diagonal included). Its logit comes after PPR's.
-	AdamicAdar bool
+	AdamicAdar bool `json:"adamic_adar"`
 }
 
 // Context names of the extra types, as reported next to Q.
@@ -71,7 +71,7 @@ const (
 // Contexts returns the number of attention entries: the C powers of T,
 // then PPR and Adamic–Adar when enabled. Q and q have this length.
 func (c ObjectiveConfig) Contexts() int {
-	c = c.WithDefaults()
+	c = c.Resolve()
 	k := c.C
 	if c.PPR > 0 {
 		k++
@@ -85,7 +85,7 @@ func (c ObjectiveConfig) Contexts() int {
 // ContextNames returns a label per attention entry: "1".."C" for the
 // powers, then ContextPPR and ContextAdamicAdar when enabled.
 func (c ObjectiveConfig) ContextNames() []string {
-	c = c.WithDefaults()
+	c = c.Resolve()
 	names := make([]string, 0, c.Contexts())
 	for k := 1; k <= c.C; k++ {
 		names = append(names, fmt.Sprint(k))
@@ -99,8 +99,9 @@ func (c ObjectiveConfig) ContextNames() []string {
 	return names
 }
 
-// WithDefaults returns c with every zero field replaced by its default.
-func (c ObjectiveConfig) WithDefaults() ObjectiveConfig {
+// Resolve returns c with every zero field replaced by its default: the
+// objective a run uses. It is the only place the objective's defaults live.
+func (c ObjectiveConfig) Resolve() ObjectiveConfig {
 	if c.Formulation == "" {
 		c.Formulation = FormulationCode
 	}
@@ -121,7 +122,7 @@ func (c ObjectiveConfig) WithDefaults() ObjectiveConfig {
 
 // Validate reports a configuration that cannot be used.
 func (c ObjectiveConfig) Validate() error {
-	c = c.WithDefaults()
+	c = c.Resolve()
 	switch c.Formulation {
 	case FormulationCode, FormulationPaper:
 	default:
@@ -165,26 +166,3 @@ func Softmax(q []float64) []float64 {
 	}
 	return out
 }
-
-// sigmoid returns 1/(1+e^−x) without overflow.
-func sigmoid(x float64) float64 {
-	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
-	}
-	e := math.Exp(x)
-	return e / (1 + e)
-}
-
-// softplus returns log(1 + e^x) without overflow.
-func softplus(x float64) float64 {
-	if x > 30 {
-		return x + math.Log1p(math.Exp(-x))
-	}
-	return math.Log1p(math.Exp(x))
-}
-
-// Sigmoid is the logistic function σ(x) = 1/(1+e^−x), computed stably.
-func Sigmoid(x float64) float64 { return sigmoid(x) }
-
-// Softplus is log(1 + e^x), computed stably; −log σ(x) = Softplus(−x).
-func Softplus(x float64) float64 { return softplus(x) }

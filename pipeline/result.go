@@ -1,11 +1,6 @@
 package pipeline
 
 import (
-	"fmt"
-	"math"
-	"os"
-	"strconv"
-	"strings"
 	"time"
 )
 
@@ -122,57 +117,3 @@ type RecordFunc func(Event)
 
 // Record implements Recorder.
 func (f RecordFunc) Record(e Event) { f(e) }
-
-// PeakRSS returns the process's peak resident set size in bytes from
-// /proc/self/status (VmHWM), or 0 where that is unavailable.
-func PeakRSS() int64 { return procStatusBytes("VmHWM:") }
-
-// AvailableMemory returns MemAvailable from /proc/meminfo in bytes, or 0
-// where that is unavailable.
-func AvailableMemory() int64 {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	return fieldKB(string(b), "MemAvailable:")
-}
-
-func procStatusBytes(key string) int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	return fieldKB(string(b), key)
-}
-
-func fieldKB(text, key string) int64 {
-	for _, line := range strings.Split(text, "\n") {
-		if rest, ok := strings.CutPrefix(line, key); ok {
-			f := strings.Fields(rest)
-			if len(f) == 0 {
-				return 0
-			}
-			v, err := strconv.ParseInt(f[0], 10, 64)
-			if err != nil {
-				return 0
-			}
-			return v * 1024
-		}
-	}
-	return 0
-}
-
-// FormatBytes formats a byte count with a binary unit (KiB, MiB, GiB).
-func FormatBytes(b int64) string {
-	x := float64(b)
-	for _, unit := range []string{"B", "KiB", "MiB", "GiB"} {
-		if math.Abs(x) < 1024 || unit == "GiB" {
-			if unit == "B" {
-				return fmt.Sprintf("%d B", b)
-			}
-			return fmt.Sprintf("%.1f %s", x, unit)
-		}
-		x /= 1024
-	}
-	return ""
-}

@@ -62,7 +62,7 @@ func edgesOf(g *Graph) (edges, loops []Pair) {
 	n := g.N()
 	diag := 0
 	for v := 0; v < n; v++ {
-		if isEdge(g.Adj, int32(v), int32(v)) {
+		if g.Adj.Has(v, v) {
 			diag++
 		}
 	}
@@ -116,7 +116,7 @@ func SplitEdges(ctx context.Context, g *Graph, testFrac float64, seed uint64) (*
 	if len(edges) < 2 {
 		return nil, fmt.Errorf("%w: %d edges (not self-loops) are too few to hold some out", ErrSplit, len(edges))
 	}
-	rng := streamRNG(seed, streamSplitForest, 0)
+	rng := Stream(seed, streamSplitForest, 0)
 	rng.Shuffle(len(edges), func(i, j int) { edges[i], edges[j] = edges[j], edges[i] })
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -140,7 +140,7 @@ func SplitEdges(ctx context.Context, g *Graph, testFrac float64, seed uint64) (*
 			ErrSplit, want, testFrac, len(edges)+len(loops), len(spare), float64(len(spare))/float64(len(edges)+len(loops)))
 	}
 	// Partial Fisher–Yates: spare[:want] becomes a uniform sample.
-	rng = streamRNG(seed, streamSplitTest, 0)
+	rng = Stream(seed, streamSplitTest, 0)
 	for i := 0; i < want; i++ {
 		j := i + rng.IntN(len(spare)-i)
 		spare[i], spare[j] = spare[j], spare[i]
@@ -162,15 +162,15 @@ func SplitEdges(ctx context.Context, g *Graph, testFrac float64, seed uint64) (*
 	s.Train = append(s.Train, loops...)
 	edges, isTest = nil, nil
 	var err error
-	if s.TestNeg, err = sampleNonEdges(ctx, g.Adj, len(s.Test), streamRNG(seed, streamSplitNeg, 0)); err != nil {
+	if s.TestNeg, err = sampleNonEdges(ctx, g.Adj, len(s.Test), Stream(seed, streamSplitNeg, 0)); err != nil {
 		return nil, err
 	}
-	if s.TrainNeg, err = sampleNonEdges(ctx, g.Adj, len(s.Train), streamRNG(seed, streamSplitNeg, 1)); err != nil {
+	if s.TrainNeg, err = sampleNonEdges(ctx, g.Adj, len(s.Train), Stream(seed, streamSplitNeg, 1)); err != nil {
 		return nil, err
 	}
 	if g.Directed {
 		for _, e := range s.Test {
-			if !isEdge(g.Adj, e.V, e.U) {
+			if !g.Adj.Has(int(e.V), int(e.U)) {
 				s.TestDirectedNeg = append(s.TestDirectedNeg, Pair{e.V, e.U})
 			}
 		}
@@ -187,7 +187,7 @@ func sampleNonEdges(ctx context.Context, adj *sparse.CSR, k int, rng *rand.Rand)
 	n, _ := adj.Dims()
 	diag := 0
 	for v := 0; v < n; v++ {
-		if isEdge(adj, int32(v), int32(v)) {
+		if adj.Has(v, v) {
 			diag++
 		}
 	}
@@ -205,7 +205,7 @@ func sampleNonEdges(ctx context.Context, adj *sparse.CSR, k int, rng *rand.Rand)
 				}
 			}
 			u, v := int32(rng.IntN(n)), int32(rng.IntN(n))
-			if u == v || isEdge(adj, u, v) {
+			if u == v || adj.Has(int(u), int(v)) {
 				continue
 			}
 			out = append(out, Pair{u, v})
@@ -215,7 +215,7 @@ func sampleNonEdges(ctx context.Context, adj *sparse.CSR, k int, rng *rand.Rand)
 	list := make([]Pair, 0, non)
 	for u := int32(0); int(u) < n; u++ {
 		for v := int32(0); int(v) < n; v++ {
-			if u != v && !isEdge(adj, u, v) {
+			if u != v && !adj.Has(int(u), int(v)) {
 				list = append(list, Pair{u, v})
 			}
 		}

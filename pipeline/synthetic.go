@@ -16,7 +16,7 @@ func PlantedPartition(n, blocks int, pIn, pOut float64, seed uint64) (*Graph, er
 	if n < 2 || blocks < 1 || blocks > n || pIn < 0 || pIn > 1 || pOut < 0 || pOut > 1 {
 		return nil, fmt.Errorf("pipeline: planted partition needs n >= 2, 1 <= blocks <= n, probabilities in [0, 1]")
 	}
-	rng := streamRNG(seed, streamSynthetic, 0)
+	rng := Stream(seed, streamSynthetic, 0)
 	var src, dst []int32
 	for u := 0; u < n; u++ {
 		for v := u + 1; v < n; v++ {
@@ -50,7 +50,7 @@ func RMAT(scale, edgeFactor int, directed bool, seed uint64) (*Graph, error) {
 	}
 	n := 1 << scale
 	m := edgeFactor * n
-	rng := streamRNG(seed, streamSynthetic, 1)
+	rng := Stream(seed, streamSynthetic, 1)
 	perm := rng.Perm(n)
 	cap := m
 	if !directed {

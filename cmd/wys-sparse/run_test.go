@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"image"
 	_ "image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +18,8 @@ import (
 	"testing"
 
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
+	"github.com/wys-project/wys/pipeline/train"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -68,16 +71,16 @@ func TestErrorsGolden(t *testing.T) {
 	if code, _, stderr := runCLI(t, "-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-checkpoint", ck, "-quiet"); code != 0 {
 		t.Fatal(stderr)
 	}
-	b, err := os.ReadFile(pipeline.CheckpointPath(ck))
+	b, err := os.ReadFile(train.CheckpointPath(ck))
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.MkdirAll(short, 0o755)
-	write(filepath.Join("short", pipeline.CheckpointFile), string(b[:len(b)/2]))
+	write(filepath.Join("short", train.CheckpointFile), string(b[:len(b)/2]))
 	// A released split whose pairs name row 3 while its index lists rows 0..2.
 	splitDir := filepath.Join(tmp, "split")
 	pairs := []pipeline.Pair{{U: 0, V: 1}, {U: 1, V: 3}}
-	if err := pipeline.WriteSplitDir(context.Background(), splitDir, &pipeline.Split{N: 4, IDs: pipeline.NewStringIDs([]string{"a", "b", "c", "d"}),
+	if err := graphio.WriteSplitDir(context.Background(), splitDir, &pipeline.Split{N: 4, IDs: pipeline.NewStringIDs([]string{"a", "b", "c", "d"}),
 		Train: pairs, Test: pairs, TrainNeg: pairs, TestNeg: pairs}); err != nil {
 		t.Fatal(err)
 	}
@@ -106,6 +109,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"split-not-a-dir", []string{"-split", good}},
 		{"unknown-label-node", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-labels", labels, "-label-split", labels, "-progress", "none"}},
 		{"label-split-alone", []string{"-label-split", labels}},
+		{"labels-alone", []string{"-labels", labels}},
 		{"split-unknown-node", []string{"-split", splitDir, "-progress", "none"}},
 		{"bad-method", []string{"-method", "pca"}},
 		{"bad-fixed-method", []string{"-method", "wys-fixed-node2vec"}},
@@ -393,7 +397,7 @@ func TestInterruptResume(t *testing.T) {
 	if _, err := os.Stat(resumed); !os.IsNotExist(err) {
 		t.Errorf("the interrupted run wrote %s", resumed)
 	}
-	st, err := pipeline.ReadCheckpoint(pipeline.CheckpointPath(ck))
+	st, err := train.ReadCheckpoint(train.CheckpointPath(ck))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,5 +449,93 @@ func TestFixedMethodAlias(t *testing.T) {
 	y, _ := os.ReadFile(b)
 	if len(x) == 0 || !bytes.Equal(x, y) {
 		t.Error("-method wys-fixed-glove and -fixed-q glove differ")
+	}
+}
+
+// TestLabelsCheckedBeforeTraining: a -labels file naming a node the graph
+// does not have fails before the trainer starts (it used to fail after
+// training, losing the embeddings), with the one-line error of the
+// unknown-label-node golden file.
+func TestLabelsCheckedBeforeTraining(t *testing.T) {
+	tmp := t.TempDir()
+	good := filepath.Join(tmp, "good.txt")
+	labels := filepath.Join(tmp, "labels.tsv")
+	os.WriteFile(good, []byte("1 2\n2 3\n3 1\n3 4\n4 5\n5 3\n"), 0o644)
+	os.WriteFile(labels, []byte("1\t0\n99\t1\n"), 0o644)
+	code, _, stderr := runCLI(t, "-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4",
+		"-labels", labels, "-label-split", labels, "-progress", "json")
+	if code != exitFailure {
+		t.Fatalf("exit %d, want %d\n%s", code, exitFailure, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	for _, l := range lines[:len(lines)-1] {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatalf("progress line is not JSON: %q", l)
+		}
+		if ev["stage"] == "train" {
+			t.Errorf("training started before the label error: %s", l)
+		}
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "errors", "unknown-label-node.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := "exit 1\n" + strings.ReplaceAll(lines[len(lines)-1], tmp, "TMP") + "\n"
+	if got != string(want) {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestReportSettingsResolved: the report records the resolved sparse
+// configuration itself (testdata/report-settings.golden), so its epochs
+// are the epochs trained (the curve's last point, up to the rounding of
+// the last batch) and not the library's zero or a stale default.
+func TestReportSettingsResolved(t *testing.T) {
+	rep := filepath.Join(t.TempDir(), "report.json")
+	code, _, stderr := runCLI(t, "-dim", "16", "-workers", "2", "-report", rep, "-progress", "none")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Graph    struct{ Nodes int }
+		Settings struct {
+			Sparse json.RawMessage
+		}
+		Curve []struct{ Epoch float64 }
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	var cfg train.Config
+	if err := json.Unmarshal(r.Settings.Sparse, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	// The demo's training graph: 600 nodes, 1114 train edges (2228 arcs).
+	if want := math.Max(400, math.Ceil(150*2228/600.0)); cfg.Epochs != want {
+		t.Errorf("report says %v epochs, want %v (max(400, 150 walks per arc))", cfg.Epochs, want)
+	}
+	last := r.Curve[len(r.Curve)-1].Epoch
+	if oneBatch := float64(cfg.BatchWalks) / float64(r.Graph.Nodes); last < cfg.Epochs || last >= cfg.Epochs+oneBatch {
+		t.Errorf("curve ends at epoch %v, report says %v epochs", last, cfg.Epochs)
+	}
+	var pretty bytes.Buffer
+	json.Indent(&pretty, r.Settings.Sparse, "", "  ")
+	pretty.WriteByte('\n')
+	golden := filepath.Join("testdata", "report-settings.golden")
+	if *update {
+		os.WriteFile(golden, pretty.Bytes(), 0o644)
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if pretty.String() != string(want) {
+		t.Errorf("settings.sparse:\n%s\nwant:\n%s", pretty.String(), want)
 	}
 }

@@ -35,7 +35,7 @@
 // in float32, 3.1 GiB for ca-HepTh (N = 8,638, C = 10); Evaluate holds
 // them in float64. Train and Evaluate check that estimate against a limit
 // (Config.MemoryLimit, by default 90% of MemAvailable) and return an
-// error wrapping ErrTooLarge, naming both numbers, instead of allocating.
+// error wrapping pipeline.ErrMemory, naming both numbers, instead of allocating.
 // The powers cost C·nnz(A)·N multiply-adds (sparse x dense products,
 // sparse.MulBlockTo); each step costs three N x N x d/2 GEMMs and O(C·N²)
 // element work. Build with -tags openblas (Debian package libopenblas-dev)

@@ -82,7 +82,7 @@ func BytesNeeded(n, c, elem int) int64 {
 // row block by row block with sparse products, T^k = T·T^{k−1}: C·nnz·N
 // multiply-adds and no dense x dense product.
 func newModel[T Float](ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConfig, workers int) (*model[T], error) {
-	obj = obj.WithDefaults()
+	obj = obj.Resolve()
 	if err := obj.Validate(); err != nil {
 		return nil, err
 	}
@@ -257,7 +257,7 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 	}
 	val.loss = val.positive + val.negative + val.regularise
 	if math.IsNaN(val.loss) || math.IsInf(val.loss, 0) {
-		return nil, fmt.Errorf("%w: %v (positive %v, negative %v, regulariser %v)", ErrNotFinite, val.loss, val.positive, val.negative, val.regularise)
+		return nil, fmt.Errorf("%w: %v (positive %v, negative %v, regulariser %v)", pipeline.ErrNotFinite, val.loss, val.positive, val.negative, val.regularise)
 	}
 	if !withLoss {
 		val.loss, val.negative = math.NaN(), math.NaN()

@@ -40,7 +40,7 @@ func randomGraph(n, m int, directed bool, seed uint64) *sparse.CSR {
 // bruteObjective computes the objective with explicit dense matrix powers
 // and plain loops over all (v, u): independent of the model code.
 func bruteObjective(adj *sparse.CSR, obj pipeline.ObjectiveConfig, l, r *mat.Dense, q []float64) float64 {
-	obj = obj.WithDefaults()
+	obj = obj.Resolve()
 	a, _ := adj.ToDense()
 	n, _ := a.Dims()
 	_, half := l.Dims()

@@ -2,59 +2,55 @@ package reference
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/wys-project/wys/internal/sysmem"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/sparse"
 )
 
-// ErrTooLarge is returned (wrapped) when the dense model would not fit in
-// the memory limit.
-var ErrTooLarge = errors.New("graph too large for the dense reference")
-
-// ErrNotFinite is returned (wrapped, with the step and the terms) when the
-// objective becomes NaN or infinite.
-var ErrNotFinite = errors.New("reference: objective is not finite")
-
-// Config controls Train. The zero value means the paper's Table 1 setting
+// Config controls Run. The zero value means the paper's Table 1 setting
 // in the authors' numerics: code formulation, C = 10, β = 0.5, d = 128
 // (64 per side), 300 PercentDelta steps at rate 0.2, evaluation every 4
 // steps.
 type Config struct {
 	// Objective selects the formulation, C, β and walks per node.
-	Objective pipeline.ObjectiveConfig
+	Objective pipeline.ObjectiveConfig `json:"objective"`
 	// Dim is the embedding width d of Y = [L | R] (each side d/2); 0 means 128.
-	Dim int
+	Dim int `json:"dim"`
 	// Steps is the number of full-batch steps; 0 means 300.
-	Steps int
+	Steps int `json:"steps"`
 	// Optimizer is PercentDelta ("" means it) or Adam.
-	Optimizer string
+	Optimizer string `json:"optimizer"`
 	// LR is the learning rate; 0 means 0.2 for PercentDelta, 0.01 for Adam.
-	LR float64
+	LR float64 `json:"lr"`
 	// EvalEvery is the number of steps between evaluations; 0 means 4.
-	EvalEvery int
+	EvalEvery int `json:"eval_every_steps"`
 	// Seed drives the initialisation L, R ~ U(−0.1, 0.1).
-	Seed uint64
+	Seed uint64 `json:"seed"`
 	// Workers bounds the goroutines; 0 means GOMAXPROCS.
-	Workers int
+	Workers int `json:"workers"`
 	// MemoryLimit in bytes; 0 means 90% of the machine's available memory
 	// (MemAvailable in /proc/meminfo; no limit where that is unknown).
-	MemoryLimit int64
+	MemoryLimit int64 `json:"memory_limit_bytes"`
 	// Patience stops training when this many steps have passed since the
 	// best train AUC, as the authors' code does with 100; 0 means never
 	// stop early.
 	Patience int
 }
 
-func (c Config) withDefaults() Config {
-	c.Objective = c.Objective.WithDefaults()
+// Resolve returns c with every zero field replaced by its default: the
+// configuration a run uses and its report records. It is the only place
+// the dense reference's defaults live.
+func (c Config) Resolve() Config {
+	c.Objective = c.Objective.Resolve()
 	if c.Dim == 0 {
 		c.Dim = 128
 	}
@@ -73,6 +69,9 @@ func (c Config) withDefaults() Config {
 	if c.EvalEvery == 0 {
 		c.EvalEvery = 4
 	}
+	if c.Workers == 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
 	return c
 }
 
@@ -81,7 +80,7 @@ func (c Config) Validate() error {
 	if err := c.Objective.Validate(); err != nil {
 		return err
 	}
-	c = c.withDefaults()
+	c = c.Resolve()
 	if c.Dim < 2 || c.Dim%2 != 0 {
 		return fmt.Errorf("reference: dimension %d must be even and at least 2 (d/2 per side)", c.Dim)
 	}
@@ -108,11 +107,11 @@ func (c Config) Validate() error {
 
 // CheckMemory estimates the bytes a dense float32 model of n nodes under
 // cfg needs (BytesNeeded plus the embeddings, gradients and optimiser
-// state) and returns the estimate, with an error wrapping ErrTooLarge
+// state) and returns the estimate, with an error wrapping pipeline.ErrMemory
 // that names the estimate and the limit when it is above
 // cfg.MemoryLimit (0: 90% of MemAvailable).
 func CheckMemory(n int, cfg Config) (int64, error) {
-	cfg = cfg.withDefaults()
+	cfg = cfg.Resolve()
 	need := BytesNeeded(n, matrices(cfg.Objective), 4) + int64(n)*int64(cfg.Dim)*4*8
 	return need, checkLimit(need, cfg.MemoryLimit, fmt.Sprintf("%d nodes with C = %d", n, cfg.Objective.C))
 }
@@ -122,7 +121,7 @@ func CheckMemory(n int, cfg Config) (int64, error) {
 // plus the identity and the two iterates used while the extra context
 // types are built.
 func matrices(obj pipeline.ObjectiveConfig) int {
-	obj = obj.WithDefaults()
+	obj = obj.Resolve()
 	c := obj.Contexts()
 	if c > obj.C {
 		c += 3
@@ -130,39 +129,26 @@ func matrices(obj pipeline.ObjectiveConfig) int {
 	return c
 }
 
-// checkLimit returns an error wrapping ErrTooLarge when need is above
-// limit (0: 90% of the available memory, unlimited where unknown).
+// checkLimit returns an error wrapping pipeline.ErrMemory when need is
+// above limit (0: 90% of the available memory, unlimited where unknown).
 func checkLimit(need, limit int64, what string) error {
-	if limit == 0 {
-		limit = pipeline.AvailableMemory() / 10 * 9
-	}
-	if limit > 0 && need > limit {
-		return fmt.Errorf("%w: %s need about %s of dense matrices, above the limit of %s; use the sparse trainer (it needs O(|E| + N·d) memory) or lower C",
-			ErrTooLarge, what, pipeline.FormatBytes(need), pipeline.FormatBytes(limit))
-	}
-	return nil
+	_, err := pipeline.CheckMemory(need, limit, "the dense matrices of "+what,
+		"use the sparse trainer (it needs O(|E| + N·d) memory) or lower C")
+	return err
 }
 
-// Train runs the dense reference trainer on the training graph of split:
+// Run trains the dense reference on g:
 // full-batch steps on the exact objective; every EvalEvery steps it
 // measures the train AUC (Train against TrainNeg) and the test AUC, and it
 // returns the embeddings, Q and test AUC of the step with the best train
 // AUC (the last step when the split has no train negatives).
-func Train(ctx context.Context, split *pipeline.Split, cfg Config, rec pipeline.Recorder) (*pipeline.Result, error) {
-	g, err := split.TrainGraph()
-	if err != nil {
-		return nil, err
-	}
-	return TrainGraph(ctx, g, split, cfg, rec)
-}
-
-// TrainGraph is Train on the graph g; split, which may be nil, supplies
-// only the evaluation pairs (without train pairs, the last step is kept).
-func TrainGraph(ctx context.Context, g *pipeline.Graph, split *pipeline.Split, cfg Config, rec pipeline.Recorder) (*pipeline.Result, error) {
+// split, which may be nil, supplies only the evaluation pairs (without
+// train pairs, the last step is kept).
+func Run(ctx context.Context, g *pipeline.Graph, split *pipeline.Split, cfg Config, rec pipeline.Recorder) (*pipeline.Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	cfg = cfg.withDefaults()
+	cfg = cfg.Resolve()
 	if rec == nil {
 		rec = pipeline.NopRecorder{}
 	}
@@ -170,7 +156,7 @@ func TrainGraph(ctx context.Context, g *pipeline.Graph, split *pipeline.Split, c
 		split = &pipeline.Split{}
 	}
 	if g.N() == 0 || g.Adj.NNZ() == 0 {
-		return nil, fmt.Errorf("reference: the training graph has no arcs")
+		return nil, fmt.Errorf("reference: %w: the training graph has no arcs", pipeline.ErrEmptyGraph)
 	}
 	n := g.N()
 	need, err := CheckMemory(n, cfg)
@@ -254,7 +240,7 @@ func TrainGraph(ctx context.Context, g *pipeline.Graph, split *pipeline.Split, c
 	}
 	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "train", Duration: time.Since(t1)})
 	rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "train", Elapsed: time.Since(t1)})
-	res.Stats.PeakRSS = pipeline.PeakRSS()
+	res.Stats.PeakRSS = sysmem.PeakRSS()
 	return res, nil
 }
 
@@ -290,7 +276,7 @@ type Value struct {
 // scalable trainer's tests.
 //
 // Memory is (C+1)·N² float64s; Evaluate returns an error wrapping
-// ErrTooLarge, with the estimate and the limit (90% of MemAvailable),
+// pipeline.ErrMemory, with the estimate and the limit (90% of MemAvailable),
 // instead of allocating more. It panics with mat.ErrShape on mismatched
 // shapes.
 func Evaluate(ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConfig, l, r *mat.Dense, q []float64) (*Value, error) {
@@ -303,7 +289,7 @@ func Evaluate(ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConfig
 	if err := obj.Validate(); err != nil {
 		return nil, err
 	}
-	obj = obj.WithDefaults()
+	obj = obj.Resolve()
 	if len(q) != obj.Contexts() {
 		panic(mat.ErrShape)
 	}

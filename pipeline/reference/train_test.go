@@ -54,7 +54,7 @@ func TestTrainPlantedPartition(t *testing.T) {
 				}
 			})
 			cfg := Config{Objective: pipeline.ObjectiveConfig{Formulation: tc.f, C: 5}, Dim: 16, Steps: 120, Optimizer: tc.opt, Seed: 3}
-			res, err := Train(context.Background(), split, cfg, rec)
+			res, err := runSplit(context.Background(), split, cfg, rec)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,7 +112,7 @@ func TestTrainWorkersIdentical(t *testing.T) {
 	split := plantedSplit(t, 100)
 	var first *pipeline.Result
 	for _, w := range []int{1, 3} {
-		res, err := Train(context.Background(), split, Config{Objective: pipeline.ObjectiveConfig{C: 4}, Dim: 8, Steps: 12, Seed: 5, Workers: w}, nil)
+		res, err := runSplit(context.Background(), split, Config{Objective: pipeline.ObjectiveConfig{C: 4}, Dim: 8, Steps: 12, Seed: 5, Workers: w}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +131,7 @@ func TestTrainPatience(t *testing.T) {
 	split := plantedSplit(t, 100)
 	// A tiny Adam rate barely moves the embeddings; a patience of one
 	// evaluation stops as soon as the train AUC fails to improve.
-	res, err := Train(context.Background(), split, Config{Objective: pipeline.ObjectiveConfig{C: 3}, Dim: 8, Steps: 400,
+	res, err := runSplit(context.Background(), split, Config{Objective: pipeline.ObjectiveConfig{C: 3}, Dim: 8, Steps: 400,
 		Optimizer: Adam, LR: 1e-9, EvalEvery: 1, Patience: 1, Seed: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +146,7 @@ func TestTrainCancelled(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Train(ctx, plantedSplit(t, 100), Config{Dim: 8, Steps: 5}, nil)
+	_, err := runSplit(ctx, plantedSplit(t, 100), Config{Dim: 8, Steps: 5}, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
@@ -155,8 +155,8 @@ func TestTrainCancelled(t *testing.T) {
 func TestMemoryGuard(t *testing.T) {
 	t.Parallel()
 	need, err := CheckMemory(8638, Config{MemoryLimit: 1 << 30})
-	if !errors.Is(err, ErrTooLarge) {
-		t.Fatalf("got %v, want ErrTooLarge", err)
+	if !errors.Is(err, pipeline.ErrMemory) {
+		t.Fatalf("got %v, want pipeline.ErrMemory", err)
 	}
 	// ca-HepTh at C = 10: 11 float32 matrices of 8638² plus embeddings.
 	if want := int64(11 * 8638 * 8638 * 4); need < want || need > want+want/50 {
@@ -170,9 +170,9 @@ func TestMemoryGuard(t *testing.T) {
 	if _, err := CheckMemory(8638, Config{MemoryLimit: 1 << 40}); err != nil {
 		t.Errorf("1 TiB limit: %v", err)
 	}
-	_, err = Train(context.Background(), plantedSplit(t, 100), Config{Dim: 8, MemoryLimit: 1000}, nil)
-	if !errors.Is(err, ErrTooLarge) {
-		t.Errorf("Train with a 1000-byte limit: got %v, want ErrTooLarge", err)
+	_, err = runSplit(context.Background(), plantedSplit(t, 100), Config{Dim: 8, MemoryLimit: 1000}, nil)
+	if !errors.Is(err, pipeline.ErrMemory) {
+		t.Errorf("Train with a 1000-byte limit: got %v, want pipeline.ErrMemory", err)
 	}
 }
 
@@ -292,4 +292,13 @@ func TestExpNegFloat32(t *testing.T) {
 	if expNegFloat32(-701) != 0 || expNegFloat32(math.Inf(-1)) != 0 {
 		t.Error("below −700 should give 0")
 	}
+}
+
+// runSplit runs the reference on the training graph of split.
+func runSplit(ctx context.Context, split *pipeline.Split, cfg Config, rec pipeline.Recorder) (*pipeline.Result, error) {
+	g, err := split.TrainGraph()
+	if err != nil {
+		return nil, err
+	}
+	return Run(ctx, g, split, cfg, rec)
 }

@@ -42,6 +42,8 @@ import (
 
 	"github.com/wys-project/wys/benchmarks"
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
+	"github.com/wys-project/wys/pipeline/train"
 	"github.com/wys-project/wys/viz/tsne"
 	"gonum.org/v1/gonum/mat"
 )
@@ -128,7 +130,7 @@ func (o *options) epochsFor(ds string, g *pipeline.Graph) float64 {
 	case ds == "soc-Epinions1":
 		return epinionsEpochs
 	}
-	return pipeline.DefaultEpochs(g.N(), g.Adj.NNZ())
+	return train.DefaultEpochs(g.N(), g.Adj.NNZ())
 }
 
 // splitEpochs returns the epochs of the runs on the released split of ds
@@ -316,7 +318,7 @@ func (f *figures) train(ctx context.Context, ds string, beta float64) (*pipeline
 	split, ok := f.splits[ds]
 	if !ok {
 		var err error
-		split, err = pipeline.LoadSplitDir(ctx, f.splitDir(ds), ds == "soc-Epinions1")
+		split, err = graphio.LoadSplitDir(ctx, f.splitDir(ds), ds == "soc-Epinions1")
 		if err != nil {
 			return nil, err
 		}
@@ -337,8 +339,8 @@ func (f *figures) train(ctx context.Context, ds string, beta float64) (*pipeline
 	label := fmt.Sprintf("%s β=%g", ds, beta)
 	fmt.Fprintf(f.log, "figures: training %s (%s epochs, seed %d)\n", label, fmtNum(epochs), f.opt.seed)
 	start := time.Now()
-	cfg := pipeline.TrainConfig{Objective: pipeline.ObjectiveConfig{Beta: beta}, Epochs: epochs, Seed: f.opt.seed}
-	res, err := pipeline.Train(ctx, split, cfg, f.recorder(label))
+	cfg := train.Config{Objective: pipeline.ObjectiveConfig{Beta: beta}, Epochs: epochs, Seed: f.opt.seed}
+	res, err := benchmarks.RunSplit(ctx, train.Run, split, cfg, f.recorder(label))
 	if err != nil {
 		return nil, err
 	}
@@ -349,14 +351,14 @@ func (f *figures) train(ctx context.Context, ds string, beta float64) (*pipeline
 
 // tsneCora trains on the whole Cora graph and draws the t-SNE of [L | R].
 func (f *figures) tsneCora(ctx context.Context) error {
-	g, lab, _, err := pipeline.LoadPlanetoid(ctx, f.coraPrefix(), pipeline.LoadOptions{})
+	g, lab, _, err := graphio.LoadPlanetoid(ctx, f.coraPrefix(), graphio.LoadOptions{})
 	if err != nil {
 		return err
 	}
 	epochs := f.opt.epochsFor("Cora", g)
 	fmt.Fprintf(f.log, "figures: training Cora (%d nodes, %s epochs, seed %d)\n", g.N(), fmtNum(epochs), f.opt.seed)
 	start := time.Now()
-	res, err := pipeline.TrainGraph(ctx, g, nil, pipeline.TrainConfig{Epochs: epochs, Seed: f.opt.seed}, f.recorder("Cora"))
+	res, err := train.Run(ctx, g, nil, train.Config{Epochs: epochs, Seed: f.opt.seed}, f.recorder("Cora"))
 	if err != nil {
 		return err
 	}

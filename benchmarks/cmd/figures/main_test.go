@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/viz/tsne"
 	"gonum.org/v1/gonum/mat"
 )
@@ -219,7 +220,7 @@ func writeSyntheticData(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	for _, ds := range qDatasets {
-		if err := pipeline.WriteSplitDir(ctx, filepath.Join(dir, ds, "asymproj"), split); err != nil {
+		if err := graphio.WriteSplitDir(ctx, filepath.Join(dir, ds, "asymproj"), split); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -7,7 +7,8 @@ import (
 	"io"
 	"math"
 
-	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/internal/atomicfile"
+	"github.com/wys-project/wys/viz/qplot"
 	"github.com/wys-project/wys/viz/tsne"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
@@ -41,7 +42,7 @@ var unlabelled = color.RGBA{190, 190, 190, 255}
 func savePNG(path string, p *plot.Plot, w, h vg.Length) error {
 	c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.White))
 	p.Draw(draw.New(c))
-	return pipeline.WriteFileAtomic(path, func(out io.Writer) error {
+	return atomicfile.Write(path, func(out io.Writer) error {
 		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(out)
 		return err
 	})
@@ -240,5 +241,5 @@ func writeQSeries(path, title string, series []qSeries) error {
 // writeQ draws one learned Q as bars (Figure 2a of the paper) with
 // pipeline.PlotQ: a 576 x 336 PNG.
 func writeQ(path, title string, q []float64) error {
-	return pipeline.PlotQ(path, title, q)
+	return qplot.Draw(path, title, q, nil)
 }

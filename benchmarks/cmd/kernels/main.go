@@ -24,6 +24,8 @@ import (
 	"github.com/wys-project/wys/benchmarks"
 	"github.com/wys-project/wys/lowrank"
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
+	"github.com/wys-project/wys/pipeline/train"
 	"github.com/wys-project/wys/sparse"
 )
 
@@ -52,7 +54,7 @@ func main() {
 	var lines []line
 
 	// SpMM and factorization on a SNAP graph, as arcs.
-	g, _, err := pipeline.LoadEdgeList(ctx, filepath.Join(*data, *spmmGraph), pipeline.LoadOptions{Directed: true})
+	g, _, err := graphio.LoadEdgeList(ctx, filepath.Join(*data, *spmmGraph), graphio.LoadOptions{Directed: true})
 	if err != nil {
 		fail(err)
 	}
@@ -91,19 +93,19 @@ func main() {
 	g = nil
 
 	// Trainer throughput on a released split.
-	sp, err := pipeline.LoadSplitDir(ctx, filepath.Join(*data, *split, "asymproj"), false)
+	sp, err := graphio.LoadSplitDir(ctx, filepath.Join(*data, *split, "asymproj"), false)
 	if err != nil {
 		fail(err)
 	}
-	train, err := sp.TrainGraph()
+	tg, err := sp.TrainGraph()
 	if err != nil {
 		fail(err)
 	}
 	for _, neg := range []int{1, 5} {
 		l := line{kernel: "sparse trainer (d = 128, C = 10)", setting: fmt.Sprintf("%s, %d negative(s) per positive pair", *split, neg), unit: "positive pairs/s"}
 		for _, w := range workers {
-			cfg := pipeline.TrainConfig{Epochs: *epochs, Negatives: neg, Workers: w, Seed: 1, EvalEvery: *epochs}
-			res, err := pipeline.TrainGraph(ctx, train, nil, cfg, nil)
+			cfg := train.Config{Epochs: *epochs, Negatives: neg, Workers: w, Seed: 1, EvalEvery: *epochs}
+			res, err := train.Run(ctx, tg, nil, cfg, nil)
 			if err != nil {
 				fail(err)
 			}
@@ -114,7 +116,7 @@ func main() {
 	}
 	gensimNote := "gensim: not measured (no -python)"
 	if *python != "" {
-		vals, version, err := gensimRates(ctx, *python, train, workers)
+		vals, version, err := gensimRates(ctx, *python, tg, workers)
 		if err != nil {
 			gensimNote = "gensim: not measured (" + err.Error() + ")"
 			fmt.Fprintln(os.Stderr, "kernels:", gensimNote)

@@ -30,8 +30,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/wys-project/wys/benchmarks"
+	"github.com/wys-project/wys/internal/sysmem"
 	"github.com/wys-project/wys/lowrank"
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/sparse"
 )
 
@@ -92,7 +94,7 @@ func parseInts(s, def string) []int {
 }
 
 func accuracy(ctx context.Context, data string, ranks []int) (string, error) {
-	g, _, err := pipeline.LoadEdgeList(ctx, filepath.Join(data, "ca-HepTh", "CA-HepTh.txt.gz"), pipeline.LoadOptions{})
+	g, _, err := graphio.LoadEdgeList(ctx, filepath.Join(data, "ca-HepTh", "CA-HepTh.txt.gz"), graphio.LoadOptions{})
 	if err != nil {
 		return "", err
 	}
@@ -151,7 +153,7 @@ type timingRow struct {
 func loadGraph(ctx context.Context, data, name string) (*sparse.CSR, bool, error) {
 	switch name {
 	case "slashdot":
-		g, _, err := pipeline.LoadEdgeList(ctx, filepath.Join(data, "soc-Slashdot0902", "soc-Slashdot0902.txt.gz"), pipeline.LoadOptions{Directed: true})
+		g, _, err := graphio.LoadEdgeList(ctx, filepath.Join(data, "soc-Slashdot0902", "soc-Slashdot0902.txt.gz"), graphio.LoadOptions{Directed: true})
 		if err != nil {
 			return nil, false, err
 		}
@@ -188,7 +190,7 @@ func timeOne(ctx context.Context, data, spec string) error {
 	}
 	csr := adj.Bytes() * 2 // T and its transpose (or S and its transpose)
 	row := timingRow{Graph: name, Nodes: n, NNZ: adj.NNZ(), Rank: r, Seconds: st.Total.Seconds(), SpMM: st.SpMM.Seconds(),
-		QR: st.QR.Seconds(), Small: st.Small.Seconds(), Other: st.Other.Seconds(), PeakRSS: pipeline.PeakRSS(), CSRBytes: csr, Factors: factors}
+		QR: st.QR.Seconds(), Small: st.Small.Seconds(), Other: st.Other.Seconds(), PeakRSS: sysmem.PeakRSS(), CSRBytes: csr, Factors: factors}
 	return json.NewEncoder(os.Stdout).Encode(row)
 }
 
@@ -217,7 +219,7 @@ func timing(ctx context.Context, graphs string, ranks []int) (string, error) {
 			base := t.CSRBytes + t.Factors
 			line := fmt.Sprintf("| %s | %d | %d | %d | %.1f s | %.1f s | %.1f s | %.1f s | %.1f s | %.0f%% | %s | %s | %.1f× |",
 				t.Graph, t.Nodes, t.NNZ, t.Rank, t.Seconds, t.SpMM, t.QR, t.Small, t.Other, 100*(t.SpMM+t.QR)/t.Seconds,
-				pipeline.FormatBytes(t.PeakRSS), pipeline.FormatBytes(base), float64(t.PeakRSS)/float64(base))
+				sysmem.FormatBytes(t.PeakRSS), sysmem.FormatBytes(base), float64(t.PeakRSS)/float64(base))
 			fmt.Fprintln(os.Stderr, line)
 			b.WriteString(line + "\n")
 		}

@@ -26,9 +26,12 @@ import (
 	"time"
 
 	"github.com/wys-project/wys/benchmarks"
+	"github.com/wys-project/wys/internal/sysmem"
 	"github.com/wys-project/wys/lowrank"
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/pipeline/reference"
+	"github.com/wys-project/wys/pipeline/train"
 )
 
 type row struct {
@@ -98,7 +101,7 @@ func main() {
 			os.Exit(1)
 		}
 		fmt.Fprintf(os.Stderr, "scale %d: %d nodes, %d edges, epoch %.1fs, peak RSS %s, test AUC %.4f\n",
-			s, r.Nodes, r.Edges, r.EpochSeconds, pipeline.FormatBytes(r.PeakRSS), r.TestAUC)
+			s, r.Nodes, r.Edges, r.EpochSeconds, sysmem.FormatBytes(r.PeakRSS), r.TestAUC)
 		rows = append(rows, r)
 	}
 	var b strings.Builder
@@ -112,7 +115,7 @@ func main() {
 		}
 		fmt.Fprintf(&b, "| %d | %d | %d | %.1f s | %.1f s | %.1f s | %.1f s | %.1f s | %.1f s | %.2fM | %.4f | %s | %s | %s | %s | %s |\n",
 			r.Scale, r.Nodes, r.Edges, r.GenSeconds, r.LoadSeconds, r.SplitSeconds, r.FactorSecs, r.EpochSeconds, r.EvalSeconds, r.PairsPerSec/1e6, r.TestAUC,
-			pipeline.FormatBytes(r.PeakRSS), pipeline.FormatBytes(r.Estimated), pipeline.FormatBytes(r.DenseBytes), dt, da)
+			sysmem.FormatBytes(r.PeakRSS), sysmem.FormatBytes(r.Estimated), sysmem.FormatBytes(r.DenseBytes), dt, da)
 	}
 	if *plotOut != "" && len(rows) > 0 {
 		if err := plotScaling(*plotOut, rows); err != nil {
@@ -147,7 +150,7 @@ func measure(ctx context.Context, scale int, epochs float64, dim, rank int, dens
 	defer os.Remove(path)
 	g = nil
 	t = time.Now()
-	g, _, err = pipeline.LoadEdgeList(ctx, path, pipeline.LoadOptions{IDs: pipeline.IDInteger})
+	g, _, err = graphio.LoadEdgeList(ctx, path, graphio.LoadOptions{IDs: graphio.IDInteger})
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +162,7 @@ func measure(ctx context.Context, scale int, epochs float64, dim, rank int, dens
 		return nil, err
 	}
 	r.SplitSeconds = time.Since(t).Seconds()
-	train, err := split.TrainGraph()
+	tg, err := split.TrainGraph()
 	if err != nil {
 		return nil, err
 	}
@@ -168,16 +171,16 @@ func measure(ctx context.Context, scale int, epochs float64, dim, rank int, dens
 		r.FactorRank = rank
 		t = time.Now()
 		// The factors are dropped at once, and collected before training.
-		if _, err := lowrank.NewSeries(ctx, train.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: rank, Seed: 1}, C: 10}); err != nil {
+		if _, err := lowrank.NewSeries(ctx, tg.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: rank, Seed: 1}, C: 10}); err != nil {
 			return nil, err
 		}
 		r.FactorSecs = time.Since(t).Seconds()
 		runtime.GC()
 	}
-	cfg := pipeline.TrainConfig{Dim: dim, Epochs: epochs, EvalEvery: epochs, EvalPairs: 100000, Seed: 1}
-	r.Estimated = cfg.EstimateMemory(train.N(), train.Adj.NNZ(), 4*len(split.Train))
+	cfg := train.Config{Dim: dim, Epochs: epochs, EvalEvery: epochs, EvalPairs: 100000, Seed: 1}
+	r.Estimated = cfg.EstimateMemory(tg.N(), tg.Adj.NNZ(), 4*len(split.Train))
 	t = time.Now()
-	res, err := pipeline.TrainGraph(ctx, train, split, cfg, nil)
+	res, err := train.Run(ctx, tg, split, cfg, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -187,12 +190,12 @@ func measure(ctx context.Context, scale int, epochs float64, dim, rank int, dens
 	r.EvalSeconds = total - trainSec
 	r.TestAUC = res.TestAUC
 	r.PairsPerSec = res.Stats.PairsPerSecond
-	r.PeakRSS = pipeline.PeakRSS()
+	r.PeakRSS = sysmem.PeakRSS()
 	dcfg := reference.Config{Dim: dim}
-	r.DenseBytes, _ = reference.CheckMemory(train.N(), reference.Config{Dim: dim, MemoryLimit: math.MaxInt64})
+	r.DenseBytes, _ = reference.CheckMemory(tg.N(), reference.Config{Dim: dim, MemoryLimit: math.MaxInt64})
 	if dense {
 		t = time.Now()
-		dres, err := reference.Train(ctx, split, dcfg, nil)
+		dres, err := benchmarks.RunSplit(ctx, reference.Run, split, dcfg, nil)
 		if err == nil {
 			r.DenseSeconds = time.Since(t).Seconds()
 			r.DenseAUC = dres.TestAUC

@@ -18,6 +18,8 @@ import (
 
 	"github.com/wys-project/wys/benchmarks"
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
+	"github.com/wys-project/wys/pipeline/train"
 )
 
 func main() {
@@ -51,12 +53,12 @@ func main() {
 	fmt.Fprintf(&b, "# Sensitivity to C and β (the paper's Figure 4)\n\n%s\n\nCommand: `go run ./benchmarks/cmd/sensitivity %s`\n\n", benchmarks.MachineLine(), strings.Join(os.Args[1:], " "))
 	fmt.Fprintf(&b, "Sparse trainer, code formulation, d = %d, seed 1, default epochs unless given; test ROC-AUC at the best train AUC. The last rows fix Q instead of learning it (C = 10).\n\n", *dim)
 	for _, ds := range strings.Split(*datasets, ",") {
-		split, err := pipeline.LoadSplitDir(ctx, filepath.Join(*data, ds, "asymproj"), false)
+		split, err := graphio.LoadSplitDir(ctx, filepath.Join(*data, ds, "asymproj"), false)
 		if err != nil {
 			fail(err)
 		}
 		run := func(obj pipeline.ObjectiveConfig, fixed []float64) *pipeline.Result {
-			res, err := pipeline.Train(ctx, split, pipeline.TrainConfig{Objective: obj, Dim: *dim, Epochs: *epochs, FixedQ: fixed, Seed: 1}, nil)
+			res, err := benchmarks.RunSplit(ctx, train.Run, split, train.Config{Objective: obj, Dim: *dim, Epochs: *epochs, FixedQ: fixed, Seed: 1}, nil)
 			if err != nil {
 				fail(err)
 			}

@@ -24,7 +24,9 @@ import (
 
 	"github.com/wys-project/wys/benchmarks"
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/pipeline/reference"
+	"github.com/wys-project/wys/pipeline/train"
 )
 
 type row struct {
@@ -57,7 +59,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "speed:", err)
 		os.Exit(1)
 	}
-	split, err := pipeline.LoadSplitDir(ctx, filepath.Join(*data, *dataset, "asymproj"), *dataset == "soc-Epinions1")
+	split, err := graphio.LoadSplitDir(ctx, filepath.Join(*data, *dataset, "asymproj"), *dataset == "soc-Epinions1")
 	if err != nil {
 		fail(err)
 	}
@@ -76,7 +78,7 @@ func main() {
 	if *dense {
 		fmt.Fprintf(os.Stderr, "dense reference, %d steps…\n", *steps)
 		start := time.Now()
-		denseRes, err = reference.Train(ctx, split, reference.Config{Dim: *dim, Steps: *steps, Seed: *seed}, nil)
+		denseRes, err = benchmarks.RunSplit(ctx, reference.Run, split, reference.Config{Dim: *dim, Steps: *steps, Seed: *seed}, nil)
 		if err != nil {
 			fail(err)
 		}
@@ -91,10 +93,10 @@ func main() {
 	}
 	for _, v := range strings.Split(*variants, ",") {
 		source, warm := strings.CutSuffix(v, "+warm")
-		cfg := pipeline.TrainConfig{Dim: *dim, Epochs: *epochs, Source: source, WarmStart: warm, Seed: *seed}
+		cfg := train.Config{Dim: *dim, Epochs: *epochs, Source: source, WarmStart: warm, Seed: *seed}
 		fmt.Fprintf(os.Stderr, "sparse %s…\n", v)
 		start := time.Now()
-		res, err := pipeline.Train(ctx, split, cfg, nil)
+		res, err := benchmarks.RunSplit(ctx, train.Run, split, cfg, nil)
 		if err != nil {
 			fail(err)
 		}

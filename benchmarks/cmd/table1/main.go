@@ -22,7 +22,9 @@ import (
 
 	"github.com/wys-project/wys/benchmarks"
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/pipeline/reference"
+	"github.com/wys-project/wys/pipeline/train"
 )
 
 // paper holds Table 1's WYS column (d = 64, d = 128).
@@ -58,7 +60,7 @@ func main() {
 	log := io.Writer(os.Stderr)
 	for _, ds := range strings.Split(*datasets, ",") {
 		directed := ds == "soc-Epinions1"
-		split, err := pipeline.LoadSplitDir(ctx, filepath.Join(*data, ds, "asymproj"), directed)
+		split, err := graphio.LoadSplitDir(ctx, filepath.Join(*data, ds, "asymproj"), directed)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "table1:", err)
 			os.Exit(1)
@@ -99,9 +101,9 @@ func main() {
 					var res *pipeline.Result
 					switch tr {
 					case "dense":
-						res, err = reference.Train(ctx, split, reference.Config{Objective: obj, Dim: d, Steps: *steps, Seed: uint64(s)}, rec)
+						res, err = benchmarks.RunSplit(ctx, reference.Run, split, reference.Config{Objective: obj, Dim: d, Steps: *steps, Seed: uint64(s)}, rec)
 					case "sparse":
-						res, err = pipeline.Train(ctx, split, pipeline.TrainConfig{Objective: obj, Dim: d, Epochs: *epochs,
+						res, err = benchmarks.RunSplit(ctx, train.Run, split, train.Config{Objective: obj, Dim: d, Epochs: *epochs,
 							BatchWalks: *batch, LR: *lr, Negatives: *negatives, Optimizer: *opt, Seed: uint64(s)}, rec)
 					default:
 						err = fmt.Errorf("unknown trainer %q", tr)

@@ -1,0 +1,489 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/baseline"
+	"github.com/wys-project/wys/pipeline/graphio"
+	"github.com/wys-project/wys/pipeline/reference"
+	"github.com/wys-project/wys/pipeline/train"
+)
+
+// config is everything one run does. The flags bind straight into it:
+// a setting that several methods share (the dimension, the seed, the
+// objective…) is written into each method's configuration by one flag,
+// so the configuration a method receives is the one the user gave, and
+// its Resolve supplies every default.
+type config struct {
+	// Input.
+	graph, split       string
+	directed, weighted bool
+	keepLoops, lcc     bool
+	ids                string
+	testFraction       float64
+
+	// Method: wys (with the sparse or dense trainer) or a baseline.
+	method, trainer, fixedQ string
+	rank                    int
+	Sparse                  train.Config
+	Dense                   reference.Config
+	Baseline                baseline.Config
+
+	// Checkpoints (sparse trainer).
+	checkpoint string
+	resume     bool
+
+	// Outputs.
+	out, format          string
+	qJSON, qPlot, report string
+	labels, labelSplit   string
+	progress             string
+	quiet                bool
+}
+
+// sparseDefaults are the sparse trainer's defaults that do not depend on
+// the graph, shown in -help: Resolve is where they come from.
+var sparseDefaults = train.Config{}.Resolve(0, 0)
+
+func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("wys-sparse", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sp, de, bl := &c.Sparse, &c.Dense, &c.Baseline
+	obj := []*pipeline.ObjectiveConfig{&sp.Objective, &de.Objective}
+
+	fs.StringVar(&c.graph, "graph", "", "edge list `FILE` to embed (SNAP text, plain or .gz)")
+	fs.StringVar(&c.split, "split", "", "released split `DIR` (train/test .npy arrays and index.tsv) instead of -graph")
+	fs.BoolVar(&c.directed, "directed", false, "treat edges as arcs (default: undirected, both arcs stored)")
+	fs.BoolVar(&c.weighted, "weighted", false, "read the third column of -graph as an edge weight")
+	fs.BoolVar(&c.keepLoops, "keep-self-loops", false, "keep u-u edges of -graph (default: dropped and counted)")
+	fs.BoolVar(&c.lcc, "lcc", false, "keep only the largest (weakly) connected component of -graph, as the paper does")
+	fs.StringVar(&c.ids, "ids", "auto", "node ids of -graph: auto, int or token")
+	fs.Float64Var(&c.testFraction, "test-fraction", 0.5, "with -graph: fraction of edges held out for link prediction (0: train on all, no evaluation)")
+	fs.StringVar(&c.trainer, "trainer", "sparse", "sparse (minibatch, scales to millions of nodes) or dense (exact paper reference, O(N²) memory)")
+	fs.StringVar(&c.method, "method", "wys", "wys (Watch Your Step), or a baseline of the paper's Table 1: svd (truncated SVD of A), eigenmaps (Laplacian eigenmaps), wys-fixed-deepwalk or wys-fixed-glove (WYS with Q fixed, as -fixed-q)")
+	fs.StringVar(&c.fixedQ, "fixed-q", "", "fix Q instead of learning it: deepwalk (1-(k-1)/C) or glove (1/k)")
+
+	dim := sparseDefaults.Dim
+	sp.Dim, de.Dim, bl.Dim = dim, dim, dim
+	fs.Var(ints{&sp.Dim, &de.Dim, &bl.Dim}, "dim", "embedding width d of Y = [L | R], d/2 per side (even)")
+	fs.IntVar(&c.rank, "rank", 0, "rank of the score matrix g(Y) = L Rᵀ, the width of each side: -rank r is -dim 2r (0: from -dim)")
+	objInts(fs, obj, "C", pipeline.DefaultC, func(o *pipeline.ObjectiveConfig) *int { return &o.C }, "number of transition-matrix powers k = 1..C")
+	objFloats(fs, obj, "beta", pipeline.DefaultBeta, func(o *pipeline.ObjectiveConfig) *float64 { return &o.Beta }, "weight of the attention regulariser on q (0: off)")
+	objFloats(fs, obj, "walks-per-node", pipeline.DefaultWalksPerNode, func(o *pipeline.ObjectiveConfig) *float64 { return &o.WalksPerNode }, "starting mass P0 of E[D] (walks per node)")
+	objFloats(fs, obj, "ppr", 0, func(o *pipeline.ObjectiveConfig) *float64 { return &o.PPR }, "add a Personalized PageRank context with this restart probability in (0, 1), with its own learned attention weight (0: off)")
+	fs.Var(bools{&sp.Objective.AdamicAdar, &de.Objective.AdamicAdar}, "adamic-adar", "add an Adamic–Adar context (common neighbours weighted by 1/ln degree), with its own learned attention weight")
+	for _, o := range obj {
+		o.Formulation = pipeline.FormulationCode
+	}
+	fs.Var(formulations(obj), "formulation", "E[D] weighting and loss: code (authors' released numerics, reproduces Table 1) or paper")
+
+	fs.StringVar(&sp.Source, "source", train.SourceWalk, "sparse: positive pairs weighted by the walk steps (walk) or by the factored E[D] of rank -rank (factored)")
+	fs.BoolVar(&sp.WarmStart, "warm-start", false, "sparse: start L and R from the rank -rank spectral factors of the transition-matrix series instead of noise")
+	fs.Var(strs{&sp.Optimizer, &de.Optimizer}, "optimizer", "sparse: adam, sgd or percentdelta (default adam); dense: percentdelta or adam (default percentdelta)")
+	fs.Var(floats{&sp.LR, &de.LR}, "lr", "learning rate (0: the trainer's default: sparse 0.02 with adam and percentdelta, 0.2 with sgd; dense 0.2 with percentdelta, 0.01 with adam)")
+	sp.QLR = sparseDefaults.QLR
+	fs.Float64Var(&sp.QLR, "qlr", sp.QLR, "sparse: learning rate of the attention logits q")
+	fs.Float64Var(&sp.Epochs, "epochs", 0, "sparse: epochs, each N walks of length C (0: max(400, 150 walks per arc), e.g. 463 for ca-HepTh, 1500 for PPI)")
+	de.Steps = reference.Config{}.Resolve().Steps
+	fs.IntVar(&de.Steps, "steps", de.Steps, "dense: full-batch steps")
+	sp.BatchWalks, sp.Negatives = sparseDefaults.BatchWalks, sparseDefaults.Negatives
+	fs.IntVar(&sp.BatchWalks, "batch", sp.BatchWalks, "sparse: walks per minibatch")
+	fs.IntVar(&sp.Negatives, "negatives", sp.Negatives, "sparse: non-edge pairs per positive pair")
+	fs.Float64Var(&sp.EvalEvery, "eval-every", 0, "sparse: epochs between train/test AUC evaluations (0: epochs/20)")
+	fs.IntVar(&sp.Patience, "patience", 0, "sparse: stop after this many evaluations without a better train AUC (0: never)")
+	sp.Seed, de.Seed, bl.Seed = 1, 1, 1
+	fs.Var(uints{&sp.Seed, &de.Seed, &bl.Seed}, "seed", "seed of every random choice (same seed and data: same output)")
+	fs.Var(ints{&sp.Workers, &de.Workers, &bl.Workers}, "workers", "goroutines (0: all cores); the output does not depend on it")
+	fs.StringVar(&c.out, "out", "", "write embeddings to `FILE` (format from -format or the extension: .npy, .tsv, else word2vec text)")
+	fs.StringVar(&c.format, "format", "", "embedding format: w2v, npy or tsv (default: from the -out extension)")
+	fs.StringVar(&c.qJSON, "q-out", "", "write the learned Q and q as JSON to `FILE`")
+	fs.StringVar(&c.qPlot, "q-plot", "", "draw the learned Q (log scale, like the paper's Figure 2a) to `FILE`.png or .svg")
+	fs.StringVar(&c.report, "report", "", "write a JSON report (inputs with sha256, settings, curves, metrics, timings, memory) to `FILE`")
+	fs.StringVar(&c.labels, "labels", "", "node classes (`FILE`: node<TAB>class) for node classification")
+	fs.StringVar(&c.labelSplit, "label-split", "", "Planetoid-style split (`FILE`: node<TAB>train|val|test) for -labels")
+	fs.StringVar(&c.checkpoint, "checkpoint", "", "sparse: save the training state (L, R, q, optimiser) to `DIR` periodically and at the end")
+	sp.CheckpointEvery = sparseDefaults.CheckpointEvery
+	fs.DurationVar(&sp.CheckpointEvery, "checkpoint-every", sp.CheckpointEvery, "time between checkpoints")
+	fs.BoolVar(&c.resume, "resume", false, "continue from the checkpoint in -checkpoint DIR, bit-for-bit as if uninterrupted")
+	fs.Var(gib{&sp.MemoryLimit, &de.MemoryLimit}, "max-memory", "memory limit in GiB for the pre-flight check (0: 90% of the machine's available memory)")
+	fs.StringVar(&c.progress, "progress", "text", "progress on stderr: text, json (one JSON object per line) or none")
+	fs.BoolVar(&c.quiet, "quiet", false, "no progress and no summary: only errors (same as -progress none, plus a silent stdout)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageText)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+const usageText = `wys-sparse learns node embeddings with Watch Your Step (graph attention
+over random-walk context, NeurIPS 2018) and evaluates them.
+
+Usage:
+  wys-sparse [flags]                       demo on a built-in graph
+  wys-sparse -graph edges.txt -out emb.txt  embed a SNAP edge list
+  wys-sparse -split DIR                     train and test on a released split
+
+Flags:
+`
+
+// Flag values that write one parsed value into several destinations.
+type (
+	ints    []*int
+	uints   []*uint64
+	floats  []*float64
+	strs    []*string
+	bools   []*bool
+	gib     []*int64 // a size in GiB written as bytes
+	objForm []*pipeline.ObjectiveConfig
+)
+
+func (v ints) String() string {
+	if len(v) == 0 {
+		return "0"
+	}
+	return strconv.Itoa(*v[0])
+}
+
+func (v ints) Set(s string) error {
+	x, err := strconv.Atoi(s)
+	if err != nil {
+		return errParse
+	}
+	for _, p := range v {
+		*p = x
+	}
+	return nil
+}
+
+func (v uints) String() string {
+	if len(v) == 0 {
+		return "0"
+	}
+	return strconv.FormatUint(*v[0], 10)
+}
+
+func (v uints) Set(s string) error {
+	x, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return errParse
+	}
+	for _, p := range v {
+		*p = x
+	}
+	return nil
+}
+
+func (v floats) String() string {
+	if len(v) == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(*v[0], 'g', -1, 64)
+}
+
+func (v floats) Set(s string) error {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return errParse
+	}
+	for _, p := range v {
+		*p = x
+	}
+	return nil
+}
+
+func (v strs) String() string {
+	if len(v) == 0 {
+		return ""
+	}
+	return *v[0]
+}
+
+func (v strs) Set(s string) error {
+	for _, p := range v {
+		*p = s
+	}
+	return nil
+}
+
+func (v bools) String() string {
+	if len(v) == 0 {
+		return "false"
+	}
+	return strconv.FormatBool(*v[0])
+}
+
+func (v bools) Set(s string) error {
+	x, err := strconv.ParseBool(s)
+	if err != nil {
+		return errParse
+	}
+	for _, p := range v {
+		*p = x
+	}
+	return nil
+}
+
+func (v bools) IsBoolFlag() bool { return true }
+
+func (v gib) String() string {
+	if len(v) == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(float64(*v[0])/(1<<30), 'g', -1, 64)
+}
+
+func (v gib) Set(s string) error {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return errParse
+	}
+	if x < 0 {
+		return fmt.Errorf("want a size in GiB (0: 90%% of the available memory)")
+	}
+	for _, p := range v {
+		*p = int64(x * (1 << 30))
+	}
+	return nil
+}
+
+func formulations(obj []*pipeline.ObjectiveConfig) objForm { return objForm(obj) }
+
+func (v objForm) String() string {
+	if len(v) == 0 {
+		return ""
+	}
+	return string(v[0].Formulation)
+}
+
+func (v objForm) Set(s string) error {
+	for _, o := range v {
+		o.Formulation = pipeline.Formulation(s)
+	}
+	return nil
+}
+
+// errParse makes the flag package report "invalid value" with the flag's
+// name.
+var errParse = fmt.Errorf("parse error")
+
+// objInts binds an integer field of each objective to one flag.
+func objInts(fs *flag.FlagSet, obj []*pipeline.ObjectiveConfig, name string, def int, field func(*pipeline.ObjectiveConfig) *int, usage string) {
+	var v ints
+	for _, o := range obj {
+		*field(o) = def
+		v = append(v, field(o))
+	}
+	fs.Var(v, name, usage)
+}
+
+// objFloats binds a float field of each objective to one flag.
+func objFloats(fs *flag.FlagSet, obj []*pipeline.ObjectiveConfig, name string, def float64, field func(*pipeline.ObjectiveConfig) *float64, usage string) {
+	var v floats
+	for _, o := range obj {
+		*field(o) = def
+		v = append(v, field(o))
+	}
+	fs.Var(v, name, usage)
+}
+
+// parseFlags parses args into c and settles the flags that stand for
+// others (-quiet, -rank, -method wys-fixed-*, an explicit -beta 0).
+func parseFlags(c *config, args []string, stderr io.Writer) (*flag.FlagSet, error) {
+	fs := newFlagSet(c, stderr)
+	if err := fs.Parse(args); err != nil {
+		return fs, err
+	}
+	if fs.NArg() > 0 {
+		return fs, usagef("unexpected argument %q: give the graph with -graph FILE", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if c.quiet {
+		c.progress = "none"
+	}
+	if c.rank != 0 {
+		switch {
+		case c.rank < 0:
+			return fs, usagef("-rank %d: want a positive rank (the width of each side of Y = [L | R])", c.rank)
+		case set["dim"] && c.Sparse.Dim != 2*c.rank:
+			return fs, usagef("-rank %d and -dim %d disagree: -rank r is -dim 2r, give one of them", c.rank, c.Sparse.Dim)
+		}
+		ints{&c.Sparse.Dim, &c.Dense.Dim, &c.Baseline.Dim}.Set(strconv.Itoa(2 * c.rank))
+	}
+	if name, ok := strings.CutPrefix(c.method, "wys-fixed-"); ok {
+		// -method wys-fixed-deepwalk is -method wys -fixed-q deepwalk.
+		switch {
+		case name != "deepwalk" && name != "glove":
+			return fs, usagef("-method %q: want wys, svd, eigenmaps, wys-fixed-deepwalk or wys-fixed-glove", c.method)
+		case c.fixedQ != "" && c.fixedQ != name:
+			return fs, usagef("-method %s and -fixed-q %s disagree: give one of them", c.method, c.fixedQ)
+		}
+		c.method, c.fixedQ = "wys", name
+	}
+	if c.method != "wys" {
+		c.Baseline.Method = c.method
+	}
+	if b := c.Sparse.Objective.Beta; b < 0 || math.IsNaN(b) || math.IsInf(b, 0) {
+		return fs, usagef("-beta %v: want a non-negative weight (0 turns the regulariser off)", b)
+	}
+	if set["beta"] && c.Sparse.Objective.Beta == 0 {
+		// An explicit 0 turns the regulariser off (0 means the default in
+		// the library).
+		c.Sparse.Objective.Beta, c.Dense.Objective.Beta = -1, -1
+	}
+	return fs, nil
+}
+
+// validate reports, before any input is read, every flag value and
+// combination that cannot work, as a usage error naming the flag.
+func (c *config) validate() error {
+	if err := c.checkFlags(); err != nil {
+		return err
+	}
+	var err error
+	switch {
+	case c.method != "wys":
+		err = c.Baseline.Validate()
+	case c.trainer == "dense":
+		err = c.Dense.Validate()
+	default:
+		if c.fixedQ != "" {
+			c.Sparse.FixedQ = fixedQ(c.fixedQ, c.Sparse.Objective)
+		}
+		err = c.Sparse.Validate()
+	}
+	if err != nil {
+		return usagef("%v", trimPackage(err.Error()))
+	}
+	return c.checkOutputs()
+}
+
+// checkFlags checks the values the libraries do not know about.
+func (c *config) checkFlags() error {
+	o := &c.Sparse.Objective
+	switch {
+	case c.graph != "" && c.split != "":
+		return usagef("give either -graph or -split, not both")
+	case c.Sparse.Dim < 2 || c.Sparse.Dim%2 != 0:
+		return usagef("-dim %d must be even and at least 2 (d/2 per side of Y = [L | R])", c.Sparse.Dim)
+	case o.C < 1:
+		return usagef("-C %d: need at least one power of the transition matrix", o.C)
+	case c.Sparse.Source != train.SourceWalk && c.Sparse.Source != train.SourceFactored:
+		return usagef("-source %q: want walk (positives weighted by the walk steps, the default) or factored (by the rank -rank factored E[D])", c.Sparse.Source)
+	case !(o.PPR >= 0 && o.PPR < 1):
+		return usagef("-ppr %v: the restart probability must be in (0, 1), e.g. 0.15 (0 turns the PPR context off)", o.PPR)
+	case c.trainer != "sparse" && c.trainer != "dense":
+		return usagef("-trainer %q: want sparse or dense", c.trainer)
+	case o.Formulation != pipeline.FormulationCode && o.Formulation != pipeline.FormulationPaper:
+		return usagef("-formulation %q: want code or paper", o.Formulation)
+	case !(c.testFraction >= 0 && c.testFraction < 1):
+		return usagef("-test-fraction %v: want a fraction in [0, 1)", c.testFraction)
+	case c.progress != "text" && c.progress != "json" && c.progress != "none":
+		return usagef("-progress %q: want text, json or none", c.progress)
+	case c.ids != "auto" && c.ids != "int" && c.ids != "token":
+		return usagef("-ids %q: want auto, int or token", c.ids)
+	case c.method != "wys" && c.method != baseline.MethodSVD && c.method != baseline.MethodEigenmaps:
+		return usagef("-method %q: want wys, svd, eigenmaps, wys-fixed-deepwalk or wys-fixed-glove", c.method)
+	case c.fixedQ != "" && c.fixedQ != "deepwalk" && c.fixedQ != "glove":
+		return usagef("-fixed-q %q: want deepwalk or glove", c.fixedQ)
+	case c.fixedQ != "" && c.trainer == "dense":
+		return usagef("-fixed-q is available with the sparse trainer only")
+	case c.labelSplit != "" && c.labels == "":
+		return usagef("-label-split needs -labels")
+	case c.labels != "" && c.labelSplit == "":
+		return usagef("-labels needs -label-split to know the train, validation and test nodes")
+	case c.resume && c.checkpoint == "":
+		return usagef("-resume needs -checkpoint DIR (the directory the interrupted run saved to)")
+	case c.checkpoint != "" && (c.trainer != "sparse" || c.method != "wys"):
+		return usagef("-checkpoint works with the sparse WYS trainer only")
+	case c.Sparse.CheckpointEvery <= 0:
+		return usagef("-checkpoint-every %v: want a positive duration", c.Sparse.CheckpointEvery)
+	case c.format != "" && c.format != graphio.FormatWord2Vec && c.format != graphio.FormatNPY && c.format != graphio.FormatTSV:
+		return usagef("-format %q: want w2v, npy or tsv", c.format)
+	}
+	for _, f := range []struct {
+		name string
+		neg  bool
+	}{
+		{"epochs", c.Sparse.Epochs < 0}, {"lr", c.Sparse.LR < 0}, {"qlr", c.Sparse.QLR < 0},
+		{"batch", c.Sparse.BatchWalks < 0}, {"negatives", c.Sparse.Negatives < 0}, {"steps", c.Dense.Steps < 0},
+		{"workers", c.Sparse.Workers < 0}, {"eval-every", c.Sparse.EvalEvery < 0}, {"patience", c.Sparse.Patience < 0},
+	} {
+		if f.neg {
+			return usagef("-%s cannot be negative", f.name)
+		}
+	}
+	return nil
+}
+
+// checkOutputs checks that every output can be created, so that a long
+// run does not fail at its end.
+func (c *config) checkOutputs() error {
+	for _, p := range []string{c.out, c.qJSON, c.qPlot, c.report} {
+		if p == "" {
+			continue
+		}
+		dir := filepath.Dir(p)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return usagef("cannot write %s: directory %s does not exist", p, dir)
+		}
+		if err := writableDir(dir); err != nil {
+			return usagef("cannot write %s: directory %s is not writable (creating a file there failed: %v); choose another output path", p, dir, err)
+		}
+	}
+	if c.qPlot != "" {
+		if ext := strings.ToLower(filepath.Ext(c.qPlot)); ext != ".png" && ext != ".svg" {
+			return usagef("-q-plot %s: use a .png or .svg file name", c.qPlot)
+		}
+	}
+	return nil
+}
+
+// fixedQ returns the fixed context distribution named by name (deepwalk:
+// 1 − (k−1)/C, glove: 1/k) over the C powers, with 0 for the extra context
+// types.
+func fixedQ(name string, obj pipeline.ObjectiveConfig) []float64 {
+	obj = obj.Resolve()
+	q := make([]float64, obj.Contexts())
+	for k := range obj.C {
+		switch name {
+		case "deepwalk":
+			q[k] = 1 - float64(k)/float64(obj.C)
+		case "glove":
+			q[k] = 1 / float64(k+1)
+		}
+	}
+	return q
+}
+
+func trimPackage(msg string) string {
+	for _, p := range []string{"pipeline: ", "train: ", "reference: ", "baseline: "} {
+		msg = strings.TrimPrefix(msg, p)
+	}
+	return msg
+}
+
+// writableDir checks, before any work, that files can be created in dir:
+// it creates and removes an empty temporary file.
+func writableDir(dir string) error {
+	f, err := os.CreateTemp(dir, ".wys-sparse-write-test-*")
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return pe.Err
+		}
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/wys-project/wys/internal/sysmem"
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/baseline"
+	"github.com/wys-project/wys/pipeline/eval"
+	"github.com/wys-project/wys/pipeline/graphio"
+	"github.com/wys-project/wys/pipeline/reference"
+	"github.com/wys-project/wys/pipeline/train"
+)
+
+// report is the JSON report of a run.
+type report struct {
+	Tool     string                `json:"tool"`
+	Started  string                `json:"started"`
+	Inputs   []inputFile           `json:"inputs"`
+	Graph    graphStats            `json:"graph"`
+	Load     *graphio.LoadReport   `json:"load,omitempty"`
+	Settings settings              `json:"settings"`
+	Result   resultSummary         `json:"result"`
+	Classify *eval.ClassifyResult  `json:"classification,omitempty"`
+	Curve    []pipeline.CurvePoint `json:"curve"`
+	Stages   []stage               `json:"stages"`
+	PeakRSS  int64                 `json:"peak_rss_bytes"`
+	Outputs  []string              `json:"outputs"`
+}
+
+// settings records the method and the resolved configuration it ran with
+// (the configuration itself, marshalled, never a copy of selected fields).
+type settings struct {
+	Method           string            `json:"method"`
+	Trainer          string            `json:"trainer,omitempty"`
+	Sparse           *train.Config     `json:"sparse,omitempty"`
+	Dense            *reference.Config `json:"dense,omitempty"`
+	Baseline         *baseline.Config  `json:"baseline,omitempty"`
+	FixedQ           string            `json:"fixed_q_name,omitempty"`
+	ResumedFromBatch int64             `json:"resumed_from_batch,omitempty"`
+	Go               string            `json:"go"`
+}
+
+type inputFile struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	Bytes  int64  `json:"bytes"`
+}
+
+type graphStats struct {
+	Nodes      int  `json:"nodes"`
+	TrainArcs  int  `json:"train_arcs"`
+	Directed   bool `json:"directed"`
+	TrainPairs int  `json:"train_pairs"`
+	TestPairs  int  `json:"test_pairs"`
+}
+
+type resultSummary struct {
+	Method          string    `json:"method"`
+	TrainAUC        *float64  `json:"train_auc"`
+	TestAUC         *float64  `json:"test_auc"`
+	TestDirectedAUC *float64  `json:"test_directed_auc,omitempty"`
+	BestStep        int       `json:"best_step"`
+	Q               []float64 `json:"Q"`
+	QLogits         []float64 `json:"q_logits"`
+	PairsPerSecond  float64   `json:"pairs_per_second,omitempty"`
+	EstimatedBytes  int64     `json:"estimated_bytes"`
+}
+
+type stage struct {
+	Name    string  `json:"name"`
+	Seconds float64 `json:"seconds"`
+}
+
+// setResult records the metrics and the curve of res.
+func (r *report) setResult(res *pipeline.Result) {
+	r.Result = resultSummary{Method: res.Method, TrainAUC: finite(res.TrainAUC), TestAUC: finite(res.TestAUC),
+		TestDirectedAUC: finite(res.TestDirectedAUC), BestStep: res.BestStep, Q: res.Q, QLogits: res.QLogits,
+		PairsPerSecond: res.Stats.PairsPerSecond, EstimatedBytes: res.Stats.EstimatedBytes}
+	r.Curve = res.Curve
+}
+
+// write hashes the inputs that were given and writes the report to path.
+func (r *report) write(path string, started time.Time, inputs ...string) error {
+	var given []string
+	for _, p := range inputs {
+		if p != "" {
+			given = append(given, p)
+		}
+	}
+	files, err := hashFiles(given...)
+	if err != nil {
+		return err
+	}
+	r.Inputs = files
+	r.Settings.Go = runtime.Version()
+	r.PeakRSS = sysmem.PeakRSS()
+	r.Stages = append(r.Stages, stage{"total", time.Since(started).Seconds()})
+	return graphio.WriteJSON(path, r)
+}
+
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// hashFiles returns the sha256 and size of each file, or of each file of
+// a directory.
+func hashFiles(paths ...string) ([]inputFile, error) {
+	var out []inputFile
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		files := []string{p}
+		if st.IsDir() {
+			entries, err := os.ReadDir(p)
+			if err != nil {
+				return nil, err
+			}
+			files = files[:0]
+			for _, e := range entries {
+				if !e.IsDir() {
+					files = append(files, filepath.Join(p, e.Name()))
+				}
+			}
+		}
+		for _, f := range files {
+			h := sha256.New()
+			r, err := os.Open(f)
+			if err != nil {
+				return nil, err
+			}
+			n, err := io.Copy(h, r)
+			r.Close()
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, inputFile{Path: f, SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n})
+		}
+	}
+	return out, nil
+}

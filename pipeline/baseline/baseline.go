@@ -1,0 +1,186 @@
+package baseline
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"time"
+
+	"github.com/wys-project/wys/internal/sysmem"
+	"github.com/wys-project/wys/lowrank"
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/sparse"
+)
+
+// Baseline methods of the paper's Table 1 that come from the lowrank
+// package.
+const (
+	MethodSVD       = "svd"       // truncated SVD of A: L = UΣ^½, R = VΣ^½
+	MethodEigenmaps = "eigenmaps" // Laplacian eigenmaps: L = R = D^{-1/2}U
+)
+
+// shiftedOperator applies S + shift·I for a symmetric S.
+type shiftedOperator struct {
+	*lowrank.CSROperator
+	shift float64
+}
+
+func (o *shiftedOperator) MulBlockTo(ctx context.Context, dst, b []float64, k int) error {
+	if err := o.CSROperator.MulBlockTo(ctx, dst, b, k); err != nil {
+		return err
+	}
+	for i := range dst {
+		dst[i] += o.shift * b[i]
+	}
+	return nil
+}
+
+func (o *shiftedOperator) MulTransBlockTo(ctx context.Context, dst, b []float64, k int) error {
+	return o.MulBlockTo(ctx, dst, b, k)
+}
+
+// Config selects a baseline and its size. The zero value of a field means
+// its default.
+type Config struct {
+	// Method is MethodSVD ("" means it) or MethodEigenmaps.
+	Method string `json:"method"`
+	// Dim is the width d of Y = [L | R], d/2 columns per side; 0 means 128.
+	Dim int `json:"dim"`
+	// Seed draws the randomized range finder's sketch.
+	Seed uint64 `json:"seed"`
+	// Workers bounds the goroutines; 0 means GOMAXPROCS.
+	Workers int `json:"workers"`
+}
+
+// Resolve returns c with every zero field replaced by its default.
+func (c Config) Resolve() Config {
+	if c.Method == "" {
+		c.Method = MethodSVD
+	}
+	if c.Dim == 0 {
+		c.Dim = 128
+	}
+	if c.Workers == 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	return c
+}
+
+// Validate reports a setting that cannot be used, before any work.
+func (c Config) Validate() error {
+	switch {
+	case c.Method != "" && c.Method != MethodSVD && c.Method != MethodEigenmaps:
+		return fmt.Errorf("baseline: unknown method %q (want %s or %s)", c.Method, MethodSVD, MethodEigenmaps)
+	case c.Dim < 0 || c.Dim == 1 || c.Dim%2 != 0:
+		return fmt.Errorf("baseline: dimension %d must be even and at least 2 (d/2 per side)", c.Dim)
+	case c.Workers < 0:
+		return fmt.Errorf("baseline: workers = %d, want at least 1 (0: all cores)", c.Workers)
+	}
+	return nil
+}
+
+// Run embeds g with the spectral baseline cfg.Method of width cfg.Dim
+// (cfg.Dim/2 columns per side) and measures the AUCs of eval's pairs like
+// the trainers do. rec, which may be nil, receives the stage events.
+//
+// SVD: A ≈ UΣVᵀ of rank dim/2; the score L_u·R_v is the rank-d/2
+// approximation of A_uv. Eigenmaps (Belkin and Niyogi): the dim/2
+// eigenvectors of the normalised Laplacian I − D^{-1/2}AD^{-1/2} with the
+// smallest eigenvalues after the trivial one, mapped back by D^{-1/2};
+// L = R = Y and the score is Y_u·Y_v.
+func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline.Recorder) (*pipeline.Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.Resolve()
+	if rec == nil {
+		rec = pipeline.NopRecorder{}
+	}
+	method, dim, seed, workers := cfg.Method, cfg.Dim, cfg.Seed, cfg.Workers
+	if dim/2 > g.N() {
+		return nil, fmt.Errorf("baseline: rank %d (d = %d) exceeds the %d nodes of the graph; lower the dimension", dim/2, dim, g.N())
+	}
+	if eval == nil {
+		eval = &pipeline.Split{}
+	}
+	n := g.N()
+	half := dim / 2
+	res := &pipeline.Result{Method: method, N: n, Half: half, TrainAUC: math.NaN(), TestAUC: math.NaN(), TestDirectedAUC: math.NaN()}
+	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "factorize", Message: fmt.Sprintf("%s baseline of rank %d", method, dim/2)})
+	start := time.Now()
+	switch method {
+	case MethodSVD:
+		if half > n {
+			return nil, fmt.Errorf("pipeline: rank %d (d/2) exceeds the %d nodes", half, n)
+		}
+		svd, err := lowrank.RandomizedSVD(ctx, lowrank.NewCSROperator(g.Adj, workers), lowrank.Options{Rank: half, Seed: seed})
+		if err != nil {
+			return nil, err
+		}
+		res.L = make([]float32, n*half)
+		res.R = make([]float32, n*half)
+		for j := 0; j < half; j++ {
+			s := math.Sqrt(svd.S[j])
+			for i := 0; i < n; i++ {
+				res.L[i*half+j] = float32(svd.U.At(i, j) * s)
+				res.R[i*half+j] = float32(svd.V.At(i, j) * s)
+			}
+		}
+	case MethodEigenmaps:
+		if half+1 > n {
+			return nil, fmt.Errorf("pipeline: %d eigenvectors (d/2 + 1) exceed the %d nodes", half+1, n)
+		}
+		adj := g.Adj
+		if g.Directed {
+			// Eigenmaps need a symmetric graph: use A + Aᵀ.
+			sym, err := symmetrise(adj)
+			if err != nil {
+				return nil, err
+			}
+			adj = sym
+		}
+		s, sqrtDeg := adj.SymNormalize()
+		// The largest eigenvalues of S + I are the smallest of I − S.
+		op := &shiftedOperator{CSROperator: lowrank.NewCSROperator(s, workers), shift: 1}
+		// The shift compresses the spectrum (bulk near 1, top at 2), so the
+		// range finder needs more power iterations than for S itself.
+		eig, err := lowrank.RandomizedEigSym(ctx, op, lowrank.Options{Rank: half + 1, Seed: seed, Oversample: 20, PowerIters: 12})
+		if err != nil {
+			return nil, err
+		}
+		res.L = make([]float32, n*half)
+		for j := 0; j < half; j++ {
+			for i := 0; i < n; i++ {
+				var x float64
+				if sqrtDeg[i] > 0 {
+					x = eig.U.At(i, j+1) / sqrtDeg[i]
+				}
+				res.L[i*half+j] = float32(x)
+			}
+		}
+		res.R = res.L
+	default:
+		return nil, fmt.Errorf("baseline: unknown baseline %q (want %s or %s)", method, MethodSVD, MethodEigenmaps)
+	}
+	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "factorize", Duration: time.Since(start)})
+	rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "factorize", Elapsed: time.Since(start)})
+	res.TrainAUC = pipeline.PairAUC(res.L, res.R, half, eval.Train, eval.TrainNeg)
+	res.TestAUC = pipeline.PairAUC(res.L, res.R, half, eval.Test, eval.TestNeg)
+	res.TestDirectedAUC = pipeline.PairAUC(res.L, res.R, half, eval.Test, eval.TestDirectedNeg)
+	res.Stats.PeakRSS = sysmem.PeakRSS()
+	return res, nil
+}
+
+// symmetrise returns the pattern of A + Aᵀ with unit weights.
+func symmetrise(a *sparse.CSR) (*sparse.CSR, error) {
+	n, _ := a.Dims()
+	var src, dst []int32
+	for v := 0; v < n; v++ {
+		idx, _ := a.Row(v)
+		for _, u := range idx {
+			src, dst = append(src, int32(v), u), append(dst, u, int32(v))
+		}
+	}
+	return sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+}

@@ -1,0 +1,60 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/wys-project/wys/internal/sysmem"
+)
+
+// Sentinel errors; every loading error wraps one of them (or an I/O error
+// such as fs.ErrNotExist, or the context's error).
+var (
+	// ErrFormat reports a malformed line or file.
+	ErrFormat = errors.New("malformed input")
+	// ErrEmptyGraph reports an input with no edges.
+	ErrEmptyGraph = errors.New("graph has no edges")
+	// ErrUnknownNode reports a node id that is not in the graph, or a row
+	// outside the node range.
+	ErrUnknownNode = errors.New("unknown node id")
+)
+
+// ParseError is an error in an input file, with its position, modelled on
+// encoding/csv's ParseError. It unwraps to the underlying error: one of the
+// sentinels above, or an I/O error.
+type ParseError struct {
+	File string // file name as given
+	Line int    // 1-based line number, 0 when the error concerns the whole file
+	Err  error
+}
+
+func (e *ParseError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.File, e.Err)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// ErrNotFinite reports a NaN or infinite loss during training.
+var ErrNotFinite = errors.New("loss is not finite")
+
+// ErrMemory reports a run whose memory estimate exceeds the limit.
+var ErrMemory = errors.New("not enough memory")
+
+// CheckMemory is the pre-flight memory check of every method: it returns
+// the limit in force (limit, or 90% of the machine's available memory when
+// limit is 0; no limit where that is unknown) and, when need is above it,
+// an error wrapping ErrMemory that says what needs the memory and how to
+// lower it.
+func CheckMemory(need, limit int64, what, fix string) (int64, error) {
+	if limit == 0 {
+		limit = sysmem.Available() * 9 / 10
+	}
+	if limit > 0 && need > limit {
+		return limit, fmt.Errorf("%w: %s need about %s, above the limit of %s; %s",
+			ErrMemory, what, sysmem.FormatBytes(need), sysmem.FormatBytes(limit), fix)
+	}
+	return limit, nil
+}

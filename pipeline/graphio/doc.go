@@ -1,0 +1,24 @@
+// Package graphio reads and writes everything a run touches on disk.
+//
+// ReadEdgeList (LoadEdgeList for a path) reads SNAP-style edge lists,
+// plain or gzip (recognised by content), streaming: two ids per line,
+// optionally a weight, '#' and '%' comments, LF or CRLF. Node ids, which
+// may be any non-negative 64-bit integers or arbitrary tokens, are
+// renumbered to rows 0..N−1 by sorted order and kept in the graph's
+// NodeIDs, so results can be reported in the user's ids. Self-loops are
+// dropped unless LoadOptions.KeepSelfLoops, duplicates keep their first
+// weight, and undirected graphs store both arcs; the LoadReport returned
+// with the graph counts what each policy did.
+//
+// LoadSplitDir reads a released link-prediction split (the .npy arrays of
+// AsymProj, read through npyio, and an index.tsv of original ids) and
+// WriteSplitDir writes one. LoadPlanetoid and ReadLabels read node classes
+// and a train/val/test node split keyed to a graph's ids.
+// WriteEmbeddings writes word2vec text, .npy (with an .ids.txt) or TSV;
+// every file is written to a temporary name and renamed into place.
+//
+// Bad input never panics: errors are *pipeline.ParseError values naming
+// the file and line, and unwrap to pipeline.ErrFormat, ErrEmptyGraph or
+// ErrUnknownNode (or to an I/O error, or the context's error when it is
+// cancelled).
+package graphio

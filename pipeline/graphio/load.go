@@ -1,0 +1,664 @@
+package graphio
+
+import (
+	"bufio"
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/sparse"
+)
+
+func formatErr(file string, line int, format string, args ...any) error {
+	return &pipeline.ParseError{File: file, Line: line, Err: fmt.Errorf("%w: "+format, append([]any{pipeline.ErrFormat}, args...)...)}
+}
+
+// IDMode says how node ids in an edge list are read.
+type IDMode int
+
+const (
+	// IDAuto reads ids as integers while every id seen is a non-negative
+	// integer below 2^64, and falls back to tokens (converting the ids
+	// read so far to their decimal text) at the first id that is not.
+	IDAuto IDMode = iota
+	// IDInteger requires non-negative 64-bit integer ids; any other id is
+	// an error.
+	IDInteger
+	// IDToken treats every id as an opaque token, ordered as byte strings.
+	IDToken
+)
+
+// LoadOptions controls ReadEdgeList. The zero value reads an undirected,
+// unweighted graph with integer-or-token ids and drops self-loops.
+type LoadOptions struct {
+	// Directed keeps arcs as given; false stores each edge as both arcs.
+	Directed bool
+	// Weighted reads the third column as a positive, finite edge weight;
+	// false ignores every column after the second and uses weight 1.
+	Weighted bool
+	// KeepSelfLoops keeps u→u edges; false drops them (they are counted in
+	// the report).
+	KeepSelfLoops bool
+	// IDs selects how ids are read; 0 means IDAuto.
+	IDs IDMode
+}
+
+// Validate reports an invalid option.
+func (o LoadOptions) Validate() error {
+	if o.IDs < IDAuto || o.IDs > IDToken {
+		return fmt.Errorf("pipeline: LoadOptions.IDs is %d; want IDAuto, IDInteger or IDToken", o.IDs)
+	}
+	return nil
+}
+
+// LoadReport describes what ReadEdgeList read and what its policies did.
+type LoadReport struct {
+	File     string
+	Lines    int // lines read, comments and blank lines included
+	Comments int // lines whose first field starts with '#' or '%'
+	Blank    int
+	// EdgesRead counts edge lines.
+	EdgesRead int
+	// SelfLoops counts the distinct u→u edges. They are stored when
+	// KeptSelfLoops and dropped otherwise.
+	SelfLoops     int
+	KeptSelfLoops bool
+	// Duplicates counts edge lines that repeat an edge read before:
+	// EdgesRead − UniqueEdges. For an undirected graph an edge given in
+	// both directions (as SNAP lists undirected graphs) counts one
+	// duplicate. The first line naming an edge sets its weight.
+	Duplicates int
+	// UniqueEdges counts distinct edges (undirected: unordered pairs;
+	// directed: arcs), self-loops included whether kept or not.
+	UniqueEdges int
+	// Nodes counts distinct ids, including ids that appear only in dropped
+	// self-loops (they become isolated rows).
+	Nodes      int
+	Arcs       int // stored nonzeros of the adjacency matrix
+	Directed   bool
+	Weighted   bool
+	NumericIDs bool // ids were read as integers (false: tokens)
+}
+
+// maxLine bounds the length of one line of text input.
+const maxLine = 1 << 20
+
+// LoadEdgeList opens path (plain text or gzip, detected by content) and
+// reads it with ReadEdgeList.
+func LoadEdgeList(ctx context.Context, path string, opt LoadOptions) (*pipeline.Graph, *LoadReport, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pipeline: %w (check the path)", err)
+	}
+	defer f.Close()
+	return ReadEdgeList(ctx, f, path, opt)
+}
+
+// textReader is a buffered reader over plain or gzip-compressed text that
+// reports decompression failures as format errors.
+type textReader struct {
+	*bufio.Reader
+	name string
+	gz   bool
+	zr   *gzip.Reader
+}
+
+// openText returns a reader of r's content, decompressing it when it
+// starts with the gzip magic bytes (whatever the name says).
+func openText(r io.Reader, name string) (*textReader, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	magic, err := br.Peek(2)
+	if err != nil && err != io.EOF {
+		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("read failed: %w", err)}
+	}
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: unreadable gzip header (%v); the file starts like gzip but is not: re-download or decompress it", pipeline.ErrFormat, err)}
+		}
+		return &textReader{Reader: bufio.NewReaderSize(zr, 1<<16), name: name, gz: true, zr: zr}, nil
+	}
+	return &textReader{Reader: br, name: name}, nil
+}
+
+// Close releases the decompressor; it does not close the underlying reader.
+func (t *textReader) Close() {
+	if t.zr != nil {
+		t.zr.Close()
+	}
+}
+
+// readErr wraps an error met while reading line (1-based).
+func (t *textReader) readErr(line int, err error) error {
+	var corrupt flate.CorruptInputError
+	if t.gz && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &corrupt)) {
+		return &pipeline.ParseError{File: t.name, Line: line, Err: fmt.Errorf("%w: unreadable gzip data (%v): the file is truncated or corrupt; re-download it", pipeline.ErrFormat, err)}
+	}
+	return &pipeline.ParseError{File: t.name, Line: line, Err: fmt.Errorf("read failed: %w", err)}
+}
+
+// lines calls fn for every line of t (without its line end; "\r\n" and
+// "\n" both end a line, and the last line may lack one). The slice passed
+// to fn is only valid during the call. Every 2^16 lines it checks ctx.
+func (t *textReader) lines(ctx context.Context, fn func(line int, text []byte) error) error {
+	var long []byte
+	for ln := 1; ; ln++ {
+		text, err := t.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long[:0], text...)
+			for err == bufio.ErrBufferFull {
+				text, err = t.ReadSlice('\n')
+				long = append(long, text...)
+				if len(long) > maxLine {
+					return formatErr(t.name, ln, "line longer than %d bytes: this is not a line-oriented text file", maxLine)
+				}
+			}
+			text = long
+		}
+		if err != nil && err != io.EOF {
+			return t.readErr(ln, err)
+		}
+		if len(text) == 0 && err == io.EOF {
+			return nil
+		}
+		text = bytes.TrimSuffix(text, []byte{'\n'})
+		text = bytes.TrimSuffix(text, []byte{'\r'})
+		if bytes.IndexByte(text, '\r') >= 0 {
+			return formatErr(t.name, ln, "carriage return inside a line: the file seems to use CR-only line ends; convert them to LF (tr '\\r' '\\n')")
+		}
+		if ferr := fn(ln, text); ferr != nil {
+			return ferr
+		}
+		if ln&(1<<16-1) == 0 {
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+	}
+}
+
+// ReadEdgeList reads a SNAP-style edge list from r: one edge per line as
+// two node ids separated by spaces or tabs, an optional third column
+// holding a weight (read when opt.Weighted; further columns are ignored),
+// lines starting with '#' or '%' as comments, blank lines ignored, LF or
+// CRLF line ends, the last line with or without one. r may be plain text
+// or gzip; gzip is recognised by its magic bytes. name is used in errors
+// and the report.
+//
+// Ids are renumbered to rows 0..N−1 by sorted order: numerically when all
+// are integers, otherwise as byte strings (see IDMode and NodeIDs).
+//
+// Policy: self-loops are dropped unless opt.KeepSelfLoops (a dropped
+// self-loop's node stays, as an isolated row). Duplicate edges are merged
+// and keep the weight of the first line naming them; for an undirected
+// graph "u v w1" and a later "v u w2" are the same edge, and both stored
+// arcs get w1. An undirected graph stores both arcs of each edge, so Adj
+// is symmetric.
+//
+// Errors name the file and line and wrap ErrFormat (missing column, bad or
+// non-positive weight, non-integer id under IDInteger, corrupt gzip),
+// ErrEmptyGraph (no edge stored), or the context's error.
+//
+// Memory: while reading, 16 bytes per edge line for integer ids (8 for
+// tokens), plus the distinct ids (for integers, up to 3 words per distinct
+// id or 8 MiB, whichever is larger; for tokens, a map entry each); then,
+// while the CSR is built, the arc lists (8 bytes per stored arc, 16 when
+// weighted) next to the CSR (12 bytes per stored arc), the edge lines
+// being released as they are mapped.
+func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions) (*pipeline.Graph, *LoadReport, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	in, err := openText(r, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer in.Close()
+	rep := &LoadReport{File: name, Directed: opt.Directed, Weighted: opt.Weighted, KeptSelfLoops: opt.KeepSelfLoops}
+	p := edgeParser{name: name, opt: opt, rep: rep}
+	if err := in.lines(ctx, p.line); err != nil {
+		return nil, nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	if rep.EdgesRead == 0 {
+		return nil, nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
+	}
+	g, err := p.build(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, rep, nil
+}
+
+// edgeParser accumulates edges while reading.
+type edgeParser struct {
+	name string
+	opt  LoadOptions
+	rep  *LoadReport
+
+	decided bool // id mode fixed
+	numeric bool
+	nums    chunked[uint64] // integer ids, two per edge line (u, v)
+	idset   idSet           // the distinct integer ids
+	tokens  map[string]uint32
+	toks    chunked[uint32] // token numbers in order of first appearance, two per edge line
+	w       chunked[float64]
+}
+
+// chunkLen is the length of the chunks of a chunked slice.
+const chunkLen = 1 << 16
+
+// chunked is an append-only sequence stored in fixed-size chunks, so that
+// growing it copies nothing and reading it can free it chunk by chunk.
+type chunked[T any] struct {
+	c [][]T
+	n int
+}
+
+func (s *chunked[T]) push(v T) {
+	if s.n%chunkLen == 0 {
+		s.c = append(s.c, make([]T, 0, chunkLen))
+	}
+	s.c[len(s.c)-1] = append(s.c[len(s.c)-1], v)
+	s.n++
+}
+
+func (s *chunked[T]) at(i int) T { return s.c[i/chunkLen][i%chunkLen] }
+
+// idSet collects distinct integer ids in memory proportional to their
+// number: added ids wait in pend, which is sorted and merged into the
+// sorted set uniq once it is as long as uniq (and at least minPend, 2^20
+// when 0), so each id is sorted once and merging costs amortised linear
+// time.
+type idSet struct {
+	uniq, pend []uint64
+	minPend    int
+}
+
+func (s *idSet) add(v uint64) {
+	s.pend = append(s.pend, v)
+	limit := s.minPend
+	if limit == 0 {
+		limit = 1 << 20
+	}
+	if len(s.pend) >= max(len(s.uniq), limit) {
+		s.flush()
+	}
+}
+
+func (s *idSet) flush() {
+	slices.Sort(s.pend)
+	b := slices.Compact(s.pend)
+	a := s.uniq
+	n, i, j := 0, 0, 0 // size of the union
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			i++
+			j++
+		}
+		n++
+	}
+	n += len(a) - i + len(b) - j
+	out := make([]uint64, 0, n)
+	i, j = 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case a[i] > b[j]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	out = append(append(out, a[i:]...), b[j:]...)
+	s.uniq, s.pend = out, s.pend[:0]
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
+}
+
+// fields splits line into at most 3 whitespace-separated fields without
+// allocating.
+func fields(line []byte, out *[3][]byte) int {
+	n := 0
+	i := 0
+	for n < len(out) {
+		for i < len(line) && isSpace(line[i]) {
+			i++
+		}
+		if i == len(line) {
+			break
+		}
+		j := i
+		for j < len(line) && !isSpace(line[j]) {
+			j++
+		}
+		out[n] = line[i:j]
+		n++
+		i = j
+	}
+	return n
+}
+
+func (p *edgeParser) line(ln int, line []byte) error {
+	p.rep.Lines = ln
+	var f [3][]byte
+	n := fields(line, &f)
+	if n == 0 {
+		p.rep.Blank++
+		return nil
+	}
+	if f[0][0] == '#' || f[0][0] == '%' {
+		p.rep.Comments++
+		return nil
+	}
+	if n < 2 {
+		return formatErr(p.name, ln, "missing column: want \"u v\" or \"u v weight\", got %q", bytes.TrimSpace(line))
+	}
+	if p.opt.Weighted {
+		if n < 3 {
+			return formatErr(p.name, ln, "missing weight column: the graph is read as weighted, so every edge needs \"u v weight\" (or read it unweighted)")
+		}
+		v, err := strconv.ParseFloat(string(f[2]), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return formatErr(p.name, ln, "weight %q is not a finite number", f[2])
+		}
+		if v <= 0 {
+			return formatErr(p.name, ln, "weight %v is not positive (edge weights must be > 0; leave the edge out instead)", v)
+		}
+		p.w.push(v)
+	}
+	if !p.decided {
+		p.decide()
+	}
+	p.rep.EdgesRead++
+	if p.numeric {
+		u, ok1 := parseID(f[0])
+		v, ok2 := parseID(f[1])
+		if ok1 && ok2 {
+			p.nums.push(u)
+			p.nums.push(v)
+			p.idset.add(u)
+			p.idset.add(v)
+			return nil
+		}
+		if p.opt.IDs == IDInteger {
+			bad := f[0]
+			if ok1 {
+				bad = f[1]
+			}
+			return formatErr(p.name, ln, "node id %q is not an integer: ids must be non-negative integers below 2^64 (or read ids as tokens)", bad)
+		}
+		p.toTokens()
+	}
+	a, err := p.intern(f[0])
+	if err != nil {
+		return err
+	}
+	b, err := p.intern(f[1])
+	if err != nil {
+		return err
+	}
+	p.toks.push(a)
+	p.toks.push(b)
+	return nil
+}
+
+// parseID parses a non-negative decimal integer below 2^64 without
+// allocating.
+func parseID(b []byte) (uint64, bool) {
+	if len(b) == 0 {
+		return 0, false // leading zeros may make a valid id longer than 20 digits
+	}
+	var v uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		d := uint64(c - '0')
+		if v > (math.MaxUint64-d)/10 {
+			return 0, false
+		}
+		v = v*10 + d
+	}
+	return v, true
+}
+
+func (p *edgeParser) decide() {
+	p.decided = true
+	p.numeric = p.opt.IDs != IDToken
+	if !p.numeric {
+		p.tokens = make(map[string]uint32)
+	}
+}
+
+// toTokens switches from integer to token ids, converting the ids read so
+// far to their decimal text.
+func (p *edgeParser) toTokens() {
+	p.numeric = false
+	p.tokens = make(map[string]uint32)
+	for _, c := range p.nums.c {
+		for _, v := range c {
+			s := strconv.FormatUint(v, 10)
+			id, ok := p.tokens[s]
+			if !ok {
+				id = uint32(len(p.tokens))
+				p.tokens[s] = id
+			}
+			p.toks.push(id)
+		}
+	}
+	p.nums, p.idset = chunked[uint64]{}, idSet{}
+}
+
+func (p *edgeParser) intern(tok []byte) (uint32, error) {
+	if id, ok := p.tokens[string(tok)]; ok {
+		return id, nil
+	}
+	if len(p.tokens) >= math.MaxInt32 {
+		return 0, formatErr(p.name, p.rep.Lines, "more than 2^31-1 distinct node ids")
+	}
+	id := uint32(len(p.tokens))
+	p.tokens[string(tok)] = id
+	return id, nil
+}
+
+// idIndex finds the rank of an id in a sorted slice of distinct ids: the
+// range of values is cut into at most len(uniq) equal buckets, start[b]
+// is the first rank in bucket b, and a binary search runs inside the
+// bucket. Dense ids (such as SNAP's 0..N−1) take one step.
+type idIndex struct {
+	uniq  []uint64
+	min   uint64
+	shift uint
+	start []int32
+}
+
+func newIDIndex(uniq []uint64) idIndex {
+	n := len(uniq)
+	x := idIndex{uniq: uniq, min: uniq[0]}
+	span := uniq[n-1] - uniq[0]
+	for span>>x.shift >= uint64(n) {
+		x.shift++
+	}
+	nb := int(span>>x.shift) + 1
+	x.start = make([]int32, nb+1)
+	b := 0
+	for i, v := range uniq {
+		for bv := int((v - x.min) >> x.shift); b <= bv; b++ {
+			x.start[b] = int32(i)
+		}
+	}
+	for ; b <= nb; b++ {
+		x.start[b] = int32(n)
+	}
+	return x
+}
+
+// row returns the rank of v, which must be in the slice.
+func (x *idIndex) row(v uint64) int32 {
+	b := (v - x.min) >> x.shift
+	lo, hi := x.start[b], x.start[b+1]
+	r, _ := slices.BinarySearch(x.uniq[lo:hi], v)
+	return lo + int32(r)
+}
+
+// build renumbers the ids and assembles the CSR. The edge chunks are
+// released as they are mapped to rows.
+func (p *edgeParser) build(ctx context.Context) (*pipeline.Graph, error) {
+	var ids *pipeline.NodeIDs
+	var row func(i int) int32 // row of the i-th id read
+	if p.numeric {
+		p.idset.flush()
+		uniq := p.idset.uniq
+		p.idset = idSet{}
+		if len(uniq) > math.MaxInt32 {
+			return nil, &pipeline.ParseError{File: p.name, Err: fmt.Errorf("%w: %d distinct nodes exceed the limit of 2^31-1", pipeline.ErrFormat, len(uniq))}
+		}
+		ids = pipeline.NewNumericIDs(uniq)
+		index := newIDIndex(uniq)
+		row = func(i int) int32 {
+			c := p.nums.c[i/chunkLen]
+			r := index.row(c[i%chunkLen])
+			if i%chunkLen == len(c)-1 {
+				p.nums.c[i/chunkLen] = nil
+			}
+			return r
+		}
+	} else {
+		names := make([]string, len(p.tokens))
+		for tok, id := range p.tokens {
+			names[id] = tok
+		}
+		p.tokens = nil
+		order := make([]int32, len(names)) // token numbers by increasing name
+		for i := range order {
+			order[i] = int32(i)
+		}
+		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(names[a], names[b]) })
+		remap := make([]int32, len(names))
+		sorted := make([]string, len(names))
+		for r, id := range order {
+			remap[id] = int32(r)
+			sorted[r] = names[id]
+		}
+		ids = pipeline.NewStringIDs(sorted)
+		row = func(i int) int32 {
+			c := p.toks.c[i/chunkLen]
+			r := remap[c[i%chunkLen]]
+			if i%chunkLen == len(c)-1 {
+				p.toks.c[i/chunkLen] = nil
+			}
+			return r
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	n := ids.Len()
+	p.rep.Nodes = n
+	p.rep.NumericIDs = ids.Numeric()
+
+	// Apply the policies. For an undirected graph both arcs of a line are
+	// appended together; NewFromCOO keeps input order within a row, so with
+	// DupFirst the first line naming an edge, in either direction, sets the
+	// weight of both arcs.
+	lines := p.rep.EdgesRead
+	capacity := lines
+	if !p.opt.Directed {
+		capacity *= 2
+	}
+	src := make([]int32, 0, capacity)
+	dst := make([]int32, 0, capacity)
+	var w []float64
+	if p.opt.Weighted {
+		w = make([]float64, 0, capacity)
+	}
+	loops := make([]uint64, (n+63)/64) // distinct self-loops, as a bit set
+	for e := 0; e < lines; e++ {
+		u, v := row(2*e), row(2*e+1)
+		if u == v {
+			loops[u/64] |= 1 << (u % 64)
+			if !p.opt.KeepSelfLoops {
+				continue
+			}
+		}
+		src = append(src, u)
+		dst = append(dst, v)
+		if w != nil {
+			w = append(w, p.w.at(e))
+		}
+		if !p.opt.Directed && u != v {
+			src = append(src, v)
+			dst = append(dst, u)
+			if w != nil {
+				w = append(w, p.w.at(e))
+			}
+		}
+	}
+	p.nums, p.toks, p.w = chunked[uint64]{}, chunked[uint32]{}, chunked[float64]{}
+	nloops := 0
+	for _, b := range loops {
+		nloops += bits.OnesCount64(b)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	adj, err := sparse.NewFromCOO(n, n, src, dst, w, sparse.DupFirst)
+	if err != nil {
+		return nil, &pipeline.ParseError{File: p.name, Err: err}
+	}
+	if adj.NNZ() < len(src) {
+		// Merged duplicates leave slack in the arrays; release it.
+		adj.Indices = slices.Clone(adj.Indices)
+		adj.Data = slices.Clone(adj.Data)
+	}
+	src, dst, w = nil, nil, nil
+
+	p.rep.SelfLoops = nloops
+	p.rep.Arcs = adj.NNZ()
+	kept := 0
+	if p.opt.KeepSelfLoops {
+		kept = nloops
+	}
+	if p.opt.Directed {
+		p.rep.UniqueEdges = adj.NNZ() - kept + nloops
+	} else {
+		p.rep.UniqueEdges = (adj.NNZ()-kept)/2 + nloops
+	}
+	p.rep.Duplicates = p.rep.EdgesRead - p.rep.UniqueEdges
+	if adj.NNZ() == 0 {
+		return nil, &pipeline.ParseError{File: p.name, Err: fmt.Errorf("%w: every edge is a self-loop, and self-loops are dropped (keep them to load this graph)", pipeline.ErrEmptyGraph)}
+	}
+	return &pipeline.Graph{Adj: adj, IDs: ids, Directed: p.opt.Directed, Weighted: p.opt.Weighted}, nil
+}

@@ -1,0 +1,542 @@
+package graphio
+
+import (
+	"bytes"
+	"cmp"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/wys-project/wys/internal/datasets"
+	"github.com/wys-project/wys/pipeline"
+)
+
+// TestLoadSharedEdgeLists checks every edge list of the data mirror against
+// the counts in shared/datasets/MANIFEST.md, measured there by an
+// independent parser.
+func TestLoadSharedEdgeLists(t *testing.T) {
+	cases := []struct {
+		file      string
+		directed  bool
+		nodes     int
+		lines     int // edge lines
+		unique    int // distinct edges (undirected pairs or arcs), self-loops included
+		selfLoops int
+	}{
+		{"ca-HepTh/CA-HepTh.txt.gz", false, 9877, 51971, 25998, 25},
+		{"ego-Facebook/facebook_combined.txt.gz", false, 4039, 88234, 88234, 0},
+		{"email-Enron/Email-Enron.txt.gz", false, 36692, 367662, 183831, 0},
+		{"p2p-Gnutella31/p2p-Gnutella31.txt.gz", true, 62586, 147892, 147892, 0},
+		{"soc-Slashdot0902/soc-Slashdot0902.txt.gz", true, 82168, 948464, 948464, 78303},
+		{"Cora/cora.edges.tsv.gz", false, 2708, 5278, 5278, 0},
+	}
+	for _, c := range cases {
+		t.Run(filepath.Dir(c.file), func(t *testing.T) {
+			path := datasets.Path(t, c.file)
+			g, rep, err := LoadEdgeList(context.Background(), path, LoadOptions{Directed: c.directed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Nodes != c.nodes || rep.EdgesRead != c.lines || rep.UniqueEdges != c.unique || rep.SelfLoops != c.selfLoops {
+				t.Errorf("got nodes %d, edge lines %d, unique %d, self-loops %d; MANIFEST says %d, %d, %d, %d",
+					rep.Nodes, rep.EdgesRead, rep.UniqueEdges, rep.SelfLoops, c.nodes, c.lines, c.unique, c.selfLoops)
+			}
+			wantArcs := c.unique - c.selfLoops
+			if !c.directed {
+				wantArcs *= 2
+			}
+			if rep.Arcs != wantArcs || g.Adj.NNZ() != wantArcs {
+				t.Errorf("stored %d arcs, want %d", g.Adj.NNZ(), wantArcs)
+			}
+			if g.N() != c.nodes || g.IDs.Len() != c.nodes {
+				t.Errorf("graph has %d rows, %d ids; want %d", g.N(), g.IDs.Len(), c.nodes)
+			}
+			if !c.directed && !g.Adj.IsSymmetric() {
+				t.Error("undirected graph is not symmetric")
+			}
+			if err := g.Adj.Validate(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func gzipped(t testing.TB, text string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if _, err := zw.Write([]byte(text)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func load(t *testing.T, text string, opt LoadOptions) (*pipeline.Graph, *LoadReport, error) {
+	t.Helper()
+	return ReadEdgeList(context.Background(), strings.NewReader(text), "test.txt", opt)
+}
+
+func TestReadEdgeListFormats(t *testing.T) {
+	t.Parallel()
+	// The same graph written five ways.
+	texts := map[string]string{
+		"lf":        "# comment\n1 2\n2 3\n3 1\n",
+		"crlf":      "# comment\r\n1\t2\r\n2\t3\r\n3\t1\r\n",
+		"no-final":  "% comment\n1 2\n2 3\n3 1",
+		"blank":     "\n1 2\n\n  2   3  \n3 1\n\n",
+		"dup+loops": "1 2\n2 1\n2 3\n3 1\n3 3\n1 2\n",
+	}
+	for name, text := range texts {
+		g, rep, err := load(t, text, LoadOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if g.N() != 3 || g.Adj.NNZ() != 6 {
+			t.Errorf("%s: %d nodes, %d arcs; want 3, 6", name, g.N(), g.Adj.NNZ())
+		}
+		if name == "dup+loops" && (rep.SelfLoops != 1 || rep.Duplicates != 2) {
+			t.Errorf("dup+loops: report %+v", rep)
+		}
+	}
+	// gzip is detected by content, not name.
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(texts["lf"]))
+	zw.Close()
+	g, _, err := ReadEdgeList(context.Background(), &buf, "plain-name.txt", LoadOptions{})
+	if err != nil || g.N() != 3 {
+		t.Fatalf("gzip: %v", err)
+	}
+}
+
+func TestReadEdgeListIDs(t *testing.T) {
+	t.Parallel()
+	// Numeric ids sort numerically, and the largest uint64 is allowed.
+	g, _, err := load(t, "10 9\n9 18446744073709551615\n", LoadOptions{Directed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := []string{g.IDs.Name(0), g.IDs.Name(1), g.IDs.Name(2)}; got[0] != "9" || got[1] != "10" || got[2] != "18446744073709551615" {
+		t.Errorf("numeric order: %v", got)
+	}
+	if !g.Adj.Has(1, 0) || !g.Adj.Has(0, 2) || g.Adj.NNZ() != 2 {
+		t.Error("arcs not mapped through the sorted ids")
+	}
+	// Tokens sort as strings.
+	g, _, err = load(t, "bob alice\ncarol bob\n", LoadOptions{Directed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.IDs.Name(0) != "alice" || g.IDs.Name(2) != "carol" || !g.Adj.Has(1, 0) {
+		t.Error("token ids")
+	}
+	if r, ok := g.IDs.Row("carol"); !ok || r != 2 {
+		t.Error("Row lookup")
+	}
+	// Weighted, undirected: both arcs take the first line's weight.
+	g, _, err = load(t, "1 2 2.5\n2 1 7\n2 3 1\n", LoadOptions{Weighted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Adj.At(0, 1) != 2.5 || g.Adj.At(1, 0) != 2.5 || !g.Adj.IsSymmetric() {
+		t.Errorf("weights: %v %v", g.Adj.At(0, 1), g.Adj.At(1, 0))
+	}
+}
+
+func TestReadEdgeListErrors(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, text string
+		opt        LoadOptions
+		sentinel   error
+		line       int // -1: any line
+		mention    string
+	}{
+		{"missing column", "1 2\n3\n", LoadOptions{}, pipeline.ErrFormat, 2, "missing column"},
+		{"integer mode", "a b\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 1, `"a"`},
+		{"integer mode later", "1 2\n2 x\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 2, `"x"`},
+		{"negative id in integer mode", "1 2\n-3 4\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 2, `"-3"`},
+		{"CR inside a line", "1 2\r3 4\r", LoadOptions{}, pipeline.ErrFormat, 1, "carriage return"},
+		{"zero weight", "1 2 0\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 1, "not positive"},
+		{"infinite weight", "1 2 1e400\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 1, "not a finite number"},
+		{"truncated gzip", string(gzipped(t, "1 2\n2 3\n")[:20]), LoadOptions{}, pipeline.ErrFormat, -1, "gzip"},
+		{"long line", "1 2\n" + strings.Repeat("9", maxLine+10) + "\n", LoadOptions{}, pipeline.ErrFormat, 2, "longer than"},
+		{"missing weight", "1 2 1\n2 3\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 2, "missing weight"},
+		{"negative weight", "1 2 -1\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 1, "not positive"},
+		{"bad weight", "1 2 abc\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 1, "not a finite number"},
+		{"nan weight", "1 2 NaN\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 1, "not a finite number"},
+		{"empty", "# only a comment\n\n", LoadOptions{}, pipeline.ErrEmptyGraph, 0, "no edge lines"},
+		{"only self-loops", "1 1\n2 2\n", LoadOptions{}, pipeline.ErrEmptyGraph, 0, "self-loop"},
+		{"bad gzip", "\x1f\x8bnot really gzip", LoadOptions{}, pipeline.ErrFormat, 0, "gzip"},
+	}
+	for _, c := range cases {
+		_, _, err := load(t, c.text, c.opt)
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		var pe *pipeline.ParseError
+		if !errors.As(err, &pe) || pe.File != "test.txt" || (c.line >= 0 && pe.Line != c.line) {
+			t.Errorf("%s: %v is not a ParseError at test.txt:%d", c.name, err, c.line)
+		}
+		if !errors.Is(err, c.sentinel) {
+			t.Errorf("%s: %v does not wrap %v", c.name, err, c.sentinel)
+		}
+		if !strings.Contains(err.Error(), c.mention) {
+			t.Errorf("%s: %q does not mention %q", c.name, err, c.mention)
+		}
+	}
+	if _, _, err := LoadEdgeList(context.Background(), "/no/such/file.txt", LoadOptions{}); err == nil || !strings.Contains(err.Error(), "/no/such/file.txt") {
+		t.Errorf("missing file: %v", err)
+	}
+	// Self-loops can be kept.
+	g, rep, err := load(t, "1 1\n1 2\n", LoadOptions{KeepSelfLoops: true})
+	if err != nil || !g.Adj.Has(0, 0) || rep.SelfLoops != 1 {
+		t.Errorf("keep self-loops: %v %+v", err, rep)
+	}
+}
+
+// edgeListOracle is a slow, direct reading of the edge-list rules in
+// ReadEdgeList's documentation (maps keyed by id text, no sorting tricks),
+// used to check the streaming parser.
+type edgeListOracle struct {
+	ok                            bool
+	ids                           []string // in row order
+	arcs                          map[[2]string]float64
+	lines, comments, blank, edges int
+	unique, loops                 int
+	numeric                       bool
+}
+
+func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
+	o := edgeListOracle{arcs: map[[2]string]float64{}}
+	lines := strings.Split(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	type edge struct {
+		a, b string
+		w    float64
+	}
+	var edges []edge
+	numeric := opt.IDs != IDToken
+	canon := func(s string) string {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return s
+		}
+		return strconv.FormatUint(v, 10)
+	}
+	isNum := func(s string) bool { _, err := strconv.ParseUint(s, 10, 64); return err == nil }
+	for _, line := range lines {
+		o.lines++
+		line = strings.TrimSuffix(line, "\r")
+		if strings.Contains(line, "\r") {
+			return o
+		}
+		f := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == '\v' || r == '\f' })
+		if len(f) == 0 {
+			o.blank++
+			continue
+		}
+		if f[0][0] == '#' || f[0][0] == '%' {
+			o.comments++
+			continue
+		}
+		if len(f) < 2 {
+			return o
+		}
+		w := 1.0
+		if opt.Weighted {
+			if len(f) < 3 {
+				return o
+			}
+			v, err := strconv.ParseFloat(f[2], 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
+				return o
+			}
+			w = v
+		}
+		if numeric && !(isNum(f[0]) && isNum(f[1])) {
+			if opt.IDs == IDInteger {
+				return o
+			}
+			numeric = false // ids read so far become their decimal text
+			for i := range edges {
+				edges[i].a, edges[i].b = canon(edges[i].a), canon(edges[i].b)
+			}
+		}
+		edges = append(edges, edge{f[0], f[1], w})
+	}
+	if len(edges) == 0 {
+		return o
+	}
+	o.edges = len(edges)
+	o.numeric = numeric
+	seen := map[string]bool{}
+	loops := map[string]bool{}
+	uniq := map[[2]string]bool{}
+	for _, e := range edges {
+		if numeric {
+			e.a, e.b = canon(e.a), canon(e.b)
+		}
+		if !seen[e.a] {
+			seen[e.a] = true
+			o.ids = append(o.ids, e.a)
+		}
+		if !seen[e.b] {
+			seen[e.b] = true
+			o.ids = append(o.ids, e.b)
+		}
+		key := [2]string{e.a, e.b}
+		if !opt.Directed && e.b < e.a {
+			key = [2]string{e.b, e.a}
+		}
+		uniq[key] = true
+		if e.a == e.b {
+			loops[e.a] = true
+			if !opt.KeepSelfLoops {
+				continue
+			}
+		}
+		if _, ok := o.arcs[[2]string{e.a, e.b}]; !ok {
+			o.arcs[[2]string{e.a, e.b}] = e.w
+		}
+		if !opt.Directed {
+			if _, ok := o.arcs[[2]string{e.b, e.a}]; !ok {
+				o.arcs[[2]string{e.b, e.a}] = e.w
+			}
+		}
+	}
+	o.unique, o.loops = len(uniq), len(loops)
+	if numeric {
+		slices.SortFunc(o.ids, func(a, b string) int {
+			x, _ := strconv.ParseUint(a, 10, 64)
+			y, _ := strconv.ParseUint(b, 10, 64)
+			return cmp.Compare(x, y)
+		})
+	} else {
+		slices.Sort(o.ids)
+	}
+	o.ok = len(o.arcs) > 0
+	return o
+}
+
+// checkAgainstOracle compares a ReadEdgeList result with the oracle.
+func checkAgainstOracle(t *testing.T, text string, opt LoadOptions, g *pipeline.Graph, rep *LoadReport, err error) {
+	t.Helper()
+	o := oracleEdgeList(text, opt)
+	if !o.ok {
+		if err == nil {
+			t.Fatalf("%q %+v: loaded, but the input is invalid", text, opt)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("%q %+v: %v", text, opt, err)
+	}
+	if g.N() != len(o.ids) || g.IDs.Len() != len(o.ids) || g.Adj.NNZ() != len(o.arcs) {
+		t.Fatalf("%q %+v: %d rows, %d ids, %d arcs; want %d, %d", text, opt, g.N(), g.IDs.Len(), g.Adj.NNZ(), len(o.ids), len(o.arcs))
+	}
+	for i, id := range o.ids {
+		if g.IDs.Name(i) != id {
+			t.Fatalf("%q: row %d is %q, want %q", text, i, g.IDs.Name(i), id)
+		}
+	}
+	for i := 0; i < g.N(); i++ {
+		idx, val := g.Adj.Row(i)
+		for k, j := range idx {
+			w, ok := o.arcs[[2]string{o.ids[i], o.ids[j]}]
+			if !ok || w != val[k] {
+				t.Fatalf("%q %+v: arc %s→%s weight %v; oracle has %v (present %v)", text, opt, o.ids[i], o.ids[j], val[k], w, ok)
+			}
+		}
+	}
+	want := LoadReport{File: rep.File, Lines: o.lines, Comments: o.comments, Blank: o.blank, EdgesRead: o.edges,
+		SelfLoops: o.loops, KeptSelfLoops: opt.KeepSelfLoops, Duplicates: o.edges - o.unique, UniqueEdges: o.unique,
+		Nodes: len(o.ids), Arcs: len(o.arcs), Directed: opt.Directed, Weighted: opt.Weighted, NumericIDs: o.numeric}
+	if *rep != want {
+		t.Fatalf("%q %+v: report\n%+v\nwant\n%+v", text, opt, *rep, want)
+	}
+}
+
+// TestReadEdgeListOracle checks random small edge lists, in every option
+// combination, against the oracle.
+func TestReadEdgeListOracle(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 9))
+	vocab := [][]string{
+		{"0", "1", "2", "3", "17", "100", "18446744073709551615", "007"},
+		{"a", "b", "B", "ab", "z9", "10", "2"},
+	}
+	loaded := 0
+	for trial := 0; trial < 400; trial++ {
+		words := vocab[trial%2]
+		mixed := trial%7 == 0 // a token after integers: IDAuto falls back
+		var sb strings.Builder
+		nl := "\n"
+		if trial%3 == 0 {
+			nl = "\r\n"
+		}
+		lines := 1 + rng.IntN(12)
+		for l := 0; l < lines; l++ {
+			switch rng.IntN(10) {
+			case 0:
+				sb.WriteString("# comment 1 2" + nl)
+			case 1:
+				sb.WriteString("  " + nl)
+			default:
+				a, b := words[rng.IntN(len(words))], words[rng.IntN(len(words))]
+				if mixed && l == lines-1 {
+					b = "tok"
+				}
+				sep := []string{" ", "\t", "  \t"}[rng.IntN(3)]
+				fmt.Fprintf(&sb, "%s%s%s%s%d.5", a, sep, b, sep, rng.IntN(4))
+				if l < lines-1 || rng.IntN(2) == 0 {
+					sb.WriteString(nl)
+				}
+			}
+		}
+		text := sb.String()
+		for mask := 0; mask < 8; mask++ {
+			for _, mode := range []IDMode{IDAuto, IDInteger, IDToken} {
+				opt := LoadOptions{Directed: mask&1 != 0, Weighted: mask&2 != 0, KeepSelfLoops: mask&4 != 0, IDs: mode}
+				g, rep, err := load(t, text, opt)
+				checkAgainstOracle(t, text, opt, g, rep, err)
+				if err == nil {
+					loaded++
+				}
+			}
+		}
+	}
+	if loaded < 2000 {
+		t.Errorf("only %d of 9600 random lists loaded; the generator tests mostly errors", loaded)
+	}
+}
+
+// TestReadEdgeListLarge checks an input spanning several storage chunks
+// (and, with the id-set test, several merges) against the oracle.
+func TestReadEdgeListLarge(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(8, 8))
+	var sb strings.Builder
+	for e := 0; e < chunkLen/2*3+17; e++ {
+		fmt.Fprintf(&sb, "%d %d %d\n", rng.IntN(20000)*3, rng.IntN(20000)*3, 1+rng.IntN(9))
+	}
+	text := sb.String()
+	for _, opt := range []LoadOptions{
+		{Weighted: true},
+		{Directed: true, Weighted: true, KeepSelfLoops: true, IDs: IDToken},
+	} {
+		g, rep, err := load(t, text, opt)
+		checkAgainstOracle(t, text, opt, g, rep, err)
+	}
+}
+
+func TestIDSet(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(2, 2))
+	s := idSet{minPend: 1000}
+	var all []uint64
+	for i := 0; i < 100000; i++ {
+		v := uint64(rng.IntN(30000))
+		if i%5 == 0 {
+			v = rng.Uint64()
+		}
+		s.add(v)
+		all = append(all, v)
+	}
+	s.flush()
+	slices.Sort(all)
+	if want := slices.Compact(all); !slices.Equal(s.uniq, want) {
+		t.Errorf("%d distinct ids, want %d", len(s.uniq), len(want))
+	}
+}
+
+func TestReadEdgeListAutoFallback(t *testing.T) {
+	t.Parallel()
+	// Integers at first, then a token: every id becomes text, sorted as
+	// strings, and "007" read as an integer becomes "7".
+	g, rep, err := load(t, "1 2\n10 007\n2 x\n", LoadOptions{Directed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i := 0; i < g.N(); i++ {
+		got = append(got, g.IDs.Name(i))
+	}
+	if want := []string{"1", "10", "2", "7", "x"}; !slices.Equal(got, want) || rep.NumericIDs {
+		t.Errorf("ids %v (numeric %v), want %v as tokens", got, rep.NumericIDs, want)
+	}
+	if r, _ := g.IDs.Row("x"); !g.Adj.Has(2, r) {
+		t.Error("arc 2→x lost")
+	}
+}
+
+func TestLoadOptionsValidate(t *testing.T) {
+	t.Parallel()
+	if _, _, err := load(t, "1 2\n", LoadOptions{IDs: 7}); err == nil || !strings.Contains(err.Error(), "LoadOptions.IDs") {
+		t.Errorf("IDs 7: got %v", err)
+	}
+}
+
+func TestReadEdgeListCancel(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := ReadEdgeList(ctx, strings.NewReader("1 2\n"), "x", LoadOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v, want context.Canceled", err)
+	}
+}
+
+func FuzzReadEdgeList(f *testing.F) {
+	for _, s := range []string{
+		"1 2\n2 3\n", "# c\r\n1\t2\r\n", "a b 1.5\nb c 2\n", "1 2 3 4 5\n", "\x1f\x8b\x08",
+		"18446744073709551615 0\n", "1\n", "1 1\n", "% x\n\n\n", "1 2 -0\n", "1 2 1e308\n",
+		"1 2\n2 x\n", "01 1\n1 a\n", "1 2\r3 4\n", "a #b\n",
+	} {
+		f.Add(s, false, false, false, uint8(0))
+		f.Add(s, true, true, true, uint8(1))
+		f.Add(s, false, true, false, uint8(2))
+	}
+	f.Add(string(gzipped(f, "1 2\n2 3\n")), false, false, false, uint8(0))
+	f.Fuzz(func(t *testing.T, text string, directed, weighted, keepLoops bool, mode uint8) {
+		opt := LoadOptions{Directed: directed, Weighted: weighted, KeepSelfLoops: keepLoops, IDs: IDMode(mode % 3)}
+		g, rep, err := ReadEdgeList(context.Background(), strings.NewReader(text), "fuzz", opt)
+		if err != nil {
+			var pe *pipeline.ParseError
+			if !errors.As(err, &pe) || pe.File != "fuzz" {
+				t.Fatalf("error %v is not a ParseError naming the file", err)
+			}
+			if !errors.Is(err, pipeline.ErrFormat) && !errors.Is(err, pipeline.ErrEmptyGraph) {
+				t.Fatalf("error %v wraps no sentinel", err)
+			}
+		} else {
+			if err := g.Adj.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if !directed && !g.Adj.IsSymmetric() {
+				t.Fatal("undirected graph not symmetric")
+			}
+			for i := 0; i < g.N(); i++ {
+				if r, ok := g.IDs.Row(g.IDs.Name(i)); !ok || r != i {
+					t.Fatalf("id round trip failed for row %d (%q)", i, g.IDs.Name(i))
+				}
+			}
+		}
+		if !strings.HasPrefix(text, "\x1f\x8b") && !strings.Contains(text, strings.Repeat("x", maxLine)) {
+			checkAgainstOracle(t, text, opt, g, rep, err)
+		}
+	})
+}

@@ -1,0 +1,156 @@
+package graphio
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/wys-project/wys/internal/atomicfile"
+	"github.com/wys-project/wys/pipeline"
+)
+
+// Embedding formats.
+const (
+	FormatWord2Vec = "w2v" // text: header "N D", then "id x1 … xD"
+	FormatNPY      = "npy" // N x D float32 .npy, ids in a sibling .ids.txt
+	FormatTSV      = "tsv" // "id<TAB>x1<TAB>…<TAB>xD", no header
+)
+
+// FormatFromPath guesses the embedding format from a file name: .npy is
+// NumPy, .tsv is TSV, anything else word2vec text.
+func FormatFromPath(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".npy":
+		return FormatNPY
+	case ".tsv":
+		return FormatTSV
+	}
+	return FormatWord2Vec
+}
+
+// vector appends row i of Y = [L | R] to buf as text.
+func appendVector(buf []byte, res *pipeline.Result, i int, sep byte) []byte {
+	h := res.Half
+	for _, side := range [][]float32{res.L, res.R} {
+		for _, x := range side[i*h : i*h+h] {
+			buf = append(buf, sep)
+			buf = strconv.AppendFloat(buf, float64(x), 'g', -1, 32)
+		}
+	}
+	return buf
+}
+
+// WriteEmbeddings writes Y = [L | R] of res with the original node ids in
+// the given format (see the Format constants), atomically. For FormatNPY
+// the ids go to path with ".ids.txt" in place of ".npy", one per line in
+// row order. The score of an arc u→v is L_u·R_v: the first d/2 columns
+// of u's row times the last d/2 columns of v's row.
+func WriteEmbeddings(path, format string, res *pipeline.Result, ids *pipeline.NodeIDs) error {
+	if ids == nil {
+		ids = pipeline.IdentityIDs(res.N)
+	}
+	if ids.Len() != res.N {
+		return fmt.Errorf("pipeline: %d ids for %d embeddings", ids.Len(), res.N)
+	}
+	d := 2 * res.Half
+	switch format {
+	case FormatWord2Vec, FormatTSV:
+		return atomicfile.Write(path, func(w io.Writer) error {
+			sep := byte(' ')
+			if format == FormatTSV {
+				sep = '\t'
+			} else if _, err := fmt.Fprintf(w, "%d %d\n", res.N, d); err != nil {
+				return err
+			}
+			buf := make([]byte, 0, 16*d)
+			for i := 0; i < res.N; i++ {
+				buf = append(buf[:0], ids.Name(i)...)
+				buf = appendVector(buf, res, i, sep)
+				buf = append(buf, '\n')
+				if _, err := w.Write(buf); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	case FormatNPY:
+		if err := atomicfile.Write(path, func(w io.Writer) error {
+			if err := writeNPYHeader(w, "<f4", res.N, d); err != nil {
+				return err
+			}
+			row := make([]byte, 4*d)
+			h := res.Half
+			for i := 0; i < res.N; i++ {
+				for j := 0; j < h; j++ {
+					binary.LittleEndian.PutUint32(row[4*j:], math.Float32bits(res.L[i*h+j]))
+					binary.LittleEndian.PutUint32(row[4*(h+j):], math.Float32bits(res.R[i*h+j]))
+				}
+				if _, err := w.Write(row); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		return atomicfile.Write(IDsPath(path), func(w io.Writer) error {
+			for i := 0; i < res.N; i++ {
+				if _, err := fmt.Fprintln(w, ids.Name(i)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return fmt.Errorf("pipeline: unknown embedding format %q (want %s, %s or %s)", format, FormatWord2Vec, FormatNPY, FormatTSV)
+}
+
+// IDsPath returns the ids file written beside a .npy embedding file.
+func IDsPath(npyPath string) string {
+	return strings.TrimSuffix(npyPath, filepath.Ext(npyPath)) + ".ids.txt"
+}
+
+// writeNPYHeader writes a NumPy format 1.0 header for a C-ordered 2-D array.
+func writeNPYHeader(w io.Writer, descr string, rows, cols int) error {
+	header := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }", descr, rows, cols)
+	// Pad with spaces so that magic (6) + version (2) + length (2) + header
+	// + newline is a multiple of 64 bytes.
+	for (10+len(header)+1)%64 != 0 {
+		header += " "
+	}
+	header += "\n"
+	if len(header) > math.MaxUint16 {
+		return fmt.Errorf("pipeline: npy header too long")
+	}
+	out := []byte("\x93NUMPY\x01\x00")
+	out = binary.LittleEndian.AppendUint16(out, uint16(len(header)))
+	out = append(out, header...)
+	_, err := w.Write(out)
+	return err
+}
+
+// QReport is the learned context distribution as written to JSON.
+type QReport struct {
+	// Q[k-1] is the attention on the k-th power of the transition matrix,
+	// followed by the extra context types (see Names).
+	Q []float64 `json:"Q"`
+	// Logits are q, with Q = softmax(q).
+	Logits []float64 `json:"logits,omitempty"`
+	// Names label the entries: "1".."C" for the powers, then "ppr" and
+	// "adamic-adar" for the extra context types that were enabled.
+	Names []string `json:"names,omitempty"`
+}
+
+// WriteJSON writes v as indented JSON, atomically.
+func WriteJSON(path string, v any) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	})
+}

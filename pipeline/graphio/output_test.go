@@ -1,0 +1,174 @@
+package graphio
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sbinet/npyio/npy"
+	"github.com/wys-project/wys/pipeline"
+)
+
+// testResult is a 3-node result with d = 4 whose values print exactly.
+func testResult() *pipeline.Result {
+	return &pipeline.Result{N: 3, Half: 2,
+		L: []float32{0.5, -1, 2, 0.25, -3.5, 1e-3},
+		R: []float32{1, 2, 3, 4, 5, 6},
+	}
+}
+
+func TestFormatFromPath(t *testing.T) {
+	for path, want := range map[string]string{
+		"emb.npy": FormatNPY, "a/b/EMB.NPY": FormatNPY, "emb.tsv": FormatTSV,
+		"emb.txt": FormatWord2Vec, "emb": FormatWord2Vec, "emb.vec": FormatWord2Vec,
+	} {
+		if got := FormatFromPath(path); got != want {
+			t.Errorf("FormatFromPath(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+func TestWriteEmbeddingsText(t *testing.T) {
+	dir := t.TempDir()
+	ids := pipeline.NewStringIDs([]string{"alice", "bob", "carol"})
+	res := testResult()
+	w2v := filepath.Join(dir, "emb.txt")
+	tsv := filepath.Join(dir, "emb.tsv")
+	if err := WriteEmbeddings(w2v, FormatWord2Vec, res, ids); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteEmbeddings(tsv, FormatTSV, res, ids); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(w2v)
+	want := "3 4\nalice 0.5 -1 1 2\nbob 2 0.25 3 4\ncarol -3.5 0.001 5 6\n"
+	if string(got) != want {
+		t.Errorf("word2vec:\n%s\nwant:\n%s", got, want)
+	}
+	got, _ = os.ReadFile(tsv)
+	want = "alice\t0.5\t-1\t1\t2\nbob\t2\t0.25\t3\t4\ncarol\t-3.5\t0.001\t5\t6\n"
+	if string(got) != want {
+		t.Errorf("tsv:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestWriteEmbeddingsRoundTrip writes random float32 values as text and
+// parses them back: the shortest representation must be exact.
+func TestWriteEmbeddingsRoundTrip(t *testing.T) {
+	n, half := 50, 5
+	res := &pipeline.Result{N: n, Half: half, L: make([]float32, n*half), R: make([]float32, n*half)}
+	for i := range res.L {
+		res.L[i] = float32(math.Sin(float64(i)*1.7) * math.Pow(10, float64(i%9-4)))
+		res.R[i] = float32(math.Cos(float64(i)*0.3)) / 3
+	}
+	ids := make([]uint64, n)
+	for i := range ids {
+		ids[i] = uint64(1000 + 7*i)
+	}
+	path := filepath.Join(t.TempDir(), "emb.txt")
+	if err := WriteEmbeddings(path, FormatWord2Vec, res, pipeline.NewNumericIDs(ids)); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if lines[0] != "50 10" || len(lines) != n+1 {
+		t.Fatalf("header %q, %d lines", lines[0], len(lines))
+	}
+	for i, line := range lines[1:] {
+		f := strings.Fields(line)
+		if f[0] != strconv.FormatUint(ids[i], 10) {
+			t.Fatalf("row %d has id %s, want %d", i, f[0], ids[i])
+		}
+		for j, s := range f[1:] {
+			x, err := strconv.ParseFloat(s, 32)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := res.L[i*half+j%half]
+			if j >= half {
+				want = res.R[i*half+j-half]
+			}
+			if float32(x) != want {
+				t.Fatalf("row %d column %d: %s reads back as %v, want %v", i, j, s, float32(x), want)
+			}
+		}
+	}
+}
+
+// TestWriteEmbeddingsNPY reads the .npy file back with npyio (an
+// independent reader) and checks shape, dtype, values and the ids file.
+func TestWriteEmbeddingsNPY(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "emb.npy")
+	res := testResult()
+	if err := WriteEmbeddings(path, FormatNPY, res, pipeline.NewStringIDs([]string{"x", "y", "z"})); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := npy.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Header.Descr.Shape; len(got) != 2 || got[0] != 3 || got[1] != 4 || r.Header.Descr.Type != "<f4" || r.Header.Descr.Fortran {
+		t.Fatalf("header %+v", r.Header.Descr)
+	}
+	var data []float32
+	if err := r.Read(&data); err != nil {
+		t.Fatal(err)
+	}
+	want := []float32{0.5, -1, 1, 2, 2, 0.25, 3, 4, -3.5, 1e-3, 5, 6}
+	if len(data) != len(want) {
+		t.Fatalf("%d values, want %d", len(data), len(want))
+	}
+	for i := range want {
+		if data[i] != want[i] {
+			t.Fatalf("value %d = %v, want %v", i, data[i], want[i])
+		}
+	}
+	ids, _ := os.ReadFile(IDsPath(path))
+	if string(ids) != "x\ny\nz\n" || IDsPath(path) != filepath.Join(dir, "emb.ids.txt") {
+		t.Errorf("ids file %s: %q", IDsPath(path), ids)
+	}
+}
+
+func TestWriteEmbeddingsErrors(t *testing.T) {
+	dir := t.TempDir()
+	res := testResult()
+	if err := WriteEmbeddings(filepath.Join(dir, "e"), "csv", res, nil); err == nil || !strings.Contains(err.Error(), "unknown embedding format") {
+		t.Errorf("unknown format: %v", err)
+	}
+	if err := WriteEmbeddings(filepath.Join(dir, "e"), FormatTSV, res, pipeline.IdentityIDs(4)); err == nil {
+		t.Error("accepted 4 ids for 3 rows")
+	}
+	err := WriteEmbeddings(filepath.Join(dir, "missing", "e.txt"), FormatWord2Vec, res, nil)
+	if err == nil || !strings.Contains(err.Error(), "cannot write") {
+		t.Errorf("missing directory: %v", err)
+	}
+}
+
+func TestWriteJSONQReport(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "q.json")
+	if err := WriteJSON(path, QReport{Q: []float64{0.75, 0.25}, Logits: []float64{1, 0}}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	var got map[string][]float64
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got["Q"]) != 2 || got["Q"][0] != 0.75 || len(got["logits"]) != 2 {
+		t.Errorf("got %s", b)
+	}
+	if !bytes.HasSuffix(b, []byte("\n")) {
+		t.Error("no final newline")
+	}
+}

@@ -1,0 +1,81 @@
+// Package kernels holds the float32 vector kernels of the sparse trainer. On amd64 with AVX2 and
+// FMA they run in assembly (kernels_amd64.s), 8 lanes at a time with the
+// remainder in Go; elsewhere, or with WYS_NOASM=1 in the environment, in
+// Go. The two paths round differently (fused multiply-adds, float32
+// square roots), so embeddings are reproducible for a given seed on a
+// given kind of machine, for any number of workers.
+package kernels
+
+import "math"
+
+// Dot returns Σ a_i·b_i.
+func Dot(a, b []float32) float32 {
+	n8 := 0
+	var s float32
+	if useAVX2 && len(a) >= 8 {
+		n8 = len(a) &^ 7
+		s = dotAVX2(&a[0], &b[:n8][0], n8)
+	}
+	return s + dotGo(a[n8:], b[n8:len(a)])
+}
+
+// Axpy adds alpha·x to dst.
+func Axpy(dst []float32, alpha float32, x []float32) {
+	n8 := 0
+	if useAVX2 && len(dst) >= 8 {
+		n8 = len(dst) &^ 7
+		axpyAVX2(&dst[0], alpha, &x[:n8][0], n8)
+	}
+	axpyGo(dst[n8:], alpha, x[n8:len(dst)])
+}
+
+// AdamB1, AdamB2 and AdamEps are Adam's moment decay rates and epsilon,
+// shared with the trainer's update of q.
+const (
+	AdamB1, AdamB2, AdamEps = 0.9, 0.999, 1e-8
+)
+
+// AdamRow applies one Adam step with step size a (bias corrections folded
+// in) to a row x with gradient g (plus decay·x) and moments m and v.
+func AdamRow(x, g, m, v []float32, a, decay float32) {
+	n8 := 0
+	if useAVX2 && len(x) >= 8 {
+		n8 = len(x) &^ 7
+		adamAVX2(&x[0], &g[:n8][0], &m[:n8][0], &v[:n8][0], n8, a, decay, AdamB1, 1-AdamB1, AdamB2, 1-AdamB2, AdamEps)
+	}
+	adamGo(x[n8:], g[n8:len(x)], m[n8:len(x)], v[n8:len(x)], a, decay)
+}
+
+func dotGo(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+func axpyGo(dst []float32, alpha float32, x []float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] += alpha * x[i]
+	}
+}
+
+func adamGo(x, g, m, v []float32, a, decay float32) {
+	g, m, v = g[:len(x)], m[:len(x)], v[:len(x)]
+	for j, xj := range x {
+		gj := g[j] + decay*xj
+		mj := AdamB1*m[j] + (1-AdamB1)*gj
+		vj := AdamB2*v[j] + (1-AdamB2)*gj*gj
+		m[j], v[j] = mj, vj
+		x[j] = xj - a*mj/(float32(math.Sqrt(float64(vj)))+AdamEps)
+	}
+}

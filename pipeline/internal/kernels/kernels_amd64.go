@@ -1,0 +1,40 @@
+package kernels
+
+import "os"
+
+// useAVX2 selects the assembly kernels: the CPU has AVX2 and FMA, the OS
+// saves the YMM registers, and WYS_NOASM is not set.
+var useAVX2 = hasAVX2FMA() && os.Getenv("WYS_NOASM") == ""
+
+func hasAVX2FMA() bool {
+	_, _, ecx1, _ := cpuid(1, 0)
+	const fma, osxsave, avx = 1 << 12, 1 << 27, 1 << 28
+	if ecx1&(fma|osxsave|avx) != fma|osxsave|avx {
+		return false
+	}
+	if eax, _ := xgetbv(); eax&6 != 6 { // XMM and YMM state enabled
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<5) != 0
+}
+
+func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+
+func xgetbv() (eax, edx uint32)
+
+// dotAVX2 returns Σ a_i·b_i over n elements, n a multiple of 8.
+//
+//go:noescape
+func dotAVX2(a, b *float32, n int) float32
+
+// axpyAVX2 adds alpha·x to dst over n elements, n a multiple of 8.
+//
+//go:noescape
+func axpyAVX2(dst *float32, alpha float32, x *float32, n int)
+
+// adamAVX2 is adamGo over n elements, n a multiple of 8, with the rates
+// passed in.
+//
+//go:noescape
+func adamAVX2(x, grad, m, v *float32, n int, a, decay, b1, ob1, b2, ob2, eps float32)

@@ -1,0 +1,13 @@
+//go:build !amd64
+
+package kernels
+
+const useAVX2 = false
+
+func dotAVX2(a, b *float32, n int) float32 { panic("unreachable") }
+
+func axpyAVX2(dst *float32, alpha float32, x *float32, n int) { panic("unreachable") }
+
+func adamAVX2(x, grad, m, v *float32, n int, a, decay, b1, ob1, b2, ob2, eps float32) {
+	panic("unreachable")
+}

@@ -1,0 +1,84 @@
+package kernels
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestKernelsMatchGo checks the dispatching kernels (assembly where the
+// CPU has AVX2 and FMA) against the plain Go loops, in float64 for the
+// reference, for every length up to 70 (tails of every size) and
+// offsets that misalign the vectors.
+func TestKernelsMatchGo(t *testing.T) {
+	if !useAVX2 {
+		t.Log("no AVX2/FMA (or WYS_NOASM set): checking the Go kernels against float64 only")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	vec := func(n int, scale float64) []float32 {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = float32(rng.NormFloat64() * scale)
+		}
+		return x
+	}
+	for n := 0; n <= 70; n++ {
+		for _, off := range []int{0, 1, 3} {
+			a, b := vec(n+off, 1)[off:], vec(n+off, 1)[off:]
+			var want, mag float64
+			for i := range a {
+				want += float64(a[i]) * float64(b[i])
+				mag += math.Abs(float64(a[i]) * float64(b[i]))
+			}
+			if got := float64(Dot(a, b)); math.Abs(got-want) > 1e-6*(mag+1) {
+				t.Errorf("dot n=%d off=%d: %v, want %v", n, off, got, want)
+			}
+
+			dst, x := vec(n+off, 1)[off:], vec(n+off, 1)[off:]
+			ref := make([]float64, n)
+			for i := range ref {
+				ref[i] = float64(dst[i]) + 0.37*float64(x[i])
+			}
+			Axpy(dst, 0.37, x)
+			for i := range ref {
+				if math.Abs(float64(dst[i])-ref[i]) > 1e-6*(math.Abs(ref[i])+1) {
+					t.Errorf("axpy n=%d off=%d [%d]: %v, want %v", n, off, i, dst[i], ref[i])
+				}
+			}
+
+			xs, g := vec(n+off, 0.1)[off:], vec(n+off, 1)[off:]
+			m, v := vec(n+off, 0.1)[off:], vec(n+off, 0.1)[off:]
+			for i := range v {
+				v[i] *= v[i] // second moments are non-negative
+			}
+			x0, g0, m0, v0 := append([]float32(nil), xs...), append([]float32(nil), g...), append([]float32(nil), m...), append([]float32(nil), v...)
+			const lr, decay = 0.01, 1e-3
+			AdamRow(xs, g, m, v, lr, decay)
+			for i := range x0 {
+				gi := float64(g0[i]) + decay*float64(x0[i])
+				mi := AdamB1*float64(m0[i]) + (1-AdamB1)*gi
+				vi := AdamB2*float64(v0[i]) + (1-AdamB2)*gi*gi
+				xi := float64(x0[i]) - lr*mi/(math.Sqrt(vi)+AdamEps)
+				// Tolerances relative to the magnitude of the terms summed
+				// (float32 rounding of each), not of the possibly cancelling sum.
+				for _, c := range []struct {
+					name             string
+					got, want, scale float64
+				}{
+					{"m", float64(m[i]), mi, AdamB1*math.Abs(float64(m0[i])) + (1-AdamB1)*math.Abs(gi)},
+					{"v", float64(v[i]), vi, vi},
+					{"x", float64(xs[i]), xi, math.Abs(float64(x0[i])) + math.Abs(lr*mi/(math.Sqrt(vi)+AdamEps))},
+				} {
+					if math.Abs(c.got-c.want) > 1e-6*(c.scale+1e-9) {
+						t.Errorf("adam n=%d off=%d %s[%d]: %v, want %v", n, off, c.name, i, c.got, c.want)
+					}
+				}
+			}
+			for i := range g {
+				if g[i] != g0[i] {
+					t.Fatalf("adam modified the gradient at %d", i)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,359 @@
+package train
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/gob"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/wys-project/wys/internal/atomicfile"
+	"github.com/wys-project/wys/pipeline"
+)
+
+// ErrCheckpoint reports a checkpoint file that cannot be used: truncated,
+// corrupted, of another format version, or written by a different run.
+var ErrCheckpoint = errors.New("pipeline: unusable checkpoint")
+
+// CheckpointFile is the name of the checkpoint inside a checkpoint
+// directory. Each save replaces it atomically, so the directory always
+// holds one complete checkpoint.
+const CheckpointFile = "wys.ckpt"
+
+// checkpointMagic starts every checkpoint file; the last byte is the
+// format version.
+var checkpointMagic = [8]byte{'W', 'Y', 'S', 'C', 'K', 'P', 'T', 1}
+
+// TrainState is the complete state of the sparse trainer between two
+// minibatches: restoring it and running the remaining batches gives
+// bit-for-bit the result of an uninterrupted run, because every random
+// choice of batch b comes from a stream derived from (seed, b) and the
+// evaluation subsamples are drawn again from the seed.
+//
+// Slices are N x Half row-major (L, R and their moments) or of length C
+// (q and its moments). Moments that the optimiser does not use are nil.
+type State struct {
+	// Fingerprint identifies the run that wrote the state (see
+	// CheckpointFingerprint); a state only resumes the same run.
+	Fingerprint string
+	// N, Half and C are the shapes: nodes, width of each side, powers.
+	N, Half, C int
+
+	// Batch is the number of minibatches done: the run continues with
+	// batch index Batch. Step is the optimiser's step counter (Adam's bias
+	// correction), Pairs the positive pairs processed so far.
+	Batch, Step, Pairs int64
+	// Elapsed is the training time before this state was saved; a resumed
+	// run adds its own.
+	Elapsed time.Duration
+
+	// Parameters.
+	L, R    []float32
+	QLogits []float64
+	// Optimiser state: Adam moments of L and R (nil for SGD and
+	// PercentDelta) and of the attention logits q.
+	ML, VL, MR, VR []float32
+	MQ, VQ         []float64
+
+	// Model selection: the best train AUC so far, evaluations since it,
+	// and the snapshot taken at it (BestStep, BestL, BestR, BestQ,
+	// BestQLogits; nil before the first evaluation).
+	Best                float64
+	SinceBest, BestStep int
+	BestL, BestR        []float32
+	BestQ, BestQLogits  []float64
+	// LossSum and LossCount accumulate the batch losses since the last
+	// evaluation; Curve holds the evaluations so far.
+	LossSum   float64
+	LossCount int
+	Curve     []pipeline.CurvePoint
+}
+
+// stateHeader is the gob-encoded part of a checkpoint: the scalars, the
+// curve, and the length of every array that follows in raw form.
+type stateHeader struct {
+	Fingerprint         string
+	N, Half, C          int
+	Batch, Step, Pairs  int64
+	Elapsed             time.Duration
+	Best                float64
+	SinceBest, BestStep int
+	LossSum             float64
+	LossCount           int
+	Curve               []pipeline.CurvePoint
+	F32Lens             []int // L, R, ML, VL, MR, VR, BestL, BestR
+	F64Lens             []int // QLogits, MQ, VQ, BestQ, BestQLogits
+}
+
+func (s *State) f32() []*[]float32 {
+	return []*[]float32{&s.L, &s.R, &s.ML, &s.VL, &s.MR, &s.VR, &s.BestL, &s.BestR}
+}
+
+func (s *State) f64() []*[]float64 {
+	return []*[]float64{&s.QLogits, &s.MQ, &s.VQ, &s.BestQ, &s.BestQLogits}
+}
+
+// check reports inconsistent shapes.
+func (s *State) check() error {
+	nh := s.N * s.Half
+	if s.N <= 0 || s.Half <= 0 || s.C <= 0 {
+		return fmt.Errorf("shape N = %d, d/2 = %d, C = %d", s.N, s.Half, s.C)
+	}
+	if len(s.L) != nh || len(s.R) != nh || len(s.QLogits) != s.C {
+		return fmt.Errorf("parameters of lengths %d, %d, %d for N = %d, d/2 = %d, C = %d", len(s.L), len(s.R), len(s.QLogits), s.N, s.Half, s.C)
+	}
+	for _, p := range []*[]float32{&s.ML, &s.VL, &s.MR, &s.VR, &s.BestL, &s.BestR} {
+		if *p != nil && len(*p) != nh {
+			return fmt.Errorf("an N x d/2 array has length %d, want %d", len(*p), nh)
+		}
+	}
+	for _, p := range []*[]float64{&s.MQ, &s.VQ, &s.BestQ, &s.BestQLogits} {
+		if *p != nil && len(*p) != s.C {
+			return fmt.Errorf("a length-C array has length %d, want %d", len(*p), s.C)
+		}
+	}
+	if s.Batch < 0 || s.Step < 0 || s.Pairs < 0 {
+		return fmt.Errorf("negative counters")
+	}
+	return nil
+}
+
+// WriteCheckpoint saves s to path atomically (temporary file in the same
+// directory, fsync, rename): an interrupted save leaves the previous
+// checkpoint in place.
+//
+// Format (version 1): the 8 bytes "WYSCKPT\x01"; a little-endian uint64
+// length and that many bytes of gob-encoded header (scalars, curve and the
+// array lengths); the float32 arrays L, R, ML, VL, MR, VR, BestL, BestR and
+// then the float64 arrays QLogits, MQ, VQ, BestQ, BestQLogits, raw
+// little-endian; finally the SHA-256 of every preceding byte.
+func WriteCheckpoint(path string, s *State) error {
+	if err := s.check(); err != nil {
+		return fmt.Errorf("pipeline: checkpoint %s: %v", path, err)
+	}
+	h := stateHeader{Fingerprint: s.Fingerprint, N: s.N, Half: s.Half, C: s.C, Batch: s.Batch, Step: s.Step, Pairs: s.Pairs,
+		Elapsed: s.Elapsed, Best: s.Best, SinceBest: s.SinceBest, BestStep: s.BestStep, LossSum: s.LossSum,
+		LossCount: s.LossCount, Curve: s.Curve}
+	for _, p := range s.f32() {
+		h.F32Lens = append(h.F32Lens, lenOrNil(len(*p), *p == nil))
+	}
+	for _, p := range s.f64() {
+		h.F64Lens = append(h.F64Lens, lenOrNil(len(*p), *p == nil))
+	}
+	var hb bytes.Buffer
+	if err := gob.NewEncoder(&hb).Encode(&h); err != nil {
+		return fmt.Errorf("pipeline: checkpoint %s: %w", path, err)
+	}
+	return atomicfile.Write(path, func(w io.Writer) error {
+		sum := sha256.New()
+		mw := io.MultiWriter(w, sum)
+		buf := make([]byte, 0, 1<<16)
+		buf = append(buf, checkpointMagic[:]...)
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(hb.Len()))
+		buf = append(buf, hb.Bytes()...)
+		flush := func() error {
+			_, err := mw.Write(buf)
+			buf = buf[:0]
+			return err
+		}
+		for _, p := range s.f32() {
+			for _, x := range *p {
+				buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(x))
+				if len(buf) >= 1<<16 {
+					if err := flush(); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		for _, p := range s.f64() {
+			for _, x := range *p {
+				buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(x))
+				if len(buf) >= 1<<16 {
+					if err := flush(); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		_, err := w.Write(sum.Sum(nil))
+		return err
+	})
+}
+
+// lenOrNil encodes a nil slice as −1, so that nil and empty survive a
+// round trip.
+func lenOrNil(n int, isNil bool) int {
+	if isNil {
+		return -1
+	}
+	return n
+}
+
+// ReadCheckpoint loads a checkpoint written by WriteCheckpoint. A file
+// that is truncated, corrupted (checksum mismatch) or of another version
+// gives an error wrapping ErrCheckpoint.
+func ReadCheckpoint(path string) (*State, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: %w (check the checkpoint path)", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: %w", err)
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s: %s", ErrCheckpoint, path, fmt.Sprintf(format, args...))
+	}
+	size := st.Size()
+	if size < int64(len(checkpointMagic))+8+sha256.Size {
+		return nil, bad("file too short (%d bytes)", size)
+	}
+	sum := sha256.New()
+	r := &hashReader{r: bufio.NewReaderSize(io.LimitReader(f, size-sha256.Size), 1<<20), h: sum}
+	var head [16]byte
+	if _, err := io.ReadFull(r, head[:]); err != nil {
+		return nil, bad("%v", err)
+	}
+	if !bytes.Equal(head[:7], checkpointMagic[:7]) {
+		return nil, bad("not a wys checkpoint")
+	}
+	if head[7] != checkpointMagic[7] {
+		return nil, bad("format version %d, this build reads version %d", head[7], checkpointMagic[7])
+	}
+	hlen := binary.LittleEndian.Uint64(head[8:])
+	if hlen > uint64(size) {
+		return nil, bad("truncated or corrupted (a header of %d bytes in a file of %d)", hlen, size)
+	}
+	hb := make([]byte, hlen)
+	if _, err := io.ReadFull(r, hb); err != nil {
+		return nil, bad("truncated header: %v", err)
+	}
+	var h stateHeader
+	if err := gob.NewDecoder(bytes.NewReader(hb)).Decode(&h); err != nil {
+		return nil, bad("header: %v", err)
+	}
+	s := &State{Fingerprint: h.Fingerprint, N: h.N, Half: h.Half, C: h.C, Batch: h.Batch, Step: h.Step, Pairs: h.Pairs,
+		Elapsed: h.Elapsed, Best: h.Best, SinceBest: h.SinceBest, BestStep: h.BestStep, LossSum: h.LossSum,
+		LossCount: h.LossCount, Curve: h.Curve}
+	f32, f64 := s.f32(), s.f64()
+	if len(h.F32Lens) != len(f32) || len(h.F64Lens) != len(f64) {
+		return nil, bad("header lists %d + %d arrays, want %d + %d", len(h.F32Lens), len(h.F64Lens), len(f32), len(f64))
+	}
+	// Check the lengths against the file size before allocating.
+	need := int64(len(head)) + int64(hlen) + sha256.Size
+	for _, n := range h.F32Lens {
+		need += 4 * int64(max(n, 0))
+	}
+	for _, n := range h.F64Lens {
+		need += 8 * int64(max(n, 0))
+	}
+	if need != size {
+		return nil, bad("file has %d bytes, its header describes %d (truncated or corrupted)", size, need)
+	}
+	var word [8]byte
+	for i, p := range f32 {
+		if h.F32Lens[i] < 0 {
+			continue
+		}
+		a := make([]float32, h.F32Lens[i])
+		for j := range a {
+			if _, err := io.ReadFull(r, word[:4]); err != nil {
+				return nil, bad("%v", err)
+			}
+			a[j] = math.Float32frombits(binary.LittleEndian.Uint32(word[:4]))
+		}
+		*p = a
+	}
+	for i, p := range f64 {
+		if h.F64Lens[i] < 0 {
+			continue
+		}
+		a := make([]float64, h.F64Lens[i])
+		for j := range a {
+			if _, err := io.ReadFull(r, word[:]); err != nil {
+				return nil, bad("%v", err)
+			}
+			a[j] = math.Float64frombits(binary.LittleEndian.Uint64(word[:]))
+		}
+		*p = a
+	}
+	want := make([]byte, sha256.Size)
+	if _, err := f.ReadAt(want, size-sha256.Size); err != nil {
+		return nil, bad("%v", err)
+	}
+	if !bytes.Equal(sum.Sum(nil), want) {
+		return nil, bad("checksum mismatch (the file is corrupted)")
+	}
+	if err := s.check(); err != nil {
+		return nil, bad("%v", err)
+	}
+	return s, nil
+}
+
+// hashReader hashes what it reads.
+type hashReader struct {
+	r io.Reader
+	h hash.Hash
+}
+
+func (r *hashReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	r.h.Write(p[:n])
+	return n, err
+}
+
+// CheckpointFingerprint identifies a training run for resuming: a SHA-256
+// over the training graph (its adjacency arrays), the evaluation pairs of
+// eval (which may be nil) and every setting of cfg that changes the
+// trajectory. Workers and MemoryLimit are left out (results do not depend
+// on them), so a run may resume on another machine with other workers.
+func Fingerprint(g *pipeline.Graph, eval *pipeline.Split, cfg Config) string {
+	h := sha256.New()
+	cfg = cfg.Resolve(g.N(), g.Adj.NNZ())
+	cfg.Workers, cfg.MemoryLimit = 0, 0
+	cfg.Checkpoint, cfg.CheckpointEvery, cfg.Resume = nil, 0, nil
+	fmt.Fprintf(h, "config %+v\n", cfg)
+	r, c := g.Adj.Dims()
+	fmt.Fprintf(h, "graph %d %d %d directed=%v\n", r, c, g.Adj.NNZ(), g.Directed)
+	var b [8]byte
+	for _, x := range g.Adj.Indptr {
+		binary.LittleEndian.PutUint64(b[:], uint64(x))
+		h.Write(b[:])
+	}
+	for _, x := range g.Adj.Indices {
+		binary.LittleEndian.PutUint32(b[:4], uint32(x))
+		h.Write(b[:4])
+	}
+	for _, x := range g.Adj.Data {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
+		h.Write(b[:])
+	}
+	if eval != nil {
+		for _, ps := range [][]pipeline.Pair{eval.Train, eval.TrainNeg, eval.Test, eval.TestNeg, eval.TestDirectedNeg} {
+			fmt.Fprintf(h, "pairs %d\n", len(ps))
+			for _, p := range ps {
+				binary.LittleEndian.PutUint32(b[:4], uint32(p.U))
+				binary.LittleEndian.PutUint32(b[4:], uint32(p.V))
+				h.Write(b[:])
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// CheckpointPath returns the checkpoint file inside directory dir.
+func CheckpointPath(dir string) string { return filepath.Join(dir, CheckpointFile) }

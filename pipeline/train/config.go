@@ -1,0 +1,278 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"time"
+
+	"github.com/wys-project/wys/pipeline"
+)
+
+// Sources of positive pairs of the sparse trainer.
+const (
+	SourceWalk     = "walk"
+	SourceFactored = "factored"
+)
+
+// Optimizer names of the sparse trainer.
+const (
+	OptAdam         = "adam"
+	OptSGD          = "sgd"
+	OptPercentDelta = "percentdelta"
+)
+
+// Config controls the sparse minibatch trainer. The zero value of every
+// field means its default; each field says what 0 means. Resolve fills in
+// the defaults (the only place they live) and Validate, which accepts the
+// zeros, reports a setting that cannot be used before any work starts.
+// The JSON form is the one run reports record.
+type Config struct {
+	// Objective selects the formulation (code by default), C, β and the
+	// walks per node of E[D].
+	Objective pipeline.ObjectiveConfig `json:"objective"`
+	// Dim is the width d of Y = [L | R], each side d/2; 0 means 128.
+	Dim int `json:"dim"`
+	// Epochs is the length of the run in epochs; one epoch draws N random
+	// walks (one per node on average), each giving C positive pairs.
+	// 0 means DefaultEpochs(N, arcs).
+	Epochs float64 `json:"epochs"`
+	// BatchWalks is the number of walks per minibatch; 0 means 256.
+	BatchWalks int `json:"batch_walks"`
+	// Negatives is the number of non-edge pairs drawn per positive pair;
+	// 0 means 1. (The estimator weights them so that the objective is
+	// unbiased whatever the number; more negatives lower its variance.)
+	Negatives int `json:"negatives"`
+	// Optimizer for L and R: OptAdam ("" means it) with lazy row updates,
+	// OptSGD, or OptPercentDelta (the authors' optimiser with the mean
+	// relative change taken over the rows a batch touches). Adam is the
+	// default because it is invariant to the scale of the objective, which
+	// varies with the graph's size and degrees.
+	Optimizer string `json:"optimizer"`
+	// LR is the initial learning rate of L and R, decayed linearly to LR/10
+	// over the run; 0 means 0.02 for Adam, 0.2 for SGD and 0.02 for
+	// PercentDelta. With SGD and the paper formulation (a sum over N²
+	// entries) the step is divided by N², which leaves the minimiser
+	// unchanged.
+	LR float64 `json:"lr"`
+	// QLR is the learning rate of the attention logits q, which always use
+	// Adam (their gradient's scale varies by orders of magnitude across
+	// graphs and formulations); 0 means 0.005. It decays like LR.
+	QLR float64 `json:"qlr"`
+	// EvalEvery is the number of epochs between evaluations of the train
+	// AUC (model selection) and test AUC; 0 means Epochs/20.
+	EvalEvery float64 `json:"eval_every_epochs"`
+	// EvalPairs caps the pairs of each list used for the AUCs during
+	// training (a seeded subsample); 0 means 200000. The final test AUC
+	// uses every pair.
+	EvalPairs int `json:"eval_pairs"`
+	// Patience stops the run after this many evaluations without a better
+	// train AUC; 0 means never stop early.
+	Patience int `json:"patience"`
+	// FixedQ, when not nil, fixes the context distribution (normalised to
+	// sum 1, length Objective.Contexts()) instead of learning it:
+	// DeepWalk's linear decay or GloVe's 1/k, for baselines.
+	FixedQ []float64 `json:"fixed_q,omitempty"`
+	// Seed drives every random choice. The same seed gives the same
+	// embeddings for any number of workers.
+	Seed uint64 `json:"seed"`
+	// Workers bounds the goroutines; 0 means GOMAXPROCS.
+	Workers int `json:"workers"`
+	// MemoryLimit in bytes for the pre-flight check; 0 means 90% of the
+	// machine's available memory when the run starts (see
+	// pipeline.CheckMemory).
+	MemoryLimit int64 `json:"memory_limit_bytes"`
+	// Source selects where positive pairs come from: SourceWalk ("" means
+	// it), the walks' own step weights Q_k, or SourceFactored, the same
+	// walks reweighted by the factored E[D] (see the package lowrank):
+	// the pair (v, u) reached at any step carries
+	// Σ_j Q_j (T^j)_vu / Σ_j (T^j)_vu and the q-gradient gets every
+	// power's share, which is unbiased when the factored powers are
+	// exact (the first two are) and lowers the variance of the
+	// q-gradient.
+	Source string `json:"source"`
+	// FactorRank is the rank r of the factorization that SourceFactored
+	// and WarmStart use; 0 means Dim/2.
+	FactorRank int `json:"factor_rank"`
+	// WarmStart starts L and R from the spectral factors of the
+	// transition-matrix series (lowrank.Series.Spectral with uniform Q,
+	// rank Dim/2), scaled so that the mean score of the arcs is 1,
+	// instead of uniform noise.
+	WarmStart bool `json:"warm_start"`
+
+	// Checkpoint, when not nil, is called between batches with the full
+	// training state (see State) whenever CheckpointEvery has passed
+	// since the last call, after the last batch, and when ctx is
+	// cancelled (batches then run to their end, so the saved state is
+	// consistent and a resumed run continues exactly where this one
+	// stopped). The state's slices are the trainer's own: save them
+	// before returning. An error stops the run.
+	Checkpoint func(*State) error `json:"-"`
+	// CheckpointEvery is the wall time between checkpoints; 0 means 5
+	// minutes.
+	CheckpointEvery time.Duration `json:"-"`
+	// Resume, when not nil, continues a run from a saved state: with the
+	// same graph, evaluation pairs and settings (checked through
+	// Fingerprint), the result is bit-for-bit that of an uninterrupted
+	// run.
+	Resume *State `json:"-"`
+}
+
+// DefaultWalksPerArc sets the default length of a run (see DefaultEpochs).
+const DefaultWalksPerArc = 150
+
+// DefaultEpochs returns the default number of epochs for a graph of n
+// nodes and nnz arcs: max(400, DefaultWalksPerArc·nnz/n), at least 400
+// walks per node and DefaultWalksPerArc walks per arc of the graph, so
+// that denser graphs get proportionally longer runs (anchors are drawn by
+// degree, so this is 150 walks per unit of degree). On the released
+// splits this is 463 epochs for ca-HepTh, ~1500 for PPI and ~3300 for
+// ego-Facebook, where 400 epochs stopped 2 (PPI) and 0.4 (ego-Facebook)
+// points short of the dense reference.
+func DefaultEpochs(n, nnz int) float64 {
+	if n == 0 {
+		return 400
+	}
+	return math.Max(400, math.Ceil(DefaultWalksPerArc*float64(nnz)/float64(n)))
+}
+
+// Resolve returns c with every zero field replaced by its default for a
+// training graph of n nodes and nnz arcs: the configuration a run uses,
+// and the one its report records. MemoryLimit stays as given (0 is
+// resolved by the memory check when the run starts).
+func (c Config) Resolve(n, nnz int) Config {
+	c.Objective = c.Objective.Resolve()
+	if c.Dim == 0 {
+		c.Dim = 128
+	}
+	if c.Epochs == 0 {
+		c.Epochs = DefaultEpochs(n, nnz)
+	}
+	if c.BatchWalks == 0 {
+		c.BatchWalks = 256
+	}
+	if c.Negatives == 0 {
+		c.Negatives = 1
+	}
+	if c.Optimizer == "" {
+		c.Optimizer = OptAdam
+	}
+	if c.LR == 0 {
+		c.LR = 0.02
+		if c.Optimizer == OptSGD {
+			c.LR = 0.2
+		}
+	}
+	if c.QLR == 0 {
+		c.QLR = 0.005
+	}
+	if c.Source == "" {
+		c.Source = SourceWalk
+	}
+	if c.FactorRank == 0 {
+		c.FactorRank = c.Dim / 2
+	}
+	if c.EvalEvery == 0 {
+		c.EvalEvery = c.Epochs / 20
+	}
+	if c.EvalPairs == 0 {
+		c.EvalPairs = 200000
+	}
+	if c.Workers == 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	if c.CheckpointEvery == 0 {
+		c.CheckpointEvery = 5 * time.Minute
+	}
+	return c
+}
+
+// zeroOrPositive reports whether x is 0 (the default) or a positive finite
+// number.
+func zeroOrPositive(x float64) bool { return x == 0 || (x > 0 && !math.IsInf(x, 0)) }
+
+// Validate reports a setting that cannot be used. It accepts the zero
+// values (the defaults) and so runs on the configuration as given, before
+// any input is read; errors name the field and the values it accepts.
+func (c Config) Validate() error {
+	if err := c.Objective.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case c.Dim < 0 || c.Dim == 1 || c.Dim%2 != 0:
+		return fmt.Errorf("train: dimension %d must be even and at least 2 (Y = [L | R], d/2 per side)", c.Dim)
+	case !zeroOrPositive(c.Epochs):
+		return fmt.Errorf("train: epochs = %v, want a positive number (0: the default length)", c.Epochs)
+	case c.BatchWalks < 0:
+		return fmt.Errorf("train: batch size %d, want at least 1 walk (0: 256)", c.BatchWalks)
+	case c.Negatives < 0:
+		return fmt.Errorf("train: negatives = %d, want at least 1 per positive pair (0: 1)", c.Negatives)
+	case c.Optimizer != "" && c.Optimizer != OptAdam && c.Optimizer != OptSGD && c.Optimizer != OptPercentDelta:
+		return fmt.Errorf("train: unknown optimizer %q (want %q, %q or %q)", c.Optimizer, OptAdam, OptSGD, OptPercentDelta)
+	case !zeroOrPositive(c.LR):
+		return fmt.Errorf("train: learning rate %v, want a positive number (0: the optimizer's default)", c.LR)
+	case !zeroOrPositive(c.QLR):
+		return fmt.Errorf("train: attention learning rate %v, want a positive number (0: 0.005)", c.QLR)
+	case c.Source != "" && c.Source != SourceWalk && c.Source != SourceFactored:
+		return fmt.Errorf("train: unknown source of positives %q (want %q or %q)", c.Source, SourceWalk, SourceFactored)
+	case c.FactorRank < 0:
+		return fmt.Errorf("train: factorization rank %d, want at least 1 (0: d/2)", c.FactorRank)
+	case !zeroOrPositive(c.EvalEvery):
+		return fmt.Errorf("train: eval-every = %v epochs, want a positive number (0: a twentieth of the run)", c.EvalEvery)
+	case c.EvalPairs < 0 || c.Patience < 0:
+		return fmt.Errorf("train: eval pairs %d and patience %d cannot be negative", c.EvalPairs, c.Patience)
+	case c.Workers < 0:
+		return fmt.Errorf("train: workers = %d, want at least 1 (0: all cores)", c.Workers)
+	case c.MemoryLimit < 0:
+		return fmt.Errorf("train: memory limit %d bytes, want a positive limit (0: 90%% of the available memory)", c.MemoryLimit)
+	case c.CheckpointEvery < 0:
+		return fmt.Errorf("train: checkpoint interval %v, want a positive duration (0: 5 minutes)", c.CheckpointEvery)
+	}
+	if c.FixedQ != nil {
+		want := c.Objective.Contexts()
+		if len(c.FixedQ) != want {
+			return fmt.Errorf("train: fixed Q has %d entries, want %d (C = %d and the extra context types)", len(c.FixedQ), want, c.Objective.Resolve().C)
+		}
+		var s float64
+		for _, x := range c.FixedQ {
+			if !(x >= 0) || math.IsInf(x, 0) {
+				return fmt.Errorf("train: fixed Q entry %v is not a non-negative number", x)
+			}
+			s += x
+		}
+		if s == 0 {
+			return fmt.Errorf("train: fixed Q sums to 0")
+		}
+	}
+	return nil
+}
+
+// EstimateMemory returns the bytes the sparse trainer needs for a graph of
+// n nodes and nnz arcs with evalPairs evaluation pairs under the resolved
+// configuration: parameters, optimiser moments, gradient buffers and the
+// best snapshot (10 float32 matrices of n x d/2), the graph, the sampler's
+// tables and the evaluation pairs.
+func (c Config) EstimateMemory(n, nnz, evalPairs int) int64 {
+	d := c.Resolve(n, nnz)
+	half := int64(d.Dim / 2)
+	b := 10 * int64(n) * half * 4
+	b += int64(n)*8*2 + int64(nnz)*12 // CSR
+	b += int64(nnz)*8 + int64(n)*8    // weighted sampler tables (upper bound)
+	b += int64(n) * 8                 // row stamps
+	b += int64(evalPairs) * 16
+	if d.Objective.AdamicAdar {
+		b += int64(nnz)*8 + int64(n)*8 // Adamic–Adar sampling table
+	}
+	if d.Source == SourceFactored || d.WarmStart {
+		// The factors (n x r float64, and for a directed graph V and the
+		// C precomputed V·core_kᵀ), the transpose of T and the sketch.
+		r := int64(d.FactorRank + 10)
+		b += int64(n)*r*8*4 + int64(nnz)*12
+		if d.Source == SourceFactored {
+			b += int64(d.Objective.C) * int64(n) * int64(d.FactorRank) * 8
+		}
+	}
+	pairs := int64(d.BatchWalks) * int64(d.Objective.Contexts()) * int64(1+d.Negatives)
+	b += pairs * 12 * 3
+	return b
+}

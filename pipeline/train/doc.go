@@ -1,0 +1,36 @@
+// Package train is the sparse minibatch trainer of Watch Your Step: its
+// memory is O(|E| + N·d), so it embeds graphs the dense formulation
+// cannot hold.
+//
+// # Training
+//
+// Each batch draws random walks of length C from anchors (by degree in
+// the code formulation, uniform in the paper's); the node reached at step
+// k of a walk from v is a positive pair (v, u) weighted by Q_k, and
+// Negatives uniform non-edges per positive pair stand for the second
+// term of the objective. With the weights set in newTrainer, the batch
+// loss and every gradient (of L, R and the attention logits q) are
+// unbiased estimates of the exact objective that package reference
+// computes: a test checks the mean of many estimates against it. L and R
+// use Adam with lazy row updates (or SGD, or PercentDelta), q always Adam;
+// learning rates decay linearly to a tenth. Every EvalEvery epochs the
+// train and test AUC are measured and the step with the best train AUC is
+// kept. Config.Resolve holds every default, including the length of a run
+// (DefaultEpochs).
+//
+// # Determinism
+//
+// A batch is cut into shards of a fixed number of walks, each drawing from
+// its own pipeline.Stream; gradients are summed per row block in shard
+// and pair order. The same seed gives the same bytes for any number of
+// workers, and a run resumed from a checkpoint (State, WriteCheckpoint,
+// Config.Resume) ends bit-for-bit where the uninterrupted run would.
+//
+// # Errors
+//
+// Config.Validate reports unusable settings before any work. Run fails
+// with pipeline.ErrMemory before allocating when the estimate is above the
+// limit, with pipeline.ErrNotFinite when the loss is NaN or infinite, with
+// ErrCheckpoint for a checkpoint of another run, and returns ctx.Err()
+// between batches after a cancel.
+package train

@@ -1,0 +1,96 @@
+package train
+
+import (
+	"context"
+
+	"github.com/wys-project/wys/pipeline"
+)
+
+// Estimate is one minibatch estimate of the objective and its gradient.
+type Estimate struct {
+	Loss         float64
+	GradL, GradR []float64 // N x d/2, row-major
+	GradQ        []float64 // length Objective.Contexts()
+	Pairs        int       // positive pairs drawn
+}
+
+// EstimateObjective draws one minibatch of walks (and cfg.Negatives
+// negatives per positive pair) from stream seed and returns the sparse
+// trainer's estimate of the objective at (l, r, q) and of its full
+// gradient, densely. The estimate is unbiased: its mean over seeds is the
+// exact objective that package reference computes (the code
+// formulation's 1e-6 embedding regulariser is added exactly here; during
+// training it is applied to the rows a batch touches). It is meant for
+// tests and diagnostics: memory O(N·d).
+func EstimateObjective(ctx context.Context, g *pipeline.Graph, cfg Config, l, r []float32, q []float64, walks int, seed uint64) (*Estimate, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.Resolve(g.N(), g.Adj.NNZ())
+	cfg.Seed = seed
+	t := newTrainer(g, cfg)
+	if len(l) != len(t.l) || len(r) != len(t.r) || len(q) != t.k {
+		panic("pipeline: EstimateObjective: parameter shapes do not match the graph and dimension")
+	}
+	copy(t.l, l)
+	copy(t.r, r)
+	copy(t.q, q)
+	if cfg.Source == SourceFactored {
+		series, err := factorSeries(ctx, g, cfg, 1)
+		if err != nil {
+			return nil, err
+		}
+		t.series = series
+	}
+	shards, err := t.sampleBatch(ctx, 0, walks)
+	if err != nil {
+		return nil, err
+	}
+	h := t.half
+	est := &Estimate{GradL: make([]float64, len(l)), GradR: make([]float64, len(r))}
+	dQ := make([]float64, t.k)
+	for i := range shards {
+		est.Loss += shards[i].loss
+		est.Pairs += int(shards[i].pos)
+		for k, x := range shards[i].dQ {
+			dQ[k] += x
+		}
+		for _, p := range shards[i].pairs {
+			for j := 0; j < h; j++ {
+				est.GradL[int(p.v)*h+j] += float64(p.coef) * float64(r[int(p.u)*h+j])
+				est.GradR[int(p.u)*h+j] += float64(p.coef) * float64(l[int(p.v)*h+j])
+			}
+		}
+	}
+	est.Loss += t.qRegulariser()
+	if t.fixedQ == nil {
+		est.GradQ = t.qGradient(dQ)
+	} else {
+		est.GradQ = make([]float64, t.k)
+	}
+	if !t.paper {
+		scale := pipeline.CodeEmbeddingReg / float64(t.n*h)
+		for i := range l {
+			est.Loss += scale * (float64(l[i])*float64(l[i]) + float64(r[i])*float64(r[i]))
+			est.GradL[i] += 2 * scale * float64(l[i])
+			est.GradR[i] += 2 * scale * float64(r[i])
+		}
+	}
+	return est, nil
+}
+
+// Params are the trainable parameters of the WYS model.
+type Params struct {
+	L, R    []float32 // N x d/2, row-major
+	QLogits []float64 // q, length Objective.Contexts(); Q = softmax(q)
+}
+
+// InitialParameters returns the parameters the sparse trainer starts from
+// for g and cfg: L, R ~ U(−0.1, 0.1) from the seed's "init" stream, q = 1.
+func InitialParameters(g *pipeline.Graph, cfg Config) (*Params, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	t := newTrainer(g, cfg.Resolve(g.N(), g.Adj.NNZ()))
+	return &Params{L: t.l, R: t.r, QLogits: t.q}, nil
+}

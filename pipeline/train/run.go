@@ -1,0 +1,307 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/wys-project/wys/internal/sysmem"
+	"github.com/wys-project/wys/lowrank"
+	"github.com/wys-project/wys/pipeline"
+)
+
+// Run trains Watch Your Step embeddings of g with the sparse minibatch
+// trainer. eval, which may be nil, supplies the pairs for model selection
+// (Train against TrainNeg: the step with the best train AUC is kept) and
+// testing (Test against TestNeg, and TestDirectedNeg when present); its
+// graph is not used. Without train pairs the embeddings of the last step
+// are returned. cfg is validated and resolved for g (see Config.Resolve);
+// progress goes to rec, which may be nil.
+//
+// Run stops between batches when ctx is cancelled and returns ctx.Err().
+func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline.Recorder) (*pipeline.Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if g.N() == 0 || g.Adj.NNZ() == 0 {
+		return nil, fmt.Errorf("train: %w: the training graph has no arcs", pipeline.ErrEmptyGraph)
+	}
+	cfg = cfg.Resolve(g.N(), g.Adj.NNZ())
+	if rec == nil {
+		rec = pipeline.NopRecorder{}
+	}
+	if eval == nil {
+		eval = &pipeline.Split{}
+	}
+	r, err := newRun(ctx, g, eval, cfg, rec)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.restore(cfg.Resume); err != nil {
+		return nil, err
+	}
+	if err := r.loop(ctx); err != nil {
+		return nil, err
+	}
+	return r.finish(eval), nil
+}
+
+// run is one training run: the trainer, the fixed evaluation subsamples,
+// the model-selection state and the result being built.
+type run struct {
+	cfg   Config
+	rec   pipeline.Recorder
+	t     *trainer
+	res   *pipeline.Result
+	n     int
+	fp    string // fingerprint, for checkpoints
+	start time.Time
+
+	batches, evalBatches int64
+	first                int64 // the batch to start from (after a resume)
+
+	trPos, trNeg, tePos, teNeg []pipeline.Pair
+
+	best      float64 // best train AUC so far
+	sinceBest int     // evaluations since the best
+	lossSum   float64 // loss since the last evaluation
+	lossCount int
+
+	resumedElapsed time.Duration
+	lastSave       time.Time
+}
+
+// newRun checks memory, factors the transition matrix when the source or
+// the warm start needs it, and sets up the trainer and the evaluation
+// subsamples.
+func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline.Recorder) (*run, error) {
+	n := g.N()
+	evalPairs := len(eval.Train) + len(eval.TrainNeg) + len(eval.Test) + len(eval.TestNeg) + len(eval.TestDirectedNeg)
+	need := cfg.EstimateMemory(n, g.Adj.NNZ(), evalPairs)
+	limit, err := pipeline.CheckMemory(need, cfg.MemoryLimit, fmt.Sprintf("%d nodes at d = %d", n, cfg.Dim),
+		"lower the dimension (-dim), the walks per batch (-batch) or the negatives (-negatives)")
+	if err != nil {
+		return nil, err
+	}
+	rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("memory estimate %s (limit %s)", sysmem.FormatBytes(need), sysmem.FormatBytes(limit))})
+
+	var series *lowrank.Series
+	var factorTime time.Duration
+	if cfg.Source == SourceFactored || cfg.WarmStart {
+		if cfg.FactorRank > n {
+			return nil, fmt.Errorf("train: factorization rank %d exceeds the %d nodes of the graph; lower the rank", cfg.FactorRank, n)
+		}
+		rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "factorize", Message: fmt.Sprintf("rank %d factorization of T (C = %d powers)", cfg.FactorRank, cfg.Objective.C)})
+		t0 := time.Now()
+		series, err = factorSeries(ctx, g, cfg, cfg.Seed)
+		if err != nil {
+			return nil, err
+		}
+		factorTime = time.Since(t0)
+		rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "factorize", Elapsed: factorTime})
+	}
+	t := newTrainer(g, cfg)
+	r := &run{cfg: cfg, rec: rec, t: t, n: n, best: math.Inf(-1),
+		res: &pipeline.Result{Method: "sparse", N: n, Half: t.half, TrainAUC: math.NaN(), TestAUC: math.NaN(), TestDirectedAUC: math.NaN()}}
+	r.res.Stats.EstimatedBytes = need
+	if series != nil {
+		r.res.Stats.Stages = append(r.res.Stats.Stages, pipeline.StageTime{Name: "factorize", Duration: factorTime})
+		if cfg.Source == SourceFactored {
+			t.series = series
+		}
+		if cfg.WarmStart && cfg.Resume == nil {
+			if err := t.warmStart(series); err != nil {
+				return nil, err
+			}
+		}
+	}
+
+	// Evaluation subsamples, fixed for the run.
+	erng := pipeline.Stream(cfg.Seed, pipeline.StreamEval, 0)
+	sub := func(p []pipeline.Pair) []pipeline.Pair {
+		if len(p) <= cfg.EvalPairs {
+			return p
+		}
+		idx := erng.Perm(len(p))[:cfg.EvalPairs]
+		slices.Sort(idx)
+		out := make([]pipeline.Pair, len(idx))
+		for i, j := range idx {
+			out[i] = p[j]
+		}
+		return out
+	}
+	r.trPos, r.trNeg = sub(eval.Train), sub(eval.TrainNeg)
+	r.tePos, r.teNeg = sub(eval.Test), sub(eval.TestNeg)
+
+	walksTotal := int64(math.Ceil(cfg.Epochs * float64(n)))
+	r.batches = (walksTotal + int64(cfg.BatchWalks) - 1) / int64(cfg.BatchWalks)
+	r.evalBatches = max(1, int64(math.Round(cfg.EvalEvery*float64(n)/float64(cfg.BatchWalks))))
+	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "train", Total: r.batches, Unit: "batches",
+		Message: fmt.Sprintf("%d walks of length %d in %d batches", walksTotal, cfg.Objective.C, r.batches)})
+	if cfg.Resume != nil || cfg.Checkpoint != nil {
+		r.fp = Fingerprint(g, eval, cfg)
+	}
+	r.start = time.Now()
+	r.lastSave = r.start
+	return r, nil
+}
+
+// restore continues from a saved state, when st is not nil.
+func (r *run) restore(st *State) error {
+	if st == nil {
+		return nil
+	}
+	t := r.t
+	if st.Fingerprint != r.fp {
+		return fmt.Errorf("%w: it was written by a run with another graph, evaluation pairs or settings", ErrCheckpoint)
+	}
+	if st.N != r.n || st.Half != t.half || st.C != t.k || st.Batch > r.batches {
+		return fmt.Errorf("%w: its shapes do not fit this run", ErrCheckpoint)
+	}
+	copy(t.l, st.L)
+	copy(t.r, st.R)
+	copy(t.q, st.QLogits)
+	if t.ml != nil {
+		copy(t.ml, st.ML)
+		copy(t.vl, st.VL)
+		copy(t.mr, st.MR)
+		copy(t.vr, st.VR)
+	}
+	copy(t.mq, st.MQ)
+	copy(t.vq, st.VQ)
+	t.step, t.pairs, r.first = st.Step, st.Pairs, st.Batch
+	r.best, r.sinceBest, r.lossSum, r.lossCount = st.Best, st.SinceBest, st.LossSum, st.LossCount
+	r.res.BestStep, r.res.Curve = st.BestStep, slices.Clone(st.Curve)
+	if st.BestL != nil {
+		r.res.L, r.res.R = slices.Clone(st.BestL), slices.Clone(st.BestR)
+		r.res.Q, r.res.QLogits = slices.Clone(st.BestQ), slices.Clone(st.BestQLogits)
+	}
+	r.resumedElapsed = st.Elapsed
+	r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("resumed at batch %d of %d", r.first, r.batches)})
+	return nil
+}
+
+// loop runs the batches from r.first on, evaluating and checkpointing
+// along the way, until the last batch, an early stop, an error or
+// cancellation.
+func (r *run) loop(ctx context.Context) error {
+	cfg := r.cfg
+	// With checkpoints, a batch always runs to its end (a few milliseconds)
+	// and an interrupt is honoured between batches, after saving the
+	// state, so that the run can be resumed from the point it stopped.
+	bctx := ctx
+	if cfg.Checkpoint != nil {
+		bctx = context.WithoutCancel(ctx)
+	}
+	for b := r.first; b < r.batches; b++ {
+		if err := ctx.Err(); err != nil {
+			if cfg.Checkpoint != nil && b > r.first {
+				if serr := r.snapshot(b); serr != nil {
+					return errors.Join(err, fmt.Errorf("train: checkpoint: %w", serr))
+				}
+			}
+			return err
+		}
+		if cfg.Checkpoint != nil && b > r.first && time.Since(r.lastSave) >= cfg.CheckpointEvery {
+			if err := r.snapshot(b); err != nil {
+				return fmt.Errorf("train: checkpoint: %w", err)
+			}
+		}
+		if err := r.step(bctx, b); err != nil {
+			return err
+		}
+		done := b + 1
+		if done%r.evalBatches == 0 || done == r.batches {
+			if stop := r.evaluate(done); stop {
+				break
+			}
+		} else if done%16 == 0 {
+			r.rec.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "train", Done: done, Total: r.batches, Unit: "batches", Elapsed: time.Since(r.start)})
+		}
+	}
+	if cfg.Checkpoint != nil {
+		if err := r.snapshot(r.batches); err != nil {
+			return fmt.Errorf("train: checkpoint: %w", err)
+		}
+	}
+	return nil
+}
+
+// step runs batch b with the linearly decayed learning rate and adds its
+// loss to the running mean; a non-finite loss is an error.
+func (r *run) step(ctx context.Context, b int64) error {
+	frac := float64(b) / float64(r.batches)
+	lr := r.cfg.LR * (1 - 0.9*frac)
+	loss, err := r.t.batch(ctx, uint64(b), lr)
+	if err != nil {
+		return err
+	}
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		epoch := float64(b*int64(r.cfg.BatchWalks)) / float64(r.n)
+		return fmt.Errorf("train: %w: %v at epoch %.2f, batch %d (lower the learning rate)", pipeline.ErrNotFinite, loss, epoch, b)
+	}
+	r.lossSum += loss
+	r.lossCount++
+	return nil
+}
+
+// evaluate records a curve point after done batches, keeps the parameters
+// when the train AUC is the best so far, and reports whether patience
+// has run out.
+func (r *run) evaluate(done int64) (stop bool) {
+	t, res := r.t, r.res
+	pt := pipeline.CurvePoint{Step: int(done), Epoch: float64(done*int64(r.cfg.BatchWalks)) / float64(r.n),
+		Loss: r.lossSum / float64(r.lossCount), Q: t.Q(), Elapsed: time.Since(r.start)}
+	r.lossSum, r.lossCount = 0, 0
+	pt.TrainAUC = pipeline.PairAUC(t.l, t.r, t.half, r.trPos, r.trNeg)
+	pt.TestAUC = pipeline.PairAUC(t.l, t.r, t.half, r.tePos, r.teNeg)
+	res.Curve = append(res.Curve, pt)
+	r.rec.Record(pipeline.Event{Kind: pipeline.Eval, Stage: "train", Done: done, Total: r.batches, Unit: "batches", Point: &pt, Elapsed: pt.Elapsed})
+	if pt.TrainAUC > r.best || (math.IsNaN(pt.TrainAUC) && done == r.batches) {
+		if !math.IsNaN(pt.TrainAUC) {
+			r.best = pt.TrainAUC
+		}
+		r.sinceBest = 0
+		res.BestStep = int(done)
+		res.L, res.R = slices.Clone(t.l), slices.Clone(t.r)
+		res.Q, res.QLogits = pt.Q, slices.Clone(t.q)
+		return false
+	}
+	r.sinceBest++
+	if r.cfg.Patience > 0 && r.sinceBest >= r.cfg.Patience {
+		r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("early stop: no better train AUC in %d evaluations", r.sinceBest)})
+		return true
+	}
+	return false
+}
+
+// snapshot hands the state after done batches to cfg.Checkpoint.
+func (r *run) snapshot(done int64) error {
+	t, res := r.t, r.res
+	st := &State{Fingerprint: r.fp, N: r.n, Half: t.half, C: t.k, Batch: done, Step: t.step, Pairs: t.pairs,
+		Elapsed: r.resumedElapsed + time.Since(r.start),
+		L:       t.l, R: t.r, ML: t.ml, VL: t.vl, MR: t.mr, VR: t.vr, QLogits: t.q, MQ: t.mq, VQ: t.vq,
+		Best: r.best, SinceBest: r.sinceBest, BestStep: res.BestStep, BestL: res.L, BestR: res.R,
+		BestQ: res.Q, BestQLogits: res.QLogits, Curve: res.Curve, LossSum: r.lossSum, LossCount: r.lossCount}
+	r.lastSave = time.Now()
+	return r.cfg.Checkpoint(st)
+}
+
+// finish records the statistics and scores the selected embeddings on
+// every pair of eval.
+func (r *run) finish(eval *pipeline.Split) *pipeline.Result {
+	res := r.res
+	elapsed := time.Since(r.start)
+	r.rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "train", Elapsed: elapsed})
+	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "train", Duration: elapsed})
+	res.Stats.Pairs = r.t.pairs
+	res.Stats.PairsPerSecond = float64(r.t.pairs) / elapsed.Seconds()
+	res.TrainAUC = pipeline.PairAUC(res.L, res.R, res.Half, eval.Train, eval.TrainNeg)
+	res.TestAUC = pipeline.PairAUC(res.L, res.R, res.Half, eval.Test, eval.TestNeg)
+	res.TestDirectedAUC = pipeline.PairAUC(res.L, res.R, res.Half, eval.Test, eval.TestDirectedNeg)
+	res.Stats.PeakRSS = sysmem.PeakRSS()
+	return res
+}

@@ -1,0 +1,92 @@
+package train
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/sparse"
+)
+
+// denseContexts returns the PPR and Adamic–Adar context matrices of a as
+// rows, applying the core's operators (themselves tested against brute
+// force) to the identity.
+func denseContexts(t *testing.T, a *sparse.CSR, alpha float64) (ppr, aa [][]float64) {
+	t.Helper()
+	n, _ := a.Dims()
+	eye := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		eye[i*n+i] = 1
+	}
+	rows := func(m []float64) [][]float64 {
+		out := make([][]float64, n)
+		for v := range out {
+			out[v] = m[v*n : v*n+n]
+		}
+		return out
+	}
+	p, s := make([]float64, n*n), make([]float64, n*n)
+	if err := pipeline.ApplyPPR(context.Background(), p, a, alpha, eye, n, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := pipeline.ApplyAdamicAdar(context.Background(), s, a, eye, n, 1); err != nil {
+		t.Fatal(err)
+	}
+	return rows(p), rows(s)
+}
+
+// TestContextSamplers draws many samples from each row's PPR and
+// Adamic–Adar samplers and compares the frequencies (including the
+// probability of no result) with the brute-force rows, within 4.5
+// standard errors per entry.
+func TestContextSamplers(t *testing.T) {
+	t.Parallel()
+	for _, directed := range []bool{false, true} {
+		g, err := pipeline.RMAT(4, 3, directed, 7) // 16 nodes with skewed degrees
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := g.Adj
+		n, _ := a.Dims()
+		const alpha = 0.3
+		ppr, aa := denseContexts(t, a, alpha)
+		w := newWalker(a, false)
+		w.initAdamicAdar()
+		rng := rand.New(rand.NewPCG(1, 2))
+		const draws = 20000
+		for v := 0; v < n; v++ {
+			for _, c := range []struct {
+				name string
+				row  []float64
+				draw func() (int32, bool)
+			}{
+				{"ppr", ppr[v], func() (int32, bool) { return w.ppr(rng, int32(v), alpha) }},
+				{"adamic-adar", aa[v], func() (int32, bool) { return w.adamicAdar(rng, int32(v)) }},
+			} {
+				count := make([]float64, n+1) // the last entry: no result
+				for range draws {
+					u, ok := c.draw()
+					if !ok {
+						u = int32(n)
+					}
+					count[u]++
+				}
+				want := append([]float64(nil), c.row...)
+				var s float64
+				for _, p := range c.row {
+					s += p
+				}
+				want = append(want, math.Max(1-s, 0))
+				for u, p := range want {
+					got := count[u] / draws
+					se := math.Sqrt(p*(1-p)/draws) + 1e-9
+					if math.Abs(got-p) > 4.5*se {
+						t.Errorf("directed=%v %s row %d: P(%d) sampled %.4f, exact %.4f", directed, c.name, v, u, got, p)
+					}
+				}
+			}
+		}
+	}
+}

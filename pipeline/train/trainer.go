@@ -1,0 +1,574 @@
+package train
+
+import (
+	"context"
+	"math"
+	"slices"
+
+	"github.com/wys-project/wys/lowrank"
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/internal/kernels"
+	"github.com/wys-project/wys/sparse"
+)
+
+// shardWalks is the number of walks drawn by one shard: the unit of
+// random streams and of parallel work. It is fixed so that results do not
+// depend on the number of workers.
+const shardWalks = 64
+
+// numBlocks is the number of row blocks over which gradients are
+// accumulated, each by one goroutine in pair order.
+const numBlocks = 64
+
+// trainer holds the parameters, optimiser state and scratch space.
+type trainer struct {
+	cfg    Config
+	adj    *sparse.CSR
+	n      int
+	half   int
+	c      int // walk length C
+	k      int // attention entries: C, then the extra context types
+	walker *walker
+	paper  bool
+	eps    float64
+
+	l, r   []float32
+	q      []float64
+	fixedQ []float64
+
+	// Estimator weights: each walk's pairs carry posScale/walks, each
+	// negative negScale/negatives (see batch).
+	posScale, negScale float64
+
+	// Adam moments (lazy: updated for touched rows only).
+	ml, vl, mr, vr []float32
+	mq, vq         []float64
+	step           int64
+
+	// Gradient buffers and per-row stamps of the batch that last touched them.
+	gl, gr         []float32
+	stampL, stampR []uint32
+	stamp          uint32
+
+	shards []shardOut
+	pairs  int64
+
+	// series, when not nil, reweights walk pairs by the factored E[D]
+	// (SourceFactored).
+	series *lowrank.Series
+
+	// Pairs of the current batch bucketed by row block (see bucket).
+	byL, byR       []pairCoef
+	startL, startR [numBlocks + 1]int
+}
+
+// pairCoef is one sampled pair and dJ/dg for it, already weighted.
+type pairCoef struct {
+	v, u int32
+	coef float32
+}
+
+type shardOut struct {
+	pairs []pairCoef
+	dQ    []float64 // ∂J/∂Q_k estimates
+	loss  float64
+	pos   int64
+	// Scratch of the factored source: the powers of one pair and the
+	// series' buffer.
+	pw, scratch []float64
+}
+
+func newTrainer(g *pipeline.Graph, cfg Config) *trainer {
+	n := g.N()
+	half := cfg.Dim / 2
+	obj := cfg.Objective
+	t := &trainer{cfg: cfg, adj: g.Adj, n: n, half: half, c: obj.C, k: obj.Contexts(),
+		paper:  obj.Formulation == pipeline.FormulationPaper,
+		walker: newWalker(g.Adj, obj.Formulation == pipeline.FormulationPaper)}
+	if obj.AdamicAdar {
+		t.walker.initAdamicAdar()
+	}
+	nnz := float64(g.Adj.NNZ())
+	nn := float64(n) * float64(n)
+	if t.paper {
+		// Σ_vu 80·Σ_k Q_k T^k_vu ℓ = 80·N·E_{v uniform}[...]; negatives summed.
+		t.posScale = obj.WalksPerNode * float64(n)
+		t.negScale = nn - nnz
+	} else {
+		// (1/N²)·Σ_v 80·N·deg(v)·Σ_k Q_k Σ_u T^k_vu ℓ = (80·vol/N)·E_{v∝deg}[...].
+		vol := 0.0
+		for _, x := range g.Adj.Data {
+			vol += x
+		}
+		t.posScale = obj.WalksPerNode * vol / float64(n)
+		t.negScale = (nn - nnz) / nn
+		t.eps = pipeline.CodeLogEpsilon
+	}
+	rng := pipeline.Stream(cfg.Seed, pipeline.StreamInit, 0)
+	t.l = make([]float32, n*half)
+	t.r = make([]float32, n*half)
+	for i := range t.l {
+		t.l[i] = float32(rng.Float64()*0.2 - 0.1)
+	}
+	for i := range t.r {
+		t.r[i] = float32(rng.Float64()*0.2 - 0.1)
+	}
+	t.q = make([]float64, t.k)
+	for i := range t.q {
+		t.q[i] = 1
+	}
+	if cfg.FixedQ != nil {
+		var s float64
+		for _, x := range cfg.FixedQ {
+			s += x
+		}
+		t.fixedQ = make([]float64, t.k)
+		for i, x := range cfg.FixedQ {
+			t.fixedQ[i] = x / s
+		}
+	}
+	if cfg.Optimizer == OptAdam {
+		t.ml, t.vl = make([]float32, n*half), make([]float32, n*half)
+		t.mr, t.vr = make([]float32, n*half), make([]float32, n*half)
+	}
+	t.mq, t.vq = make([]float64, t.k), make([]float64, t.k)
+	t.gl, t.gr = make([]float32, n*half), make([]float32, n*half)
+	t.stampL, t.stampR = make([]uint32, n), make([]uint32, n)
+	return t
+}
+
+// Q returns the current context distribution.
+func (t *trainer) Q() []float64 {
+	if t.fixedQ != nil {
+		return slices.Clone(t.fixedQ)
+	}
+	return pipeline.Softmax(t.q)
+}
+
+// posTerm returns ℓ+(g) = −log σ(g) (paper) or −log(σ(g)+ε) (code) and
+// its derivative with respect to g.
+func (t *trainer) posTerm(g float64) (loss, grad float64) {
+	s := sigmoid(g)
+	if t.paper {
+		return softplus(-g), -(1 - s)
+	}
+	return -math.Log(s + t.eps), -s * (1 - s) / (s + t.eps)
+}
+
+// negTerm returns ℓ−(g) = −log(1−σ(g)) (paper) or −log(1−σ(g)+ε) (code)
+// and its derivative.
+func (t *trainer) negTerm(g float64) (loss, grad float64) {
+	s := sigmoid(g)
+	if t.paper {
+		return softplus(g), s
+	}
+	return -math.Log(1 - s + t.eps), s * (1 - s) / (1 - s + t.eps)
+}
+
+// sampleShard draws the walks and negatives of one shard and computes each
+// pair's weighted dJ/dg, the ∂J/∂Q_k estimate and the loss estimate.
+// walks is the shard's number of walks; totalWalks and totalNeg are the
+// batch's, which set the estimator weights. It only reads the parameters.
+func (t *trainer) sampleShard(out *shardOut, seed uint64, shard uint64, walks, totalWalks, totalNeg int, Q []float64) {
+	rng := pipeline.Stream(seed, pipeline.StreamWalk, shard)
+	out.pairs = out.pairs[:0]
+	if out.dQ == nil {
+		out.dQ = make([]float64, t.k)
+	}
+	clear(out.dQ)
+	out.loss, out.pos = 0, 0
+	h := t.half
+	wPos := t.posScale / float64(totalWalks)
+	wNeg := t.negScale / float64(totalNeg)
+	for w := 0; w < walks; w++ {
+		v := t.walker.anchor(rng)
+		lv := t.l[int(v)*h : int(v)*h+h]
+		cur := v
+		for k := 0; k < t.c; k++ {
+			next, ok := t.walker.step(rng, cur)
+			if !ok {
+				break
+			}
+			cur = next
+			g := float64(kernels.Dot(lv, t.r[int(cur)*h:int(cur)*h+h]))
+			loss, grad := t.posTerm(g)
+			if t.series != nil && t.factoredPair(out, v, cur, wPos, Q, loss, grad) {
+				continue
+			}
+			out.addPair(v, cur, k, wPos, Q, loss, grad)
+		}
+		// One pair per extra context type, drawn from its row of the
+		// context matrix (exactly, so the estimate stays unbiased).
+		k := t.c
+		if alpha := t.cfg.Objective.PPR; alpha > 0 {
+			if u, ok := t.walker.ppr(rng, v, alpha); ok {
+				t.extraPair(out, v, u, k, wPos, Q)
+			}
+			k++
+		}
+		if t.cfg.Objective.AdamicAdar {
+			if u, ok := t.walker.adamicAdar(rng, v); ok {
+				t.extraPair(out, v, u, k, wPos, Q)
+			}
+		}
+	}
+	negs := walks * t.k * t.cfg.Negatives
+	for i := 0; i < negs; i++ {
+		v, u := negative(t.adj, t.n, rng)
+		g := float64(kernels.Dot(t.l[int(v)*h:int(v)*h+h], t.r[int(u)*h:int(u)*h+h]))
+		loss, grad := t.negTerm(g)
+		out.loss += wNeg * loss
+		out.pairs = append(out.pairs, pairCoef{v, u, float32(wNeg * grad)})
+	}
+}
+
+// factoredPair adds the walk pair (v, u) with the factored weights: with
+// p_j = (T^j)_vu for j = 1..C, the pair carries Σ_j Q_j p_j / Σ_j p_j (a
+// step of a walk reaches u with probability (1/C)·Σ_j p_j averaged over
+// the C steps, so this weighting is unbiased with exact p) and the
+// q-gradient gets p_j / Σ_j p_j of the loss for each j. It reports false,
+// leaving the pair to the walk weights, when the factored powers of a
+// pair the walk did reach sum to almost nothing (a low-rank artefact).
+func (t *trainer) factoredPair(out *shardOut, v, u int32, wPos float64, Q []float64, loss, grad float64) bool {
+	if out.pw == nil {
+		out.pw = make([]float64, t.c)
+		out.scratch = make([]float64, 2*t.series.Rank())
+	}
+	t.series.PowersInto(out.pw, out.scratch, v, u)
+	var den, num float64
+	for j, p := range out.pw {
+		den += p
+		num += Q[j] * p
+	}
+	if !(den > 1e-9) {
+		return false
+	}
+	w := math.Max(num/den, 0)
+	out.loss += wPos * w * loss
+	for j, p := range out.pw {
+		out.dQ[j] += wPos * loss * p / den
+	}
+	out.pairs = append(out.pairs, pairCoef{v, u, float32(wPos * w * grad)})
+	out.pos++
+	return true
+}
+
+// factorSeries factors the transition matrix of g at rank cfg.FactorRank
+// for the C powers (the first two exact), with the sketch drawn from seed.
+func factorSeries(ctx context.Context, g *pipeline.Graph, cfg Config, seed uint64) (*lowrank.Series, error) {
+	return lowrank.NewSeries(ctx, g.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: cfg.FactorRank, Seed: seed},
+		C: cfg.Objective.C, Exact: 2, Directed: g.Directed, Workers: cfg.Workers})
+}
+
+// warmStart sets L and R from the spectral factors of Σ_k T^k/C (the
+// leading half columns; the rest keep their random start), scaled so that
+// the mean score L_v·R_u over the arcs is 1.
+func (t *trainer) warmStart(series *lowrank.Series) error {
+	c := make([]float64, t.c)
+	for k := range c {
+		c[k] = 1 / float64(t.c)
+	}
+	left, right, err := series.Spectral(c)
+	if err != nil {
+		return err
+	}
+	_, r := left.Dims()
+	cols := min(r, t.half)
+	var mean float64
+	for v := 0; v < t.n; v++ {
+		lv := left.RawRowView(v)[:cols]
+		idx, _ := t.adj.Row(v)
+		for _, u := range idx {
+			ru := right.RawRowView(int(u))
+			for i, x := range lv {
+				mean += x * ru[i]
+			}
+		}
+	}
+	mean /= float64(t.adj.NNZ())
+	gamma := 1.0
+	if mean != 0 {
+		gamma = 1 / math.Sqrt(math.Abs(mean))
+	}
+	h := t.half
+	for v := 0; v < t.n; v++ {
+		lv, rv := left.RawRowView(v), right.RawRowView(v)
+		for i := 0; i < cols; i++ {
+			t.l[v*h+i] = float32(gamma * lv[i])
+			t.r[v*h+i] = float32(gamma * rv[i])
+		}
+	}
+	return nil
+}
+
+// extraPair adds the positive pair (v, u) of attention entry k.
+func (t *trainer) extraPair(out *shardOut, v, u int32, k int, wPos float64, Q []float64) {
+	h := t.half
+	g := float64(kernels.Dot(t.l[int(v)*h:int(v)*h+h], t.r[int(u)*h:int(u)*h+h]))
+	loss, grad := t.posTerm(g)
+	out.addPair(v, u, k, wPos, Q, loss, grad)
+}
+
+// addPair records the positive pair (v, u) of attention entry k, with
+// ℓ+ = loss and dℓ+/dg = grad, weighted wPos·Q_k.
+func (out *shardOut) addPair(v, u int32, k int, wPos float64, Q []float64, loss, grad float64) {
+	out.loss += wPos * Q[k] * loss
+	out.dQ[k] += wPos * loss
+	out.pairs = append(out.pairs, pairCoef{v, u, float32(wPos * Q[k] * grad)})
+	out.pos++
+}
+
+// sampleBatch runs the shards of batch b in parallel and returns them in
+// shard order.
+func (t *trainer) sampleBatch(ctx context.Context, b uint64, walks int) ([]shardOut, error) {
+	nShards := (walks + shardWalks - 1) / shardWalks
+	if cap(t.shards) < nShards {
+		t.shards = make([]shardOut, nShards)
+	}
+	shards := t.shards[:nShards]
+	Q := t.Q()
+	totalNeg := walks * t.k * t.cfg.Negatives
+	err := sparse.ParallelFor(ctx, nShards, t.cfg.Workers, func(s int) {
+		sw := min(shardWalks, walks-s*shardWalks)
+		t.sampleShard(&shards[s], t.cfg.Seed, b<<20|uint64(s), sw, walks, totalNeg, Q)
+	})
+	return shards, err
+}
+
+// batch runs one minibatch step and returns its loss estimate.
+func (t *trainer) batch(ctx context.Context, b uint64, lr float64) (float64, error) {
+	walks := t.cfg.BatchWalks
+	shards, err := t.sampleBatch(ctx, b, walks)
+	if err != nil {
+		return 0, err
+	}
+	var loss float64
+	dQ := make([]float64, t.k)
+	for i := range shards {
+		loss += shards[i].loss
+		t.pairs += shards[i].pos
+		for k, x := range shards[i].dQ {
+			dQ[k] += x
+		}
+	}
+	loss += t.qRegulariser()
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return loss, nil
+	}
+	t.stamp++
+	t.step++
+	t.bucket(shards)
+	touched := make([][]int32, 2*numBlocks)
+	err = sparse.ParallelFor(ctx, 2*numBlocks, t.cfg.Workers, func(i int) {
+		blk, left := i/2, i%2 == 0
+		if left {
+			touched[i] = t.accumulate(t.byL[t.startL[blk]:t.startL[blk+1]], true)
+		} else {
+			touched[i] = t.accumulate(t.byR[t.startR[blk]:t.startR[blk+1]], false)
+		}
+	})
+	if err != nil {
+		return 0, err
+	}
+	var pdScale [2]float64
+	if t.cfg.Optimizer == OptPercentDelta {
+		pdScale = t.percentDeltaScales(touched, lr)
+	}
+	err = sparse.ParallelFor(ctx, 2*numBlocks, t.cfg.Workers, func(blk int) {
+		if blk%2 == 0 {
+			t.apply(t.l, t.gl, t.ml, t.vl, touched[blk], lr, pdScale[0])
+		} else {
+			t.apply(t.r, t.gr, t.mr, t.vr, touched[blk], lr, pdScale[1])
+		}
+	})
+	if err != nil {
+		return 0, err
+	}
+	if t.fixedQ == nil {
+		t.updateQ(dQ, t.cfg.QLR*lr/t.cfg.LR)
+	}
+	return loss, nil
+}
+
+// bucket lists the batch's pairs by the row block of their L row (byL)
+// and of their R row (byR), each in shard and pair order: a stable
+// counting sort, O(pairs).
+func (t *trainer) bucket(shards []shardOut) {
+	blockSize := (t.n + numBlocks - 1) / numBlocks
+	total := 0
+	for i := range shards {
+		total += len(shards[i].pairs)
+	}
+	if cap(t.byL) < total {
+		t.byL = make([]pairCoef, total)
+		t.byR = make([]pairCoef, total)
+	}
+	t.byL, t.byR = t.byL[:total], t.byR[:total]
+	var countL, countR [numBlocks + 1]int
+	for i := range shards {
+		for _, p := range shards[i].pairs {
+			countL[int(p.v)/blockSize+1]++
+			countR[int(p.u)/blockSize+1]++
+		}
+	}
+	for b := 0; b < numBlocks; b++ {
+		countL[b+1] += countL[b]
+		countR[b+1] += countR[b]
+	}
+	t.startL, t.startR = countL, countR
+	for i := range shards {
+		for _, p := range shards[i].pairs {
+			bl, br := int(p.v)/blockSize, int(p.u)/blockSize
+			t.byL[countL[bl]] = p
+			countL[bl]++
+			t.byR[countR[br]] = p
+			countR[br]++
+		}
+	}
+}
+
+// accumulate sums, in order, the gradient contributions of pairs (all in
+// one row block) to L (left) or R, and returns the rows it touched.
+func (t *trainer) accumulate(pairs []pairCoef, left bool) []int32 {
+	h := t.half
+	var rows []int32
+	grad, stamp, other := t.gl, t.stampL, t.r
+	if !left {
+		grad, stamp, other = t.gr, t.stampR, t.l
+	}
+	for _, p := range pairs {
+		row, src := p.v, p.u
+		if !left {
+			row, src = p.u, p.v
+		}
+		g := grad[int(row)*h : int(row)*h+h]
+		if stamp[row] != t.stamp {
+			stamp[row] = t.stamp
+			clear(g)
+			rows = append(rows, row)
+		}
+		kernels.Axpy(g, p.coef, other[int(src)*h:int(src)*h+h])
+	}
+	return rows
+}
+
+// apply updates the touched rows of one parameter matrix.
+func (t *trainer) apply(x, g, m, v []float32, rows []int32, lr, pdScale float64) {
+	h := t.half
+	// The code formulation's 1e-6·mean(x²) regulariser, applied to the
+	// rows a batch touches (weight decay), with its exact per-row gradient.
+	var decay float32
+	if !t.paper {
+		decay = float32(2 * pipeline.CodeEmbeddingReg / float64(t.n*h))
+	}
+	if t.cfg.Optimizer == OptSGD || t.cfg.Optimizer == OptPercentDelta {
+		a := float32(lr)
+		if t.paper {
+			a = float32(lr / (float64(t.n) * float64(t.n)))
+		}
+		if t.cfg.Optimizer == OptPercentDelta {
+			a = float32(pdScale)
+		}
+		for _, row := range rows {
+			xr, gr := x[int(row)*h:int(row)*h+h], g[int(row)*h:int(row)*h+h]
+			for j := range xr {
+				xr[j] -= a * (gr[j] + decay*xr[j])
+			}
+		}
+		return
+	}
+	c1 := 1 - math.Pow(kernels.AdamB1, float64(t.step))
+	c2 := 1 - math.Pow(kernels.AdamB2, float64(t.step))
+	a := float32(lr * math.Sqrt(c2) / c1)
+	for _, row := range rows {
+		o := int(row) * h
+		kernels.AdamRow(x[o:o+h], g[o:o+h], m[o:o+h], v[o:o+h], a, decay)
+	}
+}
+
+// percentDeltaScales returns the PercentDelta step scales of L and R for
+// this batch: lr / mean_i |g_i / x_i| over the elements of the rows the
+// batch touched (the minibatch version of the authors' per-tensor
+// rescaling; lr already carries the linear decay). The mean is summed in
+// block order, so it does not depend on the number of workers.
+func (t *trainer) percentDeltaScales(touched [][]int32, lr float64) [2]float64 {
+	h := t.half
+	var out [2]float64
+	for side := 0; side < 2; side++ {
+		x, g := t.l, t.gl
+		if side == 1 {
+			x, g = t.r, t.gr
+		}
+		var sum float64
+		var count int
+		for blk := side; blk < len(touched); blk += 2 {
+			for _, row := range touched[blk] {
+				o := int(row) * h
+				for j := o; j < o+h; j++ {
+					sum += math.Abs(float64(g[j]) / signedEps(float64(x[j])))
+				}
+				count += h
+			}
+		}
+		if count > 0 {
+			out[side] = lr / (sum/float64(count) + 1e-12)
+		}
+	}
+	return out
+}
+
+// signedEps returns x moved away from zero by 1e-8, keeping its sign.
+func signedEps(x float64) float64 {
+	if x >= 0 {
+		return x + 1e-8
+	}
+	return x - 1e-8
+}
+
+// qRegulariser returns β·mean(q²) (code) or β‖q‖² (paper).
+func (t *trainer) qRegulariser() float64 {
+	if t.fixedQ != nil {
+		return 0
+	}
+	var s float64
+	for _, x := range t.q {
+		s += x * x
+	}
+	s *= t.cfg.Objective.Beta
+	if !t.paper {
+		s /= float64(t.k)
+	}
+	return s
+}
+
+// qGradient returns dJ/dq from the ∂J/∂Q_k estimates, through the softmax,
+// plus the regulariser's gradient.
+func (t *trainer) qGradient(dQ []float64) []float64 {
+	Q := pipeline.Softmax(t.q)
+	var mean float64
+	for k := range dQ {
+		mean += Q[k] * dQ[k]
+	}
+	g := make([]float64, t.k)
+	beta := t.cfg.Objective.Beta
+	for j := range g {
+		g[j] = Q[j] * (dQ[j] - mean)
+		if t.paper {
+			g[j] += 2 * beta * t.q[j]
+		} else {
+			g[j] += 2 * beta * t.q[j] / float64(t.k)
+		}
+	}
+	return g
+}
+
+func (t *trainer) updateQ(dQ []float64, lr float64) {
+	g := t.qGradient(dQ)
+	c1 := 1 - math.Pow(kernels.AdamB1, float64(t.step))
+	c2 := 1 - math.Pow(kernels.AdamB2, float64(t.step))
+	for j := range t.q {
+		t.mq[j] = kernels.AdamB1*t.mq[j] + (1-kernels.AdamB1)*g[j]
+		t.vq[j] = kernels.AdamB2*t.vq[j] + (1-kernels.AdamB2)*g[j]*g[j]
+		t.q[j] -= lr * (t.mq[j] / c1) / (math.Sqrt(t.vq[j]/c2) + kernels.AdamEps)
+	}
+}

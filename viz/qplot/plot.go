@@ -1,0 +1,89 @@
+// Package qplot draws learned context distributions Q as in Figure 2a of
+// the Watch Your Step paper. It is the only package of the library that
+// depends on gonum/plot and its fonts, so that importing a trainer does not
+// pull them in.
+package qplot
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/wys-project/wys/internal/atomicfile"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// Draw draws the learned context distribution as bars over k on a log
+// scale, like Figure 2a of the paper, and saves it atomically as PNG or SVG
+// (by the file extension). title names the graph; names labels each bar
+// (pipeline.ObjectiveConfig.ContextNames: the powers, then the extra
+// context types), and nil labels the bars 1..len(q).
+func Draw(path, title string, q []float64, names []string) error {
+	if names != nil && len(names) != len(q) {
+		return fmt.Errorf("qplot: %s: %d names for %d entries of Q", path, len(names), len(q))
+	}
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	if ext != "png" && ext != "svg" {
+		return fmt.Errorf("qplot: %s: use a .png or .svg file name", path)
+	}
+	if len(q) == 0 {
+		return fmt.Errorf("qplot: %s: no context distribution to draw", path)
+	}
+	p := plot.New()
+	p.Title.Text = "Learned context distribution Q — " + title
+	p.X.Label.Text = "k (power of the transition matrix)"
+	if len(names) > 0 && names[len(names)-1] != fmt.Sprint(len(names)) {
+		p.X.Label.Text = "context (k: power of the transition matrix)"
+	}
+	p.Y.Label.Text = "Q_k (log scale)"
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	floor := math.Inf(1)
+	for _, x := range q {
+		if x > 0 {
+			floor = math.Min(floor, x)
+		}
+	}
+	// The axis starts at the power of ten strictly below the smallest bar
+	// (so that every bar has a visible height, and Q = [1] still has an
+	// axis), but not below 1e-8.
+	if math.IsInf(floor, 1) {
+		return fmt.Errorf("qplot: %s: Q has no positive entry", path)
+	}
+	floor = math.Max(1e-8, math.Pow(10, math.Floor(math.Log10(floor*0.99))))
+	for k, x := range q {
+		if !(x > floor) {
+			continue
+		}
+		bar, err := plotter.NewLine(plotter.XYs{{X: float64(k + 1), Y: floor}, {X: float64(k + 1), Y: x}})
+		if err != nil {
+			return err
+		}
+		bar.LineStyle.Width = vg.Points(14)
+		bar.LineStyle.Color = color.RGBA{R: 52, G: 101, B: 164, A: 255}
+		p.Add(bar)
+	}
+	p.X.Min, p.X.Max = 0.3, float64(len(q))+0.7
+	p.Y.Min, p.Y.Max = floor, 1
+	ticks := make([]plot.Tick, len(q))
+	for k := range q {
+		ticks[k] = plot.Tick{Value: float64(k + 1), Label: fmt.Sprint(k + 1)}
+		if names != nil {
+			ticks[k].Label = names[k]
+		}
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	wt, err := p.WriterTo(6*vg.Inch, 3.5*vg.Inch, ext)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := wt.WriteTo(w)
+		return err
+	})
+}

@@ -1,0 +1,82 @@
+package qplot
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPlotQ(t *testing.T) {
+	dir := t.TempDir()
+	q := []float64{0.5, 0.3, 0.15, 0.04, 0.01, 0, 1e-4} // a zero bar is left out, not log(0)
+	pngPath := filepath.Join(dir, "q.png")
+	if err := Draw(pngPath, "test graph", q, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(pngPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sz := img.Bounds().Size(); sz != (image.Point{576, 336}) {
+		t.Errorf("PNG is %v, want 576x336 (6 x 3.5 in at 96 dpi)", sz)
+	}
+	// The bars are drawn: some pixels have the bar colour.
+	bars := 0
+	for y := 0; y < 336; y++ {
+		for x := 0; x < 576; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r>>8 == 52 && g>>8 == 101 && bl>>8 == 164 {
+				bars++
+			}
+		}
+	}
+	if bars < 1000 {
+		t.Errorf("%d bar-coloured pixels, want the bars drawn", bars)
+	}
+
+	svgPath := filepath.Join(dir, "q.SVG")
+	if err := Draw(svgPath, "test graph", q, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(svgPath)
+	if !bytes.Contains(b, []byte("<svg")) || !bytes.Contains(b, []byte("test graph")) {
+		t.Errorf("SVG lacks the drawing or its title: %.200s", b)
+	}
+	// Q concentrated on one power, or on k = 1 only (C = 1), still draws.
+	for i, q := range [][]float64{{1, 0, 0}, {1}, {0.01, 0.99}} {
+		if err := Draw(filepath.Join(dir, "edge.svg"), "g", q, nil); err != nil {
+			t.Errorf("case %d %v: %v", i, q, err)
+		}
+	}
+	os.Remove(filepath.Join(dir, "edge.svg"))
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("directory holds %d files, want 2 (no temporary files)", len(entries))
+	}
+}
+
+func TestPlotQErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		path, want string
+		q          []float64
+	}{
+		{"q.jpg", "use a .png or .svg", []float64{1}},
+		{"q.png", "no context distribution", nil},
+		{filepath.Join("absent", "q.png"), "cannot write", []float64{1}},
+		{"zero.png", "no positive entry", []float64{0, 0}},
+	} {
+		err := Draw(filepath.Join(dir, c.path), "g", c.q, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.path, err, c.want)
+		}
+	}
+}
