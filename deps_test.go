@@ -1,7 +1,10 @@
 package wys
 
 import (
+	"go/ast"
 	"go/build"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,4 +108,79 @@ func TestImportLayering(t *testing.T) {
 func rankOf(rel string) (int, bool) {
 	r, ok := layer[rel]
 	return r, ok
+}
+
+// sourceFiles returns the non-test Go files of the module by package
+// directory, skipping hidden directories and testdata.
+func sourceFiles(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			dir := filepath.ToSlash(filepath.Dir(path))
+			out[dir] = append(out[dir], path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestPackageShare keeps every package below 30% of the module's
+// non-test lines, so that no package becomes a grab bag again.
+func TestPackageShare(t *testing.T) {
+	lines := map[string]int{}
+	total := 0
+	for dir, files := range sourceFiles(t) {
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := strings.Count(string(b), "\n")
+			lines[dir] += n
+			total += n
+		}
+	}
+	for dir, n := range lines {
+		if share := float64(n) / float64(total); share > 0.30 {
+			t.Errorf("package %s holds %.0f%% of the %d non-test lines (limit 30%%): split it by concern", dir, 100*share, total)
+		}
+	}
+}
+
+// TestFunctionLength keeps functions outside tests at 80 lines or fewer,
+// unless their doc comment says why they are longer ("longer than 80
+// lines because …").
+func TestFunctionLength(t *testing.T) {
+	fset := token.NewFileSet()
+	for _, files := range sourceFiles(t) {
+		for _, path := range files {
+			f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				n := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1
+				if n > 80 && !strings.Contains(fd.Doc.Text(), "longer than 80 lines because") {
+					t.Errorf("%s: %s is %d lines; split it, or say in its doc comment why it is longer than 80 lines because …", fset.Position(fd.Pos()), fd.Name.Name, n)
+				}
+			}
+		}
+	}
 }

@@ -109,59 +109,15 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	res := &pipeline.Result{Method: method, N: n, Half: half, TrainAUC: math.NaN(), TestAUC: math.NaN(), TestDirectedAUC: math.NaN()}
 	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "factorize", Message: fmt.Sprintf("%s baseline of rank %d", method, dim/2)})
 	start := time.Now()
-	switch method {
-	case MethodSVD:
-		if half > n {
-			return nil, fmt.Errorf("pipeline: rank %d (d/2) exceeds the %d nodes", half, n)
-		}
-		svd, err := lowrank.RandomizedSVD(ctx, lowrank.NewCSROperator(g.Adj, workers), lowrank.Options{Rank: half, Seed: seed})
-		if err != nil {
-			return nil, err
-		}
-		res.L = make([]float32, n*half)
-		res.R = make([]float32, n*half)
-		for j := 0; j < half; j++ {
-			s := math.Sqrt(svd.S[j])
-			for i := 0; i < n; i++ {
-				res.L[i*half+j] = float32(svd.U.At(i, j) * s)
-				res.R[i*half+j] = float32(svd.V.At(i, j) * s)
-			}
-		}
-	case MethodEigenmaps:
-		if half+1 > n {
-			return nil, fmt.Errorf("pipeline: %d eigenvectors (d/2 + 1) exceed the %d nodes", half+1, n)
-		}
-		adj := g.Adj
-		if g.Directed {
-			// Eigenmaps need a symmetric graph: use A + Aᵀ.
-			sym, err := symmetrise(adj)
-			if err != nil {
-				return nil, err
-			}
-			adj = sym
-		}
-		s, sqrtDeg := adj.SymNormalize()
-		// The largest eigenvalues of S + I are the smallest of I − S.
-		op := &shiftedOperator{CSROperator: lowrank.NewCSROperator(s, workers), shift: 1}
-		// The shift compresses the spectrum (bulk near 1, top at 2), so the
-		// range finder needs more power iterations than for S itself.
-		eig, err := lowrank.RandomizedEigSym(ctx, op, lowrank.Options{Rank: half + 1, Seed: seed, Oversample: 20, PowerIters: 12})
-		if err != nil {
-			return nil, err
-		}
-		res.L = make([]float32, n*half)
-		for j := 0; j < half; j++ {
-			for i := 0; i < n; i++ {
-				var x float64
-				if sqrtDeg[i] > 0 {
-					x = eig.U.At(i, j+1) / sqrtDeg[i]
-				}
-				res.L[i*half+j] = float32(x)
-			}
-		}
+	var err error
+	if method == MethodSVD {
+		res.L, res.R, err = svdFactors(ctx, g, half, seed, workers)
+	} else {
+		res.L, err = eigenmaps(ctx, g, half, seed, workers)
 		res.R = res.L
-	default:
-		return nil, fmt.Errorf("baseline: unknown baseline %q (want %s or %s)", method, MethodSVD, MethodEigenmaps)
+	}
+	if err != nil {
+		return nil, err
 	}
 	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "factorize", Duration: time.Since(start)})
 	rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "factorize", Elapsed: time.Since(start)})
@@ -183,4 +139,60 @@ func symmetrise(a *sparse.CSR) (*sparse.CSR, error) {
 		}
 	}
 	return sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+}
+
+// svdFactors returns L = UΣ^½ and R = VΣ^½ of the rank-half SVD of A.
+func svdFactors(ctx context.Context, g *pipeline.Graph, half int, seed uint64, workers int) (l, r []float32, err error) {
+	n := g.N()
+	svd, err := lowrank.RandomizedSVD(ctx, lowrank.NewCSROperator(g.Adj, workers), lowrank.Options{Rank: half, Seed: seed})
+	if err != nil {
+		return nil, nil, err
+	}
+	l, r = make([]float32, n*half), make([]float32, n*half)
+	for j := 0; j < half; j++ {
+		s := math.Sqrt(svd.S[j])
+		for i := 0; i < n; i++ {
+			l[i*half+j] = float32(svd.U.At(i, j) * s)
+			r[i*half+j] = float32(svd.V.At(i, j) * s)
+		}
+	}
+	return l, r, nil
+}
+
+// eigenmaps returns D^{-1/2}U for the half eigenvectors of the normalised
+// Laplacian with the smallest eigenvalues after the trivial one.
+func eigenmaps(ctx context.Context, g *pipeline.Graph, half int, seed uint64, workers int) ([]float32, error) {
+	n := g.N()
+	if half+1 > n {
+		return nil, fmt.Errorf("baseline: %d eigenvectors (d/2 + 1) exceed the %d nodes", half+1, n)
+	}
+	adj := g.Adj
+	if g.Directed {
+		// Eigenmaps need a symmetric graph: use A + Aᵀ.
+		sym, err := symmetrise(adj)
+		if err != nil {
+			return nil, err
+		}
+		adj = sym
+	}
+	s, sqrtDeg := adj.SymNormalize()
+	// The largest eigenvalues of S + I are the smallest of I − S.
+	op := &shiftedOperator{CSROperator: lowrank.NewCSROperator(s, workers), shift: 1}
+	// The shift compresses the spectrum (bulk near 1, top at 2), so the
+	// range finder needs more power iterations than for S itself.
+	eig, err := lowrank.RandomizedEigSym(ctx, op, lowrank.Options{Rank: half + 1, Seed: seed, Oversample: 20, PowerIters: 12})
+	if err != nil {
+		return nil, err
+	}
+	l := make([]float32, n*half)
+	for j := 0; j < half; j++ {
+		for i := 0; i < n; i++ {
+			var x float64
+			if sqrtDeg[i] > 0 {
+				x = eig.U.At(i, j+1) / sqrtDeg[i]
+			}
+			l[i*half+j] = float32(x)
+		}
+	}
+	return l, nil
 }

@@ -535,6 +535,9 @@ func (x *idIndex) row(v uint64) int32 {
 
 // build renumbers the ids and assembles the CSR. The edge chunks are
 // released as they are mapped to rows.
+//
+// It is longer than 80 lines because it builds the CSR in one streaming
+// pass with the reader's policies (dedup, symmetrise, loops) interleaved.
 func (p *edgeParser) build(ctx context.Context) (*pipeline.Graph, error) {
 	var ids *pipeline.NodeIDs
 	var row func(i int) int32 // row of the i-th id read

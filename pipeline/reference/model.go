@@ -177,6 +177,9 @@ const blockRows = 32
 // evaluateLoss is evaluate; when withLoss is false the negative term of
 // the loss (not needed for any gradient) is not computed, saving one
 // logarithm per matrix entry, and the returned loss is NaN.
+//
+// It is longer than 80 lines because the loss, both gradients and the
+// q-gradient are one fused pass over each row block, the dense hot loop.
 func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []float64, withLoss bool) (*value[T], error) {
 	n, c := m.n, m.c
 	if len(l) != n*half || len(r) != n*half || len(q) != c {
@@ -276,6 +279,9 @@ type blockSums struct {
 // rowBlock does the element work of rows lo..hi−1: it replaces the scores
 // G_vu in m.g by dJ/dG_vu and returns the rows' loss terms and their
 // partial derivatives with respect to Q.
+//
+// It is longer than 80 lines because it is one fused pass over a row
+// block of every context matrix, the dense hot loop.
 func (m *model[T]) rowBlock(buf *rowScratch[T], lo, hi int, QT []T, withLoss bool) (p blockSums) {
 	n, c, nn := m.n, m.c, m.n*m.n
 	paper := m.obj.Formulation == pipeline.FormulationPaper

@@ -144,6 +144,9 @@ func checkLimit(need, limit int64, what string) error {
 // AUC (the last step when the split has no train negatives).
 // split, which may be nil, supplies only the evaluation pairs (without
 // train pairs, the last step is kept).
+//
+// It is longer than 80 lines because the full-batch loop, evaluation and
+// model selection read as one algorithm, as in the authors' code.
 func Run(ctx context.Context, g *pipeline.Graph, split *pipeline.Split, cfg Config, rec pipeline.Recorder) (*pipeline.Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err

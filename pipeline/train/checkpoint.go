@@ -205,6 +205,9 @@ func lenOrNil(n int, isNil bool) int {
 // ReadCheckpoint loads a checkpoint written by WriteCheckpoint. A file
 // that is truncated, corrupted (checksum mismatch) or of another version
 // gives an error wrapping ErrCheckpoint.
+//
+// It is longer than 80 lines because it checks the file's parts in the
+// order they are laid out, each with its own error.
 func ReadCheckpoint(path string) (*State, error) {
 	f, err := os.Open(path)
 	if err != nil {

@@ -29,6 +29,8 @@ import (
 	"github.com/wys-project/wys/sparse"
 )
 
+// It is longer than 80 lines because it predates the shared benchmark
+// harness (flags, signals, results header), which is still to come.
 func main() {
 	data := flag.String("data", "../shared/datasets", "folder holding the datasets")
 	spmmGraph := flag.String("spmm-graph", "soc-Slashdot0902/soc-Slashdot0902.txt.gz", "edge list under -data for SpMM and the factorization")
