@@ -175,7 +175,7 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 	rep.Graph = graphStats{Nodes: g.N(), TrainArcs: g.Adj.NNZ(), Directed: g.Directed,
 		TrainPairs: len(in.split.Train), TestPairs: len(in.split.Test)}
 	if c.labels != "" {
-		lab, err := graphio.LoadLabels(c.labels, c.labelSplit, in.ids)
+		lab, err := graphio.LoadLabels(ctx, c.labels, c.labelSplit, in.ids)
 		if err != nil {
 			return nil, err
 		}

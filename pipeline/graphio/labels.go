@@ -112,11 +112,7 @@ func ReadLabels(ctx context.Context, labels io.Reader, labelsName string, split 
 
 // LoadLabels opens labelPath and, when splitPath is not empty, splitPath,
 // and reads them with ReadLabels.
-func LoadLabels(labelPath, splitPath string, ids *pipeline.NodeIDs) (*pipeline.Labels, error) {
-	return loadLabels(context.Background(), labelPath, splitPath, ids)
-}
-
-func loadLabels(ctx context.Context, labelPath, splitPath string, ids *pipeline.NodeIDs) (*pipeline.Labels, error) {
+func LoadLabels(ctx context.Context, labelPath, splitPath string, ids *pipeline.NodeIDs) (*pipeline.Labels, error) {
 	lf, err := os.Open(labelPath)
 	if err != nil {
 		return nil, fmt.Errorf("pipeline: %w (check the path)", err)
@@ -161,7 +157,7 @@ func LoadPlanetoid(ctx context.Context, prefix string, opt LoadOptions) (*pipeli
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	lab, err := loadLabels(ctx, files[1], files[2], g.IDs)
+	lab, err := LoadLabels(ctx, files[1], files[2], g.IDs)
 	if err != nil {
 		return nil, nil, nil, err
 	}
