@@ -7,30 +7,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-)
 
-// findShared walks up from the working directory to the folder holding
-// shared/datasets, the project's read-only data mirror.
-func findShared(tb testing.TB, rel string) string {
-	tb.Helper()
-	dir, _ := os.Getwd()
-	for {
-		p := filepath.Join(dir, "shared", "datasets", rel)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skipf("shared/datasets/%s not found beside the repository; CI provides it", rel)
-		}
-		dir = parent
-	}
-}
+	"github.com/wys-project/wys/internal/datasets"
+)
 
 // readSNAP is a minimal reader for the benchmark: a gzip SNAP edge list
 // with integer ids, directed, self-loops kept. The real loader lives in
@@ -119,7 +102,7 @@ func BenchmarkSpMM(b *testing.B) {
 		get  func(testing.TB) *CSR
 	}{
 		{"slashdot", func(tb testing.TB) *CSR {
-			p := findShared(tb, "soc-Slashdot0902/soc-Slashdot0902.txt.gz")
+			p := datasets.Path(tb, "soc-Slashdot0902/soc-Slashdot0902.txt.gz")
 			if benchGraphs.slashdot == nil {
 				benchGraphs.slashdot = readSNAP(tb, p)
 			}

@@ -84,7 +84,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	for _, o := range obj {
 		o.Formulation = pipeline.FormulationCode
 	}
-	fs.Var(formulations(obj), "formulation", "E[D] weighting and loss: code (authors' released numerics, reproduces Table 1) or paper")
+	fs.Var(objForm(obj), "formulation", "E[D] weighting and loss: code (authors' released numerics, reproduces Table 1) or paper")
 
 	fs.StringVar(&sp.Source, "source", train.SourceWalk, "sparse: positive pairs weighted by the walk steps (walk) or by the factored E[D] of rank -rank (factored)")
 	fs.BoolVar(&sp.WarmStart, "warm-start", false, "sparse: start L and R from the rank -rank spectral factors of the transition-matrix series instead of noise")
@@ -255,8 +255,6 @@ func (v gib) Set(s string) error {
 	return nil
 }
 
-func formulations(obj []*pipeline.ObjectiveConfig) objForm { return objForm(obj) }
-
 func (v objForm) String() string {
 	if len(v) == 0 {
 		return ""
@@ -297,13 +295,13 @@ func objFloats(fs *flag.FlagSet, obj []*pipeline.ObjectiveConfig, name string, d
 
 // parseFlags parses args into c and settles the flags that stand for
 // others (-quiet, -rank, -method wys-fixed-*, an explicit -beta 0).
-func parseFlags(c *config, args []string, stderr io.Writer) (*flag.FlagSet, error) {
+func parseFlags(c *config, args []string, stderr io.Writer) error {
 	fs := newFlagSet(c, stderr)
 	if err := fs.Parse(args); err != nil {
-		return fs, err
+		return err
 	}
 	if fs.NArg() > 0 {
-		return fs, usagef("unexpected argument %q: give the graph with -graph FILE", fs.Arg(0))
+		return usagef("unexpected argument %q: give the graph with -graph FILE", fs.Arg(0))
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -313,9 +311,9 @@ func parseFlags(c *config, args []string, stderr io.Writer) (*flag.FlagSet, erro
 	if c.rank != 0 {
 		switch {
 		case c.rank < 0:
-			return fs, usagef("-rank %d: want a positive rank (the width of each side of Y = [L | R])", c.rank)
+			return usagef("-rank %d: want a positive rank (the width of each side of Y = [L | R])", c.rank)
 		case set["dim"] && c.Sparse.Dim != 2*c.rank:
-			return fs, usagef("-rank %d and -dim %d disagree: -rank r is -dim 2r, give one of them", c.rank, c.Sparse.Dim)
+			return usagef("-rank %d and -dim %d disagree: -rank r is -dim 2r, give one of them", c.rank, c.Sparse.Dim)
 		}
 		ints{&c.Sparse.Dim, &c.Dense.Dim, &c.Baseline.Dim}.Set(strconv.Itoa(2 * c.rank))
 	}
@@ -323,9 +321,9 @@ func parseFlags(c *config, args []string, stderr io.Writer) (*flag.FlagSet, erro
 		// -method wys-fixed-deepwalk is -method wys -fixed-q deepwalk.
 		switch {
 		case name != "deepwalk" && name != "glove":
-			return fs, usagef("-method %q: want wys, svd, eigenmaps, wys-fixed-deepwalk or wys-fixed-glove", c.method)
+			return usagef("-method %q: want wys, svd, eigenmaps, wys-fixed-deepwalk or wys-fixed-glove", c.method)
 		case c.fixedQ != "" && c.fixedQ != name:
-			return fs, usagef("-method %s and -fixed-q %s disagree: give one of them", c.method, c.fixedQ)
+			return usagef("-method %s and -fixed-q %s disagree: give one of them", c.method, c.fixedQ)
 		}
 		c.method, c.fixedQ = "wys", name
 	}
@@ -333,14 +331,14 @@ func parseFlags(c *config, args []string, stderr io.Writer) (*flag.FlagSet, erro
 		c.Baseline.Method = c.method
 	}
 	if b := c.Sparse.Objective.Beta; b < 0 || math.IsNaN(b) || math.IsInf(b, 0) {
-		return fs, usagef("-beta %v: want a non-negative weight (0 turns the regulariser off)", b)
+		return usagef("-beta %v: want a non-negative weight (0 turns the regulariser off)", b)
 	}
 	if set["beta"] && c.Sparse.Objective.Beta == 0 {
 		// An explicit 0 turns the regulariser off (0 means the default in
 		// the library).
 		c.Sparse.Objective.Beta, c.Dense.Objective.Beta = -1, -1
 	}
-	return fs, nil
+	return nil
 }
 
 // validate reports, before any input is read, every flag value and

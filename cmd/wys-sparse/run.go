@@ -42,7 +42,7 @@ func usagef(format string, args ...any) error {
 // exit code. It never calls os.Exit, so tests drive it in-process.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var c config
-	_, err := parseFlags(&c, args, stderr)
+	err := parseFlags(&c, args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
@@ -224,9 +224,6 @@ func (c *config) train(ctx context.Context, in *input, prog *progress, rep *repo
 	case c.trainer == "dense":
 		cfg := c.Dense.Resolve()
 		rep.Settings.Trainer, rep.Settings.Dense = "dense", &cfg
-		if _, err := reference.CheckMemory(in.g.N(), cfg); err != nil {
-			return nil, err
-		}
 		return reference.Run(ctx, in.g, in.split, cfg, prog)
 	}
 	cfg := c.Sparse.Resolve(in.g.N(), in.g.Adj.NNZ())

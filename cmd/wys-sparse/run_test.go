@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wys-project/wys/internal/datasets"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/pipeline/train"
@@ -35,18 +36,11 @@ func runCLI(t *testing.T, args ...string) (int, string, string) {
 
 func sharedDatasets(t *testing.T) string {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		p := filepath.Join(dir, "shared", "datasets")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("shared/datasets not found beside the repository; CI provides it")
-		}
-		dir = parent
+	ds := datasets.Dir()
+	if ds == "" {
+		t.Skip("shared/datasets not found beside the repository; CI provides it")
 	}
+	return ds
 }
 
 // TestErrorsGolden runs every user-facing failure and compares the exit
