@@ -14,6 +14,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/wys-project/wys/internal/atomicfile"
@@ -104,10 +105,10 @@ func (s *State) f64() []*[]float64 {
 
 // check reports inconsistent shapes.
 func (s *State) check() error {
-	nh := s.N * s.Half
-	if s.N <= 0 || s.Half <= 0 || s.C <= 0 {
+	if s.N <= 0 || s.Half <= 0 || s.C <= 0 || s.N > math.MaxInt/s.Half {
 		return fmt.Errorf("shape N = %d, d/2 = %d, C = %d", s.N, s.Half, s.C)
 	}
+	nh := s.N * s.Half
 	if len(s.L) != nh || len(s.R) != nh || len(s.QLogits) != s.C {
 		return fmt.Errorf("parameters of lengths %d, %d, %d for N = %d, d/2 = %d, C = %d", len(s.L), len(s.R), len(s.QLogits), s.N, s.Half, s.C)
 	}
@@ -205,9 +206,6 @@ func lenOrNil(n int, isNil bool) int {
 // ReadCheckpoint loads a checkpoint written by WriteCheckpoint. A file
 // that is truncated, corrupted (checksum mismatch) or of another version
 // gives an error wrapping ErrCheckpoint.
-//
-// It is longer than 80 lines because it checks the file's parts in the
-// order they are laid out, each with its own error.
 func ReadCheckpoint(path string) (*State, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -218,15 +216,23 @@ func ReadCheckpoint(path string) (*State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pipeline: %w", err)
 	}
+	return readCheckpoint(f, st.Size(), path)
+}
+
+// readCheckpoint reads the checkpoint image of size bytes in f; path
+// names it in errors.
+//
+// It is longer than 80 lines because it checks the file's parts in the
+// order they are laid out, each with its own error.
+func readCheckpoint(f io.ReaderAt, size int64, path string) (*State, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s: %s", ErrCheckpoint, path, fmt.Sprintf(format, args...))
 	}
-	size := st.Size()
 	if size < int64(len(checkpointMagic))+8+sha256.Size {
 		return nil, bad("file too short (%d bytes)", size)
 	}
 	sum := sha256.New()
-	r := &hashReader{r: bufio.NewReaderSize(io.LimitReader(f, size-sha256.Size), 1<<20), h: sum}
+	r := &hashReader{r: bufio.NewReaderSize(io.NewSectionReader(f, 0, size-sha256.Size), int(min(size, 1<<20))), h: sum}
 	var head [16]byte
 	if _, err := io.ReadFull(r, head[:]); err != nil {
 		return nil, bad("%v", err)
@@ -257,7 +263,14 @@ func ReadCheckpoint(path string) (*State, error) {
 		return nil, bad("header lists %d + %d arrays, want %d + %d", len(h.F32Lens), len(h.F64Lens), len(f32), len(f64))
 	}
 	// Check the lengths against the file size before allocating.
+	// Each length is bounded by the file size first, so that the sum
+	// cannot overflow into a match.
 	need := int64(len(head)) + int64(hlen) + sha256.Size
+	for _, n := range append(slices.Clone(h.F32Lens), h.F64Lens...) {
+		if n < -1 || int64(n) > size {
+			return nil, bad("an array of length %d in a file of %d bytes (truncated or corrupted)", n, size)
+		}
+	}
 	for _, n := range h.F32Lens {
 		need += 4 * int64(max(n, 0))
 	}
