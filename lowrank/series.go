@@ -170,9 +170,19 @@ func (s *Series) exactPower(k int, v, u int32) float64 {
 // PowersTo writes (T^k)_vu for k = 1..C into dst (length C): exact for
 // k <= Exact, from the factors otherwise. Cost O(C·r) (for a directed
 // graph through the precomputed V·core_kᵀ, or O(C·r²) when those exceed
-// MaxCoreBytes), plus O(deg) for the exact terms. It allocates a scratch buffer; PairValues reuses one per chunk.
-func (s *Series) PowersTo(dst []float64, v, u int32) {
-	s.powersTo(dst, v, u, make([]float64, 2*s.Rank()))
+// MaxCoreBytes), plus O(deg) for the exact terms.
+//
+// scratch is a work buffer of at least 2·Rank() values, or nil to
+// allocate one per call: with a buffer the call allocates nothing, and
+// calls with distinct buffers may run concurrently.
+func (s *Series) PowersTo(dst, scratch []float64, v, u int32) {
+	if scratch == nil {
+		scratch = make([]float64, 2*s.Rank())
+	}
+	if len(scratch) < 2*s.Rank() {
+		panic(mat.ErrShape)
+	}
+	s.powersTo(dst, v, u, scratch)
 }
 
 // powersTo is PowersTo with a scratch buffer of at least 2·Rank() values,
@@ -254,7 +264,7 @@ func (s *Series) powersTo(dst []float64, v, u int32, scratch []float64) {
 // Value returns Σ_k c_k (T^k)_vu.
 func (s *Series) Value(c []float64, v, u int32) float64 {
 	p := make([]float64, s.C)
-	s.PowersTo(p, v, u)
+	s.PowersTo(p, nil, v, u)
 	var sum float64
 	for k, x := range p {
 		sum += c[k] * x
@@ -417,38 +427,11 @@ func scaled(a float64, m *mat.Dense) *mat.Dense {
 	return &out
 }
 
-// RowWeights returns the starting mass of E[D] per node, so that
-// E[D] = diag(w)·Σ_k Q_k T^k: the paper's P0 = diag(walks) (code false) or
-// the authors' released code's walks·N·deg(v) (code true).
-func RowWeights(adj *sparse.CSR, walks float64, code bool) []float64 {
-	n, _ := adj.Dims()
-	w := make([]float64, n)
-	deg := adj.RowSums()
-	for v := range w {
-		if code {
-			w[v] = walks * float64(n) * deg[v]
-		} else {
-			w[v] = walks
-		}
-	}
-	return w
-}
-
 // relFrobenius returns ‖a − b‖_F / ‖b‖_F.
 func relFrobenius(a, b mat.Matrix) float64 {
 	var d mat.Dense
 	d.Sub(a, b)
 	return mat.Norm(&d, 2) / math.Max(mat.Norm(b, 2), 1e-300)
-}
-
-// PowersInto is PowersTo with a caller's scratch buffer of at least
-// 2·Rank() values, so that evaluating many pairs allocates nothing. It
-// is safe for concurrent use with distinct buffers.
-func (s *Series) PowersInto(dst, scratch []float64, v, u int32) {
-	if len(scratch) < 2*s.Rank() {
-		panic(mat.ErrShape)
-	}
-	s.powersTo(dst, v, u, scratch)
 }
 
 // Spectral returns n x r factors (left, right) of the low-rank part of a

@@ -234,7 +234,7 @@ func (t *trainer) factoredPair(out *shardOut, v, u int32, wPos float64, Q []floa
 		out.pw = make([]float64, t.c)
 		out.scratch = make([]float64, 2*t.series.Rank())
 	}
-	t.series.PowersInto(out.pw, out.scratch, v, u)
+	t.series.PowersTo(out.pw, out.scratch, v, u)
 	var den, num float64
 	for j, p := range out.pw {
 		den += p
