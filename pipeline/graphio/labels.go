@@ -115,14 +115,14 @@ func ReadLabels(ctx context.Context, labels io.Reader, labelsName string, split 
 func LoadLabels(ctx context.Context, labelPath, splitPath string, ids *pipeline.NodeIDs) (*pipeline.Labels, error) {
 	lf, err := os.Open(labelPath)
 	if err != nil {
-		return nil, fmt.Errorf("pipeline: %w (check the path)", err)
+		return nil, fmt.Errorf("%w (check the path)", err)
 	}
 	defer lf.Close()
 	var split io.Reader
 	if splitPath != "" {
 		sf, err := os.Open(splitPath)
 		if err != nil {
-			return nil, fmt.Errorf("pipeline: %w (check the path)", err)
+			return nil, fmt.Errorf("%w (check the path)", err)
 		}
 		defer sf.Close()
 		split = sf
@@ -143,7 +143,7 @@ func LoadPlanetoid(ctx context.Context, prefix string, opt LoadOptions) (*pipeli
 				return p, nil
 			}
 		}
-		return "", fmt.Errorf("pipeline: %s%s (or .gz) is missing: %w", prefix, suffix, fs.ErrNotExist)
+		return "", fmt.Errorf("%s%s (or .gz) is missing: %w", prefix, suffix, fs.ErrNotExist)
 	}
 	var files [3]string
 	for i, suffix := range []string{".edges.tsv", ".labels.tsv", ".split.tsv"} {

@@ -57,7 +57,7 @@ type LoadOptions struct {
 // Validate reports an invalid option.
 func (o LoadOptions) Validate() error {
 	if o.IDs < IDAuto || o.IDs > IDToken {
-		return fmt.Errorf("pipeline: LoadOptions.IDs is %d; want IDAuto, IDInteger or IDToken", o.IDs)
+		return fmt.Errorf("graphio: LoadOptions.IDs is %d; want IDAuto, IDInteger or IDToken", o.IDs)
 	}
 	return nil
 }
@@ -99,7 +99,7 @@ const maxLine = 1 << 20
 func LoadEdgeList(ctx context.Context, path string, opt LoadOptions) (*pipeline.Graph, *LoadReport, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("pipeline: %w (check the path)", err)
+		return nil, nil, fmt.Errorf("%w (check the path)", err)
 	}
 	defer f.Close()
 	return ReadEdgeList(ctx, f, path, opt)

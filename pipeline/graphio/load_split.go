@@ -39,12 +39,12 @@ func openSplitFile(dir, name string) (*os.File, string, error) {
 			continue
 		}
 		if err != nil {
-			return nil, path, fmt.Errorf("pipeline: %w", err)
+			return nil, path, err
 		}
 		return f, path, nil
 	}
 	path := filepath.Join(dir, name)
-	return nil, path, fmt.Errorf("pipeline: split file %s (or %s.gz) is missing: %w", path, path, fs.ErrNotExist)
+	return nil, path, fmt.Errorf("%s (or %s.gz) is missing: %w", path, path, fs.ErrNotExist)
 }
 
 // ReadPairsNPY reads a NumPy .npy array of shape (k, 2) and dtype int32 or
@@ -218,6 +218,7 @@ func ReadIndexTSV(ctx context.Context, r io.Reader, name string) (*pipeline.Node
 	}
 	names := make([]string, len(entries))
 	lineOf := make([]int, len(entries))
+	rowOf := make(map[string]int, len(entries))
 	for _, e := range entries {
 		if e.row >= len(entries) {
 			return nil, formatErr(name, e.line, "row %d is out of range: the index has %d entries, so rows must run 0..%d", e.row, len(entries), len(entries)-1)
@@ -225,7 +226,10 @@ func ReadIndexTSV(ctx context.Context, r io.Reader, name string) (*pipeline.Node
 		if lineOf[e.row] != 0 {
 			return nil, formatErr(name, e.line, "row %d already assigned on line %d", e.row, lineOf[e.row])
 		}
-		names[e.row], lineOf[e.row] = e.name, e.line
+		if r, ok := rowOf[e.name]; ok {
+			return nil, formatErr(name, e.line, "node id %q already has row %d (line %d); each id must appear once", e.name, r, lineOf[r])
+		}
+		names[e.row], lineOf[e.row], rowOf[e.name] = e.name, e.line, e.row
 	}
 	ids, err := pipeline.NewIndexedIDs(names)
 	if err != nil {
@@ -247,9 +251,9 @@ func ReadIndexTSV(ctx context.Context, r io.Reader, name string) (*pipeline.Node
 // or fs.ErrNotExist (a required file is missing).
 func LoadSplitDir(ctx context.Context, dir string, directed bool) (*pipeline.Split, error) {
 	if st, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("pipeline: split directory: %w", err)
+		return nil, fmt.Errorf("%w (check the split directory)", err)
 	} else if !st.IsDir() {
-		return nil, fmt.Errorf("pipeline: %s is not a directory (a split is a directory holding train.txt.npy, test.txt.npy, train.neg.txt.npy, test.neg.txt.npy)", dir)
+		return nil, fmt.Errorf("%s is not a directory (a split is a directory holding train.txt.npy, test.txt.npy, train.neg.txt.npy, test.neg.txt.npy)", dir)
 	}
 	s := &pipeline.Split{Directed: directed}
 	targets := []struct {

@@ -258,7 +258,7 @@ func TestReadIndexTSV(t *testing.T) {
 		{"gap", "a\t0\nb\t2\n", "index.tsv:2: malformed input: row 2 is out of range"},
 		{"huge row", "a\t2147483647\n", "index.tsv:1: malformed input: row 2147483647 is out of range"},
 		{"negative row", "a\t-1\n", "index.tsv:1: malformed input: row \"-1\""},
-		{"duplicate id", "a\t0\na\t1\n", `index.tsv: malformed input: pipeline: node id "a" is given rows 0 and 1`},
+		{"duplicate id", "a\t0\na\t1\n", `index.tsv:2: malformed input: node id "a" already has row 0 (line 1)`},
 		{"three columns", "a\t0\tx\n", "index.tsv:1: malformed input: want"},
 		{"empty", "# header only\n", "index.tsv: graph has no edges: the index lists no nodes"},
 	}

@@ -55,7 +55,7 @@ func WriteEmbeddings(path, format string, res *pipeline.Result, ids *pipeline.No
 		ids = pipeline.IdentityIDs(res.N)
 	}
 	if ids.Len() != res.N {
-		return fmt.Errorf("pipeline: %d ids for %d embeddings", ids.Len(), res.N)
+		return fmt.Errorf("graphio: %d ids for %d embeddings", ids.Len(), res.N)
 	}
 	d := 2 * res.Half
 	switch format {
@@ -107,7 +107,7 @@ func WriteEmbeddings(path, format string, res *pipeline.Result, ids *pipeline.No
 			return nil
 		})
 	}
-	return fmt.Errorf("pipeline: unknown embedding format %q (want %s, %s or %s)", format, FormatWord2Vec, FormatNPY, FormatTSV)
+	return fmt.Errorf("graphio: unknown embedding format %q (want %s, %s or %s)", format, FormatWord2Vec, FormatNPY, FormatTSV)
 }
 
 // IDsPath returns the ids file written beside a .npy embedding file.
@@ -125,7 +125,7 @@ func writeNPYHeader(w io.Writer, descr string, rows, cols int) error {
 	}
 	header += "\n"
 	if len(header) > math.MaxUint16 {
-		return fmt.Errorf("pipeline: npy header too long")
+		return fmt.Errorf("graphio: npy header too long")
 	}
 	out := []byte("\x93NUMPY\x01\x00")
 	out = binary.LittleEndian.AppendUint16(out, uint16(len(header)))

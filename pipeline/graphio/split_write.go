@@ -32,7 +32,7 @@ func WriteSplitDir(ctx context.Context, dir string, s *pipeline.Split) error {
 		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("pipeline: %w", err)
+		return err
 	}
 	files := []struct {
 		name  string
@@ -70,7 +70,7 @@ func WriteSplitDir(ctx context.Context, dir string, s *pipeline.Split) error {
 	}
 	for i := 0; i < ids.Len(); i++ {
 		if name := ids.Name(i); name == "" || name[0] == '#' || name[0] == '%' {
-			return fmt.Errorf("pipeline: node id %q of row %d cannot be written to %s (it would read as a comment): %w", name, i, splitIndex, pipeline.ErrFormat)
+			return fmt.Errorf("%s: node id %q of row %d cannot be written (it would read as a comment): %w", filepath.Join(dir, splitIndex), name, i, pipeline.ErrFormat)
 		}
 	}
 	err := writeAtomic(dir, splitIndex, func(w io.Writer) error {
@@ -95,20 +95,20 @@ func WriteSplitDir(ctx context.Context, dir string, s *pipeline.Split) error {
 // validateSplit checks that s can be written and read back.
 func validateSplit(s *pipeline.Split) error {
 	if s.N <= 0 {
-		return fmt.Errorf("pipeline: split has %d nodes", s.N)
+		return fmt.Errorf("graphio: split has %d nodes", s.N)
 	}
 	if s.IDs != nil && s.IDs.Len() != s.N {
-		return fmt.Errorf("pipeline: split has %d nodes but %d ids", s.N, s.IDs.Len())
+		return fmt.Errorf("graphio: split has %d nodes but %d ids", s.N, s.IDs.Len())
 	}
 	for _, set := range [][]pipeline.Pair{s.Train, s.Test, s.TrainNeg, s.TestNeg, s.TestDirectedNeg} {
 		for _, p := range set {
 			if p.U < 0 || p.V < 0 || int(p.U) >= s.N || int(p.V) >= s.N {
-				return fmt.Errorf("pipeline: split pair (%d, %d) outside the %d nodes: %w", p.U, p.V, s.N, pipeline.ErrUnknownNode)
+				return fmt.Errorf("graphio: split pair (%d, %d) outside the %d nodes: %w", p.U, p.V, s.N, pipeline.ErrUnknownNode)
 			}
 		}
 	}
 	if len(s.Train) == 0 {
-		return fmt.Errorf("pipeline: split has no training edges: %w", pipeline.ErrEmptyGraph)
+		return fmt.Errorf("graphio: split has no training edges: %w", pipeline.ErrEmptyGraph)
 	}
 	return nil
 }
@@ -124,7 +124,7 @@ func writeAtomic(dir, name string, write func(io.Writer) error) error {
 func removeIfExists(paths ...string) error {
 	for _, p := range paths {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("pipeline: removing stale %w", err)
+			return fmt.Errorf("%w (a stale file that would shadow the one written)", err)
 		}
 	}
 	return nil
