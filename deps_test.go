@@ -39,6 +39,7 @@ var layer = map[string]int{
 	"pipeline/train":             6,
 	"cmd/wys-sparse":             7,
 	"benchmarks":                 8,
+	"benchmarks/internal/smoke":  8, // the commands' test helpers; internal/datasets only
 	"benchmarks/cmd/figures":     9,
 	"benchmarks/cmd/kernels":     9,
 	"benchmarks/cmd/lowrank":     9,

@@ -1,8 +1,10 @@
 // Package benchmarks holds the end-to-end comparisons of wys: Table 1 on
 // the released splits (dense reference against the sparse trainer and the
-// paper), scaling runs on synthetic graphs, and helpers shared by the
-// commands under benchmarks/cmd. Results are written under
-// benchmarks/results/ with the date, commit and machine they ran on.
+// paper), scaling runs on synthetic graphs, and what the commands under
+// benchmarks/cmd share: the Harness (flags -data, -out and -allow-dirty,
+// signals, exit codes, the results header) and small helpers. Results are
+// written under benchmarks/results/ with the date, commit, build tags,
+// machine and command line they ran with.
 package benchmarks
 
 import (
@@ -11,11 +13,8 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"time"
 
 	"github.com/wys-project/wys/pipeline"
 )
@@ -50,39 +49,6 @@ func FormatQ(q []float64, k int) string {
 		parts = append(parts, fmt.Sprintf("%.3f", x))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// startCommit is the checkout's commit when the program started (read
-// then, not when the result is written, so that a long run is not labelled
-// with commits made while it ran).
-var startCommit = gitCommit()
-
-func gitCommit() string {
-	commit := "unknown"
-	if out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output(); err == nil {
-		commit = strings.TrimSpace(string(out))
-		if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(st) > 0 {
-			commit += "+dirty"
-		}
-	}
-	return commit
-}
-
-// MachineLine describes when and where a result was measured: date,
-// commit at start, Go version, CPU and cores.
-func MachineLine() string {
-	commit := startCommit
-	cpu := "unknown CPU"
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if v, ok := strings.CutPrefix(line, "model name"); ok {
-				cpu = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), ":"))
-				break
-			}
-		}
-	}
-	return fmt.Sprintf("Measured %s, commit %s, %s, %s, %d cores.",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), commit, runtime.Version(), cpu, runtime.NumCPU())
 }
 
 // WriteFileAtomic writes data to path through a temporary file in the same

@@ -21,20 +21,21 @@
 // every run. Each figure's title states its epochs. Runs that two figures
 // share (β = 0.5 on PPI and ca-HepTh) are trained once.
 //
-// A full run (no -only) also writes README.md in the output folder with
-// the machine, the command and a caption per figure. Progress goes to
-// stderr. Files are written atomically. Exit status: 0 ok, 1 failure,
-// 2 usage, 130 interrupted.
+// A full run (no -only) also writes README.md in the output folder, and
+// prints it, with the machine, the command and a caption per figure.
+// Progress goes to stderr. Files are written atomically. -data,
+// -allow-dirty and the exit statuses (0 ok, 1 failure, 2 usage, 130
+// interrupted) are those of benchmarks.Harness; -out names the output
+// folder here, and is refused from a tree with uncommitted changes unless
+// -allow-dirty, as every -out is.
 package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -48,12 +49,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stderr)
-	stop()
-	os.Exit(code)
-}
+func main() { os.Exit(benchmarks.Main("figures", run)) }
+
+// defaultOut is the folder of the committed figures.
+const defaultOut = "benchmarks/results/figures"
 
 // Datasets of Figure 2.
 var (
@@ -79,31 +78,40 @@ func figureNames() []string {
 
 // options are the parsed flags.
 type options struct {
-	data, out string
+	data, out string          // the harness's -data and -out
 	only      map[string]bool // nil: every figure
 	epochs    float64
 	seed      uint64
 	verbose   bool
 }
 
-func parse(args []string, stderr io.Writer) (*options, error) {
-	fs := flag.NewFlagSet("figures", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// setOutDefault makes the shared -out the output folder, dir by default:
+// set before parsing, so that the harness refuses the default run from a
+// dirty tree as it refuses any -out.
+func setOutDefault(fs *flag.FlagSet, dir string) {
+	f := fs.Lookup("out")
+	f.Usage = "folder for the PNG files and README.md (refused from a tree with uncommitted changes unless -allow-dirty)"
+	f.DefValue = dir
+	f.Value.Set(dir)
+}
+
+func parse(h *benchmarks.Harness) (*options, error) {
+	fs := h.Flags
 	o := &options{}
-	fs.StringVar(&o.data, "data", "../shared/datasets", "folder holding the datasets")
-	fs.StringVar(&o.out, "out", "benchmarks/results/figures", "folder for the PNG files")
+	setOutDefault(fs, defaultOut)
 	only := fs.String("only", "", "comma-separated figures to make (default all): "+strings.Join(figureNames(), ", "))
 	fs.Float64Var(&o.epochs, "epochs", 0, fmt.Sprintf("epochs per training run (0: the trainer's default, max(400, 150 walks per arc), and %d on soc-Epinions1)", epinionsEpochs))
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of every training run and of t-SNE")
 	fs.BoolVar(&o.verbose, "v", false, "print every evaluation during training")
-	if err := fs.Parse(args); err != nil {
+	if err := h.Parse(); err != nil {
 		return nil, err
 	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	o.data, o.out = h.Data, h.Out
+	if o.out == "" {
+		return nil, h.Usagef("-out: want the folder for the figures (default %s)", defaultOut)
 	}
 	if o.epochs < 0 {
-		return nil, fmt.Errorf("-epochs %v, want a positive number (0: the defaults)", o.epochs)
+		return nil, h.Usagef("-epochs %v, want a positive number (0: the defaults)", o.epochs)
 	}
 	if *only != "" {
 		o.only = map[string]bool{}
@@ -111,7 +119,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		for _, name := range strings.Split(*only, ",") {
 			name = strings.TrimSuffix(strings.TrimSpace(name), ".png")
 			if !slices.Contains(known, name) {
-				return nil, fmt.Errorf("-only: unknown figure %q (want some of %s)", name, strings.Join(known, ", "))
+				return nil, h.Usagef("-only: unknown figure %q (want some of %s)", name, strings.Join(known, ", "))
 			}
 			o.only[name] = true
 		}
@@ -142,25 +150,13 @@ func (f *figures) splitEpochs(ds string) float64 {
 	return f.opt.epochs
 }
 
-func run(ctx context.Context, args []string, stderr io.Writer) int {
-	o, err := parse(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
+func run(ctx context.Context, h *benchmarks.Harness) error {
+	o, err := parse(h)
 	if err != nil {
-		fmt.Fprintln(stderr, "figures:", err)
-		return 2
+		return err
 	}
-	f := &figures{opt: o, log: stderr, results: map[runKey]*pipeline.Result{}, args: args}
-	if err := f.make(ctx); err != nil {
-		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "figures: interrupted")
-			return 130
-		}
-		fmt.Fprintln(stderr, "figures:", err)
-		return 1
-	}
-	return 0
+	f := &figures{opt: o, h: h, log: h.Stderr, results: map[runKey]*pipeline.Result{}}
+	return f.make(ctx)
 }
 
 // runKey identifies a training run on a released split.
@@ -171,12 +167,12 @@ type runKey struct {
 
 type figures struct {
 	opt      *options
+	h        *benchmarks.Harness
 	log      io.Writer
 	results  map[runKey]*pipeline.Result
 	splits   map[string]*pipeline.Split
 	epochs   map[string]float64 // epochs of the runs on each split
 	captions []string           // "file: caption" for README.md
-	args     []string           // the command line, for README.md
 }
 
 // splitDir returns the released split folder of ds.
@@ -419,14 +415,17 @@ func tail(q []float64) string {
 
 func fmtNum(x float64) string { return fmt.Sprintf("%g", x) }
 
-// writeReadme writes README.md beside the figures.
+// writeReadme prints README.md and writes it beside the figures.
 func (f *figures) writeReadme(took time.Duration) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Figures\n\n%s\n\n", benchmarks.MachineLine())
-	fmt.Fprintf(&b, "Command: `%s` (%v, seed %d).\n\n", strings.Join(append([]string{"go run ./benchmarks/cmd/figures"}, f.args...), " "), took.Round(time.Second), f.opt.seed)
+	b.WriteString(f.h.Header("Figures"))
+	fmt.Fprintf(&b, "Run time %v, seed %d. ", took.Round(time.Second), f.opt.seed)
 	b.WriteString("Sparse trainer, code formulation, d = 128, C = 10, default settings unless stated; the AUCs are test ROC-AUCs on the released splits at the best train AUC.\n\n")
 	for _, c := range f.captions {
 		b.WriteString("- " + c + "\n")
+	}
+	if _, err := io.WriteString(f.h.Stdout, b.String()); err != nil {
+		return err
 	}
 	return benchmarks.WriteFileAtomic(filepath.Join(f.opt.out, "README.md"), []byte(b.String()))
 }

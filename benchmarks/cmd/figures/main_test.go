@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	_ "image/png"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wys-project/wys/benchmarks"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/viz/tsne"
@@ -181,6 +183,13 @@ func TestConcatLR(t *testing.T) {
 	}
 }
 
+// runFigures runs the command through the harness as main does, with
+// -allow-dirty since the tests write to their own folders from a working
+// tree that may have uncommitted changes.
+func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return benchmarks.Run(ctx, "figures", append(args, "-allow-dirty"), stdout, stderr, run)
+}
+
 func TestRunUsageAndMissingData(t *testing.T) {
 	t.Parallel()
 	missing := filepath.Join(t.TempDir(), "nowhere")
@@ -192,13 +201,14 @@ func TestRunUsageAndMissingData(t *testing.T) {
 		{[]string{"-only", "q-nothing"}, 2, `unknown figure "q-nothing"`},
 		{[]string{"-epochs", "-1"}, 2, "-epochs"},
 		{[]string{"extra"}, 2, "unexpected argument"},
+		{[]string{"-bogus"}, 2, "flag provided but not defined: -bogus"},
 		{[]string{"-data", missing, "-only", "q-PPI.png"}, 1, filepath.Join(missing, "PPI", "asymproj")},
 		{[]string{"-data", missing, "-only", "q-beta-ca-HepTh"}, 1, filepath.Join(missing, "ca-HepTh", "asymproj")},
 		{[]string{"-data", missing, "-only", "tsne-cora"}, 1, filepath.Join(missing, "Cora", "cora.edges.tsv.gz")},
 	} {
 		var stderr bytes.Buffer
 		out := t.TempDir()
-		code := run(context.Background(), append(tc.args, "-out", out), &stderr)
+		code := runFigures(context.Background(), append([]string{"-out", out}, tc.args...), io.Discard, &stderr)
 		if code != tc.code || !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("figures %q: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr.String(), tc.code, tc.want)
 		}
@@ -259,8 +269,8 @@ func TestRunSynthetic(t *testing.T) {
 	}
 	data, out := t.TempDir(), t.TempDir()
 	writeSyntheticData(t, data)
-	var stderr bytes.Buffer
-	if code := run(context.Background(), []string{"-data", data, "-out", out, "-epochs", "4", "-seed", "2"}, &stderr); code != 0 {
+	var stdout, stderr bytes.Buffer
+	if code := runFigures(context.Background(), []string{"-data", data, "-out", out, "-epochs", "4", "-seed", "2"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
 	}
 	sizes := map[string][2]int{"tsne-cora": {800, 800}}
@@ -280,6 +290,14 @@ func TestRunSynthetic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if string(readme) != stdout.String() {
+		t.Errorf("README.md differs from stdout:\n%s\n---\n%s", readme, stdout.String())
+	}
+	for _, want := range []string{"# Figures\n\nMeasured ", "\n\nCommand: `go run ", "./benchmarks/cmd/figures -data " + data + " -out " + out + " -epochs 4 -seed 2 -allow-dirty`\n\n"} {
+		if !strings.Contains(string(readme), want) {
+			t.Errorf("README.md lacks %q:\n%s", want, readme)
+		}
+	}
 	for _, name := range figureNames() {
 		if !strings.Contains(string(readme), "("+name+".png)") {
 			t.Errorf("README.md has no caption for %s:\n%s", name, readme)
@@ -291,13 +309,14 @@ func TestRunSynthetic(t *testing.T) {
 	}
 	// -only makes just the figures named and leaves the README alone.
 	out2 := t.TempDir()
+	stdout.Reset()
 	stderr.Reset()
-	if code := run(context.Background(), []string{"-data", data, "-out", out2, "-epochs", "2", "-only", "q-PPI"}, &stderr); code != 0 {
+	if code := runFigures(context.Background(), []string{"-data", data, "-out", out2, "-epochs", "2", "-only", "q-PPI"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("-only: exit %d, stderr:\n%s", code, stderr.String())
 	}
 	entries, _ := os.ReadDir(out2)
-	if len(entries) != 1 || entries[0].Name() != "q-PPI.png" {
-		t.Errorf("-only q-PPI wrote %v", entries)
+	if len(entries) != 1 || entries[0].Name() != "q-PPI.png" || stdout.Len() > 0 {
+		t.Errorf("-only q-PPI wrote %v and printed %q", entries, stdout.String())
 	}
 }
 
@@ -308,7 +327,7 @@ func TestRunInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var stderr bytes.Buffer
-	if code := run(ctx, []string{"-data", data, "-out", t.TempDir(), "-only", "q-PPI"}, &stderr); code != 130 {
+	if code := runFigures(ctx, []string{"-data", data, "-out", t.TempDir(), "-only", "q-PPI"}, io.Discard, &stderr); code != 130 {
 		t.Errorf("cancelled run: exit %d, want 130; stderr %q", code, stderr.String())
 	}
 }

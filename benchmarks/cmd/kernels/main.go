@@ -3,19 +3,21 @@
 // (SpMM), the randomized factorization of the transition matrix, and the
 // sparse trainer's throughput in positive pairs per second, next to gensim
 // word2vec's skip-gram rate on DeepWalk walks of the same graph (when
-// python3 with gensim is available: apt-get install python3-gensim).
+// python3 with gensim is available: apt-get install python3-gensim; an
+// empty -python skips it).
 //
 //	go run ./benchmarks/cmd/kernels -out benchmarks/results/kernels.md
+//
+// The shared flags (-data, -out, -allow-dirty) and the exit statuses are
+// those of benchmarks.Harness.
 package main
 
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,108 +31,136 @@ import (
 	"github.com/wys-project/wys/sparse"
 )
 
-// It is longer than 80 lines because it predates the shared benchmark
-// harness (flags, signals, results header), which is still to come.
-func main() {
-	data := flag.String("data", "../shared/datasets", "folder holding the datasets")
-	spmmGraph := flag.String("spmm-graph", "soc-Slashdot0902/soc-Slashdot0902.txt.gz", "edge list under -data for SpMM and the factorization")
-	cols := flag.Int("cols", 64, "SpMM: columns of the dense block")
-	rank := flag.Int("rank", 64, "factorization rank")
-	split := flag.String("split", "ca-HepTh", "released split under -data for the trainer and gensim")
-	epochs := flag.Float64("epochs", 40, "trainer epochs per measurement")
-	python := flag.String("python", "/usr/bin/python3", "python3 with gensim for the word2vec comparison (empty: skip)")
-	repeats := flag.Int("repeats", 5, "SpMM repetitions (the median is reported)")
-	out := flag.String("out", "", "write the Markdown table here")
-	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	fail := func(err error) {
-		fmt.Fprintln(os.Stderr, "kernels:", err)
-		os.Exit(1)
-	}
-	workers := []int{1, 2}
-	type line struct {
-		kernel, setting, unit string
-		vals                  []float64
-	}
-	var lines []line
+func main() { os.Exit(benchmarks.Main("kernels", run)) }
 
-	// SpMM and factorization on a SNAP graph, as arcs.
-	g, _, err := graphio.LoadEdgeList(ctx, filepath.Join(*data, *spmmGraph), graphio.LoadOptions{Directed: true})
+// workers are the worker counts every kernel is measured with.
+var workers = []int{1, 2}
+
+// options are the command's own flags.
+type options struct {
+	spmmGraph, split, python string
+	cols, rank, repeats      int
+	epochs                   float64
+}
+
+// line is one row of the table: a kernel's value per worker count.
+type line struct {
+	kernel, setting, unit string
+	vals                  []float64
+}
+
+func run(ctx context.Context, h *benchmarks.Harness) error {
+	o := &options{}
+	fs := h.Flags
+	fs.StringVar(&o.spmmGraph, "spmm-graph", "soc-Slashdot0902/soc-Slashdot0902.txt.gz", "edge list under -data for SpMM and the factorization")
+	fs.IntVar(&o.cols, "cols", 64, "SpMM: columns of the dense block")
+	fs.IntVar(&o.rank, "rank", 64, "factorization rank")
+	fs.StringVar(&o.split, "split", "ca-HepTh", "released split under -data for the trainer and gensim")
+	fs.Float64Var(&o.epochs, "epochs", 40, "trainer epochs per measurement")
+	fs.StringVar(&o.python, "python", "/usr/bin/python3", "python3 with gensim for the word2vec comparison (empty: skip)")
+	fs.IntVar(&o.repeats, "repeats", 5, "SpMM repetitions (the median is reported)")
+	if err := h.Parse(); err != nil {
+		return err
+	}
+	if o.repeats < 1 || o.cols < 1 || o.rank < 1 || o.epochs <= 0 {
+		return h.Usagef("-repeats, -cols, -rank and -epochs must be positive")
+	}
+	lines, err := graphLines(ctx, h, o)
 	if err != nil {
-		fail(err)
+		return err
+	}
+	sp, err := graphio.LoadSplitDir(ctx, filepath.Join(h.Data, o.split, "asymproj"), false)
+	if err != nil {
+		return err
+	}
+	tg, err := sp.TrainGraph()
+	if err != nil {
+		return err
+	}
+	trainer, err := trainerLines(ctx, h, o, tg)
+	if err != nil {
+		return err
+	}
+	lines = append(lines, trainer...)
+	gensimNote := "gensim: not measured (no -python)"
+	if o.python != "" {
+		vals, version, err := gensimRates(ctx, h, o.python, tg)
+		if err != nil {
+			gensimNote = "gensim: not measured (" + err.Error() + ")"
+			fmt.Fprintln(h.Stderr, "kernels:", gensimNote)
+		} else {
+			gensimNote = "gensim " + version + ": `benchmarks/gensim/w2v_rate.py` (skip-gram, 5 negatives, d = 128, window 10, no subsampling, one epoch over 10 DeepWalk walks of length 40 per node of the same training graph; pairs are the expected (centre, context) pairs of gensim's shrunk window; train() time only)"
+			lines = append(lines, line{kernel: "gensim word2vec skip-gram", setting: o.split + ", 5 negatives per positive pair", unit: "positive pairs/s", vals: vals})
+		}
+	}
+	return h.WriteResult(report(h, o, lines, gensimNote))
+}
+
+// graphLines measures SpMM and the factorization on the SNAP graph
+// -spmm-graph, read as arcs.
+func graphLines(ctx context.Context, h *benchmarks.Harness, o *options) ([]line, error) {
+	g, _, err := graphio.LoadEdgeList(ctx, filepath.Join(h.Data, o.spmmGraph), graphio.LoadOptions{Directed: true})
+	if err != nil {
+		return nil, err
 	}
 	n, _ := g.Adj.Dims()
-	name := strings.Split(*spmmGraph, "/")[0]
-	x := make([]float32, n**cols)
+	name := strings.Split(o.spmmGraph, "/")[0]
+	x := make([]float32, n*o.cols)
 	for i := range x {
 		x[i] = float32(i%7) - 3
 	}
-	y := make([]float32, n**cols)
-	l := line{kernel: "SpMM (CSR x dense, float32)", setting: fmt.Sprintf("%s: %d nodes, %d arcs, %d columns", name, n, g.Adj.NNZ(), *cols), unit: "GFLOP/s"}
+	y := make([]float32, n*o.cols)
+	spmm := line{kernel: "SpMM (CSR x dense, float32)", setting: fmt.Sprintf("%s: %d nodes, %d arcs, %d columns", name, n, g.Adj.NNZ(), o.cols), unit: "GFLOP/s"}
 	for _, w := range workers {
 		var ts []float64
-		for range *repeats {
+		for range o.repeats {
 			t := time.Now()
-			if err := sparse.MulBlockTo(ctx, y, g.Adj, x, *cols, w); err != nil {
-				fail(err)
+			if err := sparse.MulBlockTo(ctx, y, g.Adj, x, o.cols, w); err != nil {
+				return nil, err
 			}
 			ts = append(ts, time.Since(t).Seconds())
 		}
 		slices.Sort(ts)
-		l.vals = append(l.vals, 2*float64(g.Adj.NNZ())*float64(*cols)/ts[len(ts)/2]/1e9)
-		fmt.Fprintf(os.Stderr, "SpMM workers=%d: %.2f GFLOP/s\n", w, l.vals[len(l.vals)-1])
+		spmm.vals = append(spmm.vals, 2*float64(g.Adj.NNZ())*float64(o.cols)/ts[len(ts)/2]/1e9)
+		fmt.Fprintf(h.Stderr, "SpMM workers=%d: %.2f GFLOP/s\n", w, spmm.vals[len(spmm.vals)-1])
 	}
-	lines = append(lines, l)
-	l = line{kernel: "factorization (randomized SVD of T, C = 10 cores)", setting: fmt.Sprintf("%s, rank %d", name, *rank), unit: "s"}
+	factor := line{kernel: "factorization (randomized SVD of T, C = 10 cores)", setting: fmt.Sprintf("%s, rank %d", name, o.rank), unit: "s"}
 	for _, w := range workers {
 		t := time.Now()
-		if _, err := lowrank.NewSeries(ctx, g.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: *rank, Seed: 1}, C: 10, Directed: true, Workers: w}); err != nil {
-			fail(err)
+		if _, err := lowrank.NewSeries(ctx, g.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: o.rank, Seed: 1}, C: 10, Directed: true, Workers: w}); err != nil {
+			return nil, err
 		}
-		l.vals = append(l.vals, time.Since(t).Seconds())
-		fmt.Fprintf(os.Stderr, "factorization workers=%d: %.1f s\n", w, l.vals[len(l.vals)-1])
+		factor.vals = append(factor.vals, time.Since(t).Seconds())
+		fmt.Fprintf(h.Stderr, "factorization workers=%d: %.1f s\n", w, factor.vals[len(factor.vals)-1])
 	}
-	lines = append(lines, l)
-	g = nil
+	return []line{spmm, factor}, nil
+}
 
-	// Trainer throughput on a released split.
-	sp, err := graphio.LoadSplitDir(ctx, filepath.Join(*data, *split, "asymproj"), false)
-	if err != nil {
-		fail(err)
-	}
-	tg, err := sp.TrainGraph()
-	if err != nil {
-		fail(err)
-	}
+// trainerLines measures the sparse trainer's throughput on the training
+// graph tg with 1 and 5 negatives per positive.
+func trainerLines(ctx context.Context, h *benchmarks.Harness, o *options, tg *pipeline.Graph) ([]line, error) {
+	var lines []line
 	for _, neg := range []int{1, 5} {
-		l := line{kernel: "sparse trainer (d = 128, C = 10)", setting: fmt.Sprintf("%s, %d negative(s) per positive pair", *split, neg), unit: "positive pairs/s"}
+		l := line{kernel: "sparse trainer (d = 128, C = 10)", setting: fmt.Sprintf("%s, %d negative(s) per positive pair", o.split, neg), unit: "positive pairs/s"}
 		for _, w := range workers {
-			cfg := train.Config{Epochs: *epochs, Negatives: neg, Workers: w, Seed: 1, EvalEvery: *epochs}
+			cfg := train.Config{Epochs: o.epochs, Negatives: neg, Workers: w, Seed: 1, EvalEvery: o.epochs}
 			res, err := train.Run(ctx, tg, nil, cfg, nil)
 			if err != nil {
-				fail(err)
+				return nil, err
 			}
 			l.vals = append(l.vals, res.Stats.PairsPerSecond)
-			fmt.Fprintf(os.Stderr, "trainer negatives=%d workers=%d: %.2fM pairs/s\n", neg, w, res.Stats.PairsPerSecond/1e6)
+			fmt.Fprintf(h.Stderr, "trainer negatives=%d workers=%d: %.2fM pairs/s\n", neg, w, res.Stats.PairsPerSecond/1e6)
 		}
 		lines = append(lines, l)
 	}
-	gensimNote := "gensim: not measured (no -python)"
-	if *python != "" {
-		vals, version, err := gensimRates(ctx, *python, tg, workers)
-		if err != nil {
-			gensimNote = "gensim: not measured (" + err.Error() + ")"
-			fmt.Fprintln(os.Stderr, "kernels:", gensimNote)
-		} else {
-			gensimNote = "gensim " + version + ": `benchmarks/gensim/w2v_rate.py` (skip-gram, 5 negatives, d = 128, window 10, no subsampling, one epoch over 10 DeepWalk walks of length 40 per node of the same training graph; pairs are the expected (centre, context) pairs of gensim's shrunk window; train() time only)"
-			lines = append(lines, line{kernel: "gensim word2vec skip-gram", setting: *split + ", 5 negatives per positive pair", unit: "positive pairs/s", vals: vals})
-		}
-	}
+	return lines, nil
+}
 
+// report formats the results file.
+func report(h *benchmarks.Harness, o *options, lines []line, gensimNote string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Kernels with 1 and 2 workers\n\n%s\n\nCommand: `go run ./benchmarks/cmd/kernels %s`\n\n", benchmarks.MachineLine(), strings.Join(os.Args[1:], " "))
-	fmt.Fprintf(&b, "SpMM: median of %d products y = A·x, GFLOP/s = 2·nnz·columns / time. Factorization: lowrank.NewSeries (randomized SVD with 2 power iterations, 10 oversampling columns, then the C cores), wall time. Trainer: %g epochs of the sparse trainer with default settings, positive pairs drawn per second of training (sampling, gradients and updates; one evaluation at the end is excluded). %s.\n\n", *repeats, *epochs, gensimNote)
+	b.WriteString(h.Header("Kernels with 1 and 2 workers"))
+	fmt.Fprintf(&b, "SpMM: median of %d products y = A·x, GFLOP/s = 2·nnz·columns / time. Factorization: lowrank.NewSeries (randomized SVD with 2 power iterations, 10 oversampling columns, then the C cores), wall time. Trainer: %g epochs of the sparse trainer with default settings, positive pairs drawn per second of training (sampling, gradients and updates; one evaluation at the end is excluded). %s.\n\n", o.repeats, o.epochs, gensimNote)
 	b.WriteString("| kernel | setting | unit | 1 worker | 2 workers | 2 workers / 1 |\n|---|---|---|---|---|---|\n")
 	for _, l := range lines {
 		f := func(v float64) string {
@@ -149,17 +179,12 @@ func main() {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %.2f× |\n", l.kernel, l.setting, l.unit, f(l.vals[0]), f(l.vals[1]), ratio)
 	}
-	fmt.Print(b.String())
-	if *out != "" {
-		if err := benchmarks.WriteFileAtomic(*out, []byte(b.String())); err != nil {
-			fail(err)
-		}
-	}
+	return b.String()
 }
 
 // gensimRates writes g's edges to a temporary file and runs the gensim
 // script once per worker count, returning positive pairs per second.
-func gensimRates(ctx context.Context, python string, g *pipeline.Graph, workers []int) ([]float64, string, error) {
+func gensimRates(ctx context.Context, h *benchmarks.Harness, python string, g *pipeline.Graph) ([]float64, string, error) {
 	path, err := benchmarks.WriteEdgeListTemp(g.Adj)
 	if err != nil {
 		return nil, "", err
@@ -170,7 +195,7 @@ func gensimRates(ctx context.Context, python string, g *pipeline.Graph, workers 
 	var version string
 	for _, wk := range workers {
 		cmd := exec.CommandContext(ctx, python, script, path, fmt.Sprint(wk))
-		cmd.Stderr = os.Stderr
+		cmd.Stderr = h.Stderr
 		b, err := cmd.Output()
 		if err != nil {
 			return nil, "", fmt.Errorf("%s %s: %w", python, script, err)
@@ -182,7 +207,7 @@ func gensimRates(ctx context.Context, python string, g *pipeline.Graph, workers 
 		if err := json.Unmarshal(b, &r); err != nil {
 			return nil, "", fmt.Errorf("%s: %w", script, err)
 		}
-		fmt.Fprintf(os.Stderr, "gensim workers=%d: %.2fM pairs/s\n", wk, r.PairsPerS/1e6)
+		fmt.Fprintf(h.Stderr, "gensim workers=%d: %.2fM pairs/s\n", wk, r.PairsPerS/1e6)
 		out = append(out, r.PairsPerS)
 		version = r.Gensim
 	}

@@ -11,17 +11,18 @@
 //
 //     go run -tags openblas ./benchmarks/cmd/lowrank -mode accuracy -out benchmarks/results/lowrank-accuracy.md
 //     go run -tags openblas ./benchmarks/cmd/lowrank -mode timing -out benchmarks/results/lowrank-timing.md
+//
+// The shared flags (-data, -out, -allow-dirty) and the exit statuses are
+// those of benchmarks.Harness; the timing children get -data.
 package main
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -37,66 +38,59 @@ import (
 	"github.com/wys-project/wys/sparse"
 )
 
-func main() {
-	mode := flag.String("mode", "accuracy", "accuracy or timing")
-	data := flag.String("data", "../shared/datasets", "folder holding the datasets")
-	ranks := flag.String("ranks", "", "ranks (default: accuracy 16,32,64,128,256,512,1024; timing 64,128,256)")
-	graphs := flag.String("graphs", "slashdot,rmat20", "timing: graphs to factor")
-	one := flag.String("one", "", "internal: graph:rank to time in this process")
-	out := flag.String("out", "", "write the Markdown table here")
-	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	var text string
-	var err error
-	switch {
-	case *one != "":
-		err = timeOne(ctx, *data, *one)
-		if err == nil {
-			return
-		}
-	case *mode == "accuracy":
-		text, err = accuracy(ctx, *data, parseInts(*ranks, "16,32,64,128,256,512,1024"))
-	case *mode == "timing":
-		text, err = timing(ctx, *graphs, parseInts(*ranks, "64,128,256"))
-	default:
-		err = fmt.Errorf("unknown mode %q", *mode)
+func main() { os.Exit(benchmarks.Main("lowrank", run)) }
+
+func run(ctx context.Context, h *benchmarks.Harness) error {
+	mode := h.Flags.String("mode", "accuracy", "accuracy or timing")
+	ranksFlag := h.Flags.String("ranks", "", "ranks (default: accuracy 16,32,64,128,256,512,1024; timing 64,128,256)")
+	graphs := h.Flags.String("graphs", "slashdot,rmat20", "timing: graphs to factor: slashdot (soc-Slashdot0902 under -data) or rmatS (R-MAT of scale S, edge factor 5)")
+	one := h.Flags.String("one", "", "internal: graph:rank to time in this process, printed as one JSON row")
+	if err := h.Parse(); err != nil {
+		return err
+	}
+	if *one != "" {
+		return timeOne(ctx, h, *one)
+	}
+	def := map[string]string{"accuracy": "16,32,64,128,256,512,1024", "timing": "64,128,256"}[*mode]
+	if def == "" {
+		return h.Usagef("-mode %q: want accuracy or timing", *mode)
+	}
+	ranks, err := parseInts(*ranksFlag, def)
+	if err != nil {
+		return h.Usagef("-ranks: %v", err)
+	}
+	var title, body string
+	if *mode == "accuracy" {
+		title, body, err = accuracy(ctx, h, ranks)
+	} else {
+		title, body, err = timing(ctx, h, *graphs, ranks)
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "lowrank:", err)
-		os.Exit(1)
+		return err
 	}
-	head := fmt.Sprintf("%s\n\nCommand: `go run -tags openblas ./benchmarks/cmd/lowrank %s` (BLAS: %s)\n\n", benchmarks.MachineLine(), strings.Join(os.Args[1:], " "), blasName)
-	text = strings.Replace(text, "\n\n", "\n\n"+head, 1)
-	fmt.Print(text)
-	if *out != "" {
-		if err := benchmarks.WriteFileAtomic(*out, []byte(text)); err != nil {
-			fmt.Fprintln(os.Stderr, "lowrank:", err)
-			os.Exit(1)
-		}
-	}
+	return h.WriteResult(h.Header(title) + fmt.Sprintf("BLAS: %s.\n\n", blasName) + body)
 }
 
-func parseInts(s, def string) []int {
+func parseInts(s, def string) ([]int, error) {
 	if s == "" {
 		s = def
 	}
 	var out []int
 	for _, f := range strings.Split(s, ",") {
 		v, err := strconv.Atoi(f)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "lowrank: bad rank %q\n", f)
-			os.Exit(2)
+		if err != nil || v <= 0 {
+			return nil, fmt.Errorf("bad rank %q", f)
 		}
 		out = append(out, v)
 	}
-	return out
+	return out, nil
 }
 
-func accuracy(ctx context.Context, data string, ranks []int) (string, error) {
-	g, _, err := graphio.LoadEdgeList(ctx, filepath.Join(data, "ca-HepTh", "CA-HepTh.txt.gz"), graphio.LoadOptions{})
+// accuracy returns the title and body of the accuracy table.
+func accuracy(ctx context.Context, h *benchmarks.Harness, ranks []int) (title, body string, err error) {
+	g, _, err := graphio.LoadEdgeList(ctx, filepath.Join(h.Data, "ca-HepTh", "CA-HepTh.txt.gz"), graphio.LoadOptions{})
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	g = pipeline.LargestComponent(g)
 	n := g.N()
@@ -107,11 +101,10 @@ func accuracy(ctx context.Context, data string, ranks []int) (string, error) {
 	t := time.Now()
 	want, err := lowrank.DensePowerSeries(g.Adj, c)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	fmt.Fprintf(os.Stderr, "dense sum of 10 powers for %d nodes in %v\n", n, time.Since(t).Round(time.Millisecond))
+	fmt.Fprintf(h.Stderr, "dense sum of 10 powers for %d nodes in %v\n", n, time.Since(t).Round(time.Millisecond))
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Accuracy of the factored power series on ca-HepTh\n\n")
 	fmt.Fprintf(&b, "Largest component of CA-HepTh.txt (%d nodes, %d arcs, self-loops dropped); Σ_k Q_k T^k for C = 10 and uniform Q (Q_k = 0.1), factored with the randomized eigendecomposition of D^{-1/2}AD^{-1/2} (oversampling 10, 2 power iterations, seed 1); relative Frobenius error ‖F − E‖_F / ‖E‖_F against the exact dense sum E. \"exact k ≤ K0\" means the first K0 powers come from the sparse matrix and the eigenpairs cover the rest.\n\n", n, g.Adj.NNZ())
 	b.WriteString("| rank | exact k ≤ 0 | exact k ≤ 1 | exact k ≤ 2 | factorization time |\n|---|---|---|---|---|\n")
 	got := mat.NewDense(n, n, nil)
@@ -125,19 +118,19 @@ func accuracy(ctx context.Context, data string, ranks []int) (string, error) {
 			t := time.Now()
 			s, err := lowrank.NewSeries(ctx, g.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: r, Seed: 1}, C: 10, Exact: exact})
 			if err != nil {
-				return "", err
+				return "", "", err
 			}
 			ft = time.Since(t)
 			if err := s.DenseTo(got, c); err != nil {
-				return "", err
+				return "", "", err
 			}
 			row += fmt.Sprintf(" %.4f |", lowrank.RelativeError(got, want))
 		}
 		row += fmt.Sprintf(" %.2f s |", ft.Seconds())
-		fmt.Fprintln(os.Stderr, row)
+		fmt.Fprintln(h.Stderr, row)
 		b.WriteString(row + "\n")
 	}
-	return b.String(), nil
+	return "Accuracy of the factored power series on ca-HepTh", b.String(), nil
 }
 
 type timingRow struct {
@@ -150,31 +143,38 @@ type timingRow struct {
 	CSRBytes, Factors int64
 }
 
+// loadGraph returns the adjacency of a timing graph and whether it is
+// directed: "slashdot" (soc-Slashdot0902 under data) or "rmatS", the
+// undirected R-MAT graph of scale S, edge factor 5, seed 1.
 func loadGraph(ctx context.Context, data, name string) (*sparse.CSR, bool, error) {
-	switch name {
-	case "slashdot":
+	if name == "slashdot" {
 		g, _, err := graphio.LoadEdgeList(ctx, filepath.Join(data, "soc-Slashdot0902", "soc-Slashdot0902.txt.gz"), graphio.LoadOptions{Directed: true})
 		if err != nil {
 			return nil, false, err
 		}
 		return g.Adj, true, nil
-	case "rmat20":
-		g, err := pipeline.RMAT(20, 5, false, 1)
-		if err != nil {
-			return nil, false, err
-		}
-		return g.Adj, false, nil
 	}
-	return nil, false, fmt.Errorf("unknown graph %q (slashdot or rmat20)", name)
+	if s, ok := strings.CutPrefix(name, "rmat"); ok {
+		if scale, err := strconv.Atoi(s); err == nil {
+			g, err := pipeline.RMAT(scale, 5, false, 1)
+			if err != nil {
+				return nil, false, err
+			}
+			return g.Adj, false, nil
+		}
+	}
+	return nil, false, fmt.Errorf("unknown graph %q (slashdot or rmatS, e.g. rmat20)", name)
 }
 
-func timeOne(ctx context.Context, data, spec string) error {
+// timeOne factors one graph at one rank ("graph:rank") and prints its
+// timingRow as JSON: the child process of timing.
+func timeOne(ctx context.Context, h *benchmarks.Harness, spec string) error {
 	name, rs, _ := strings.Cut(spec, ":")
 	r, err := strconv.Atoi(rs)
 	if err != nil {
-		return err
+		return h.Usagef("-one %q: want graph:rank", spec)
 	}
-	adj, directed, err := loadGraph(ctx, data, name)
+	adj, directed, err := loadGraph(ctx, h.Data, name)
 	if err != nil {
 		return err
 	}
@@ -191,38 +191,39 @@ func timeOne(ctx context.Context, data, spec string) error {
 	csr := adj.Bytes() * 2 // T and its transpose (or S and its transpose)
 	row := timingRow{Graph: name, Nodes: n, NNZ: adj.NNZ(), Rank: r, Seconds: st.Total.Seconds(), SpMM: st.SpMM.Seconds(),
 		QR: st.QR.Seconds(), Small: st.Small.Seconds(), Other: st.Other.Seconds(), PeakRSS: sysmem.PeakRSS(), CSRBytes: csr, Factors: factors}
-	return json.NewEncoder(os.Stdout).Encode(row)
+	return json.NewEncoder(h.Stdout).Encode(row)
 }
 
-func timing(ctx context.Context, graphs string, ranks []int) (string, error) {
+// timing returns the title and body of the timing table, one child
+// process per graph and rank.
+func timing(ctx context.Context, h *benchmarks.Harness, graphs string, ranks []int) (title, body string, err error) {
 	self, err := os.Executable()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	var b strings.Builder
-	b.WriteString("# Factorization time and memory\n\n")
-	b.WriteString("Rank-r factorization (oversampling 10, 2 power iterations, Householder QR between products): soc-Slashdot0902 is directed (truncated SVD of T = D⁻¹A); the R-MAT graph (scale 20, edge factor 5, seed 1, undirected) uses the eigenpairs of D^{-1/2}AD^{-1/2}. One child process per row; peak RSS is its VmHWM (loading included). \"in SpMM + QR\" is the share of the factorization's time spent in sparse products and orthonormalisation.\n\n")
+	b.WriteString("Rank-r factorization (oversampling 10, 2 power iterations, Householder QR between products): soc-Slashdot0902 is directed (truncated SVD of T = D⁻¹A); the R-MAT graphs (rmatS: scale S, edge factor 5, seed 1, undirected) use the eigenpairs of D^{-1/2}AD^{-1/2}. One child process per row; peak RSS is its VmHWM (loading included). \"in SpMM + QR\" is the share of the factorization's time spent in sparse products and orthonormalisation.\n\n")
 	b.WriteString("| graph | nodes | nnz | rank | time | SpMM | QR | small dense | other | in SpMM + QR | peak RSS | CSR + factors | ratio |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, g := range strings.Split(graphs, ",") {
 		for _, r := range ranks {
-			cmd := exec.CommandContext(ctx, self, "-one", g+":"+strconv.Itoa(r))
-			cmd.Stderr = os.Stderr
+			cmd := exec.CommandContext(ctx, self, "-one", g+":"+strconv.Itoa(r), "-data", h.Data)
+			cmd.Stderr = h.Stderr
 			var buf bytes.Buffer
 			cmd.Stdout = &buf
 			if err := cmd.Run(); err != nil {
-				return "", fmt.Errorf("%s rank %d: %v", g, r, err)
+				return "", "", fmt.Errorf("%s rank %d: %w", g, r, err)
 			}
 			var t timingRow
 			if err := json.Unmarshal(buf.Bytes(), &t); err != nil {
-				return "", err
+				return "", "", fmt.Errorf("%s rank %d: %w", g, r, err)
 			}
 			base := t.CSRBytes + t.Factors
 			line := fmt.Sprintf("| %s | %d | %d | %d | %.1f s | %.1f s | %.1f s | %.1f s | %.1f s | %.0f%% | %s | %s | %.1f× |",
 				t.Graph, t.Nodes, t.NNZ, t.Rank, t.Seconds, t.SpMM, t.QR, t.Small, t.Other, 100*(t.SpMM+t.QR)/t.Seconds,
 				sysmem.FormatBytes(t.PeakRSS), sysmem.FormatBytes(base), float64(t.PeakRSS)/float64(base))
-			fmt.Fprintln(os.Stderr, line)
+			fmt.Fprintln(h.Stderr, line)
 			b.WriteString(line + "\n")
 		}
 	}
-	return b.String(), nil
+	return "Factorization time and memory", b.String(), nil
 }

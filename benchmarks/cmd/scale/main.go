@@ -7,18 +7,19 @@
 // the dense reference's memory estimate (run for real up to -dense-max).
 //
 //	go run ./benchmarks/cmd/scale -min 12 -max 20 -out benchmarks/results/scaling.md
+//
+// The shared flags (-data, -out, -allow-dirty) and the exit statuses are
+// those of benchmarks.Harness.
 package main
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -55,58 +56,92 @@ type row struct {
 	DenseAUC     float64 `json:"dense_auc"`
 }
 
-func main() {
-	minScale := flag.Int("min", 12, "smallest R-MAT scale (2^scale nodes)")
-	maxScale := flag.Int("max", 20, "largest R-MAT scale")
-	step := flag.Int("step", 2, "scale increment")
-	epochs := flag.Float64("epochs", 1, "sparse training epochs per scale")
-	dim := flag.Int("dim", 128, "embedding width d")
-	denseMax := flag.Int("dense-max", 12, "largest scale at which the dense reference also runs (300 steps)")
-	one := flag.Int("one", -1, "internal: measure this scale in this process and print one JSON row")
-	rank := flag.Int("rank", 64, "rank of the factorization stage (lowrank.NewSeries on the training graph; 0: skip)")
-	plotOut := flag.String("plot", "", "write log-log plots of time per stage and of peak memory against nodes to `PREFIX`-time.png and PREFIX-memory.png")
-	out := flag.String("out", "", "write the Markdown table here")
-	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+func main() { os.Exit(benchmarks.Main("scale", run)) }
 
-	if *one >= 0 {
-		r, err := measure(ctx, *one, *epochs, *dim, *rank, *one <= *denseMax)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "scale:", err)
-			os.Exit(1)
-		}
-		json.NewEncoder(os.Stdout).Encode(r)
-		return
+// options are the command's own flags.
+type options struct {
+	minScale, maxScale, step, dim, denseMax, one, rank int
+	epochs                                             float64
+	plot                                               string
+}
+
+func run(ctx context.Context, h *benchmarks.Harness) error {
+	o := &options{}
+	fs := h.Flags
+	fs.IntVar(&o.minScale, "min", 12, "smallest R-MAT scale (2^scale nodes)")
+	fs.IntVar(&o.maxScale, "max", 20, "largest R-MAT scale")
+	fs.IntVar(&o.step, "step", 2, "scale increment")
+	fs.Float64Var(&o.epochs, "epochs", 1, "sparse training epochs per scale")
+	fs.IntVar(&o.dim, "dim", 128, "embedding width d")
+	fs.IntVar(&o.denseMax, "dense-max", 12, "largest scale at which the dense reference also runs (300 steps)")
+	fs.IntVar(&o.one, "one", -1, "internal: measure this scale in this process and print one JSON row")
+	fs.IntVar(&o.rank, "rank", 64, "rank of the factorization stage (lowrank.NewSeries on the training graph; 0: skip)")
+	fs.StringVar(&o.plot, "plot", "", "write log-log plots of time per stage and of peak memory against nodes to `PREFIX`-time.png and PREFIX-memory.png")
+	if err := h.Parse(); err != nil {
+		return err
 	}
+	if o.step < 1 || o.epochs <= 0 {
+		return h.Usagef("-step and -epochs must be positive")
+	}
+	if o.one >= 0 {
+		r, err := measure(ctx, o.one, o.epochs, o.dim, o.rank, o.one <= o.denseMax)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(h.Stdout).Encode(r)
+	}
+	rows, err := measureAll(ctx, h, o)
+	if err != nil {
+		return err
+	}
+	text := report(h, o, rows)
+	if o.plot != "" && len(rows) > 0 {
+		if err := plotScaling(o.plot, rows); err != nil {
+			return err
+		}
+		text += fmt.Sprintf("\nPlots: [time per stage](%s-time.png), [peak memory](%s-memory.png) (log-log, against nodes).\n",
+			filepath.Base(o.plot), filepath.Base(o.plot))
+	}
+	return h.WriteResult(text)
+}
+
+// measureAll measures each scale in a child process (this program with
+// -one) and returns the rows up to the first scale that failed.
+func measureAll(ctx context.Context, h *benchmarks.Harness, o *options) ([]row, error) {
 	self, err := os.Executable()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "scale:", err)
-		os.Exit(1)
+		return nil, err
 	}
 	var rows []row
-	for s := *minScale; s <= *maxScale; s += *step {
-		args := []string{"-one", strconv.Itoa(s), "-epochs", fmt.Sprint(*epochs), "-dim", strconv.Itoa(*dim), "-dense-max", strconv.Itoa(*denseMax), "-rank", strconv.Itoa(*rank)}
+	for s := o.minScale; s <= o.maxScale; s += o.step {
+		args := []string{"-one", strconv.Itoa(s), "-epochs", fmt.Sprint(o.epochs), "-dim", strconv.Itoa(o.dim), "-dense-max", strconv.Itoa(o.denseMax), "-rank", strconv.Itoa(o.rank)}
 		cmd := exec.CommandContext(ctx, self, args...)
-		cmd.Stderr = os.Stderr
+		cmd.Stderr = h.Stderr
 		var buf bytes.Buffer
 		cmd.Stdout = &buf
 		if err := cmd.Run(); err != nil {
-			fmt.Fprintf(os.Stderr, "scale: scale %d failed: %v\n", s, err)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			fmt.Fprintf(h.Stderr, "scale: scale %d failed: %v\n", s, err)
 			break
 		}
 		var r row
 		if err := json.Unmarshal(buf.Bytes(), &r); err != nil {
-			fmt.Fprintln(os.Stderr, "scale:", err)
-			os.Exit(1)
+			return nil, fmt.Errorf("scale %d: %w", s, err)
 		}
-		fmt.Fprintf(os.Stderr, "scale %d: %d nodes, %d edges, epoch %.1fs, peak RSS %s, test AUC %.4f\n",
+		fmt.Fprintf(h.Stderr, "scale %d: %d nodes, %d edges, epoch %.1fs, peak RSS %s, test AUC %.4f\n",
 			s, r.Nodes, r.Edges, r.EpochSeconds, sysmem.FormatBytes(r.PeakRSS), r.TestAUC)
 		rows = append(rows, r)
 	}
+	return rows, nil
+}
+
+// report formats the results file (without the plots' line).
+func report(h *benchmarks.Harness, o *options, rows []row) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Scaling on R-MAT graphs\n\n%s\n\nCommand: `go run ./benchmarks/cmd/scale %s`\n\n", benchmarks.MachineLine(), strings.Join(os.Args[1:], " "))
-	fmt.Fprintf(&b, "Graph500 R-MAT (A = 0.57, B = 0.19, C = 0.19, edge factor 16, ids permuted, undirected, duplicates and self-loops dropped), generated, written as a SNAP edge list to a temporary file and loaded back (load = parsing that file into the CSR); half the edges held out by the splitter; factorization = lowrank.NewSeries of the training graph's transition matrix at rank %d (C = 10 powers; the factors are dropped before training); sparse trainer with default settings, d = %d, C = 10, %g epoch(s) (one epoch = N walks, 10 positive and 10 negative pairs each). Peak RSS is the child process's VmHWM over all stages. Dense: the reference's pre-flight memory estimate (C + 1 float32 N x N matrices); its time and AUC where it ran (300 steps).\n\n", *rank, *dim, *epochs)
+	b.WriteString(h.Header("Scaling on R-MAT graphs"))
+	fmt.Fprintf(&b, "Graph500 R-MAT (A = 0.57, B = 0.19, C = 0.19, edge factor 16, ids permuted, undirected, duplicates and self-loops dropped), generated, written as a SNAP edge list to a temporary file and loaded back (load = parsing that file into the CSR); half the edges held out by the splitter; factorization = lowrank.NewSeries of the training graph's transition matrix at rank %d (C = 10 powers; the factors are dropped before training); sparse trainer with default settings, d = %d, C = 10, %g epoch(s) (one epoch = N walks, 10 positive and 10 negative pairs each). Peak RSS is the child process's VmHWM over all stages. Dense: the reference's pre-flight memory estimate (C + 1 float32 N x N matrices); its time and AUC where it ran (300 steps).\n\n", o.rank, o.dim, o.epochs)
 	b.WriteString("| scale | nodes | edges | generate | load | split | factorize | one epoch | evaluate | pairs/s | test AUC | peak RSS | sparse estimate | dense memory | dense time | dense AUC |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		dt, da := "—", "—"
@@ -117,21 +152,7 @@ func main() {
 			r.Scale, r.Nodes, r.Edges, r.GenSeconds, r.LoadSeconds, r.SplitSeconds, r.FactorSecs, r.EpochSeconds, r.EvalSeconds, r.PairsPerSec/1e6, r.TestAUC,
 			sysmem.FormatBytes(r.PeakRSS), sysmem.FormatBytes(r.Estimated), sysmem.FormatBytes(r.DenseBytes), dt, da)
 	}
-	if *plotOut != "" && len(rows) > 0 {
-		if err := plotScaling(*plotOut, rows); err != nil {
-			fmt.Fprintln(os.Stderr, "scale:", err)
-			os.Exit(1)
-		}
-		fmt.Fprintf(&b, "\nPlots: [time per stage](%s-time.png), [peak memory](%s-memory.png) (log-log, against nodes).\n",
-			filepath.Base(*plotOut), filepath.Base(*plotOut))
-	}
-	fmt.Print(b.String())
-	if *out != "" {
-		if err := benchmarks.WriteFileAtomic(*out, []byte(b.String())); err != nil {
-			fmt.Fprintln(os.Stderr, "scale:", err)
-			os.Exit(1)
-		}
-	}
+	return b.String()
 }
 
 func measure(ctx context.Context, scale int, epochs float64, dim, rank int, dense bool) (*row, error) {

@@ -4,14 +4,15 @@
 // linear decay and GloVe's 1/k at C = 10), and writes a Markdown table.
 //
 //	go run ./benchmarks/cmd/sensitivity -datasets ca-HepTh,PPI -out benchmarks/results/sensitivity.md
+//
+// The shared flags (-data, -out, -allow-dirty) and the exit statuses are
+// those of benchmarks.Harness.
 package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,82 +23,105 @@ import (
 	"github.com/wys-project/wys/pipeline/train"
 )
 
-func main() {
-	datasets := flag.String("datasets", "ca-HepTh,PPI", "datasets with a released split under -data")
-	data := flag.String("data", "../shared/datasets", "folder holding the datasets")
-	cs := flag.String("C", "5,10,20,30", "values of C")
-	betas := flag.String("beta", "0.3,0.5,0.7,0.9", "values of β")
-	epochs := flag.Float64("epochs", 0, "epochs per run (0: the trainer's default)")
-	dim := flag.Int("dim", 128, "embedding width d")
-	out := flag.String("out", "", "write the Markdown table here")
-	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	fail := func(err error) {
-		fmt.Fprintln(os.Stderr, "sensitivity:", err)
-		os.Exit(1)
+func main() { os.Exit(benchmarks.Main("sensitivity", run)) }
+
+// options are the command's own flags, with the lists parsed.
+type options struct {
+	datasets     string
+	epochs       float64
+	dim          int
+	cvals, bvals []float64
+}
+
+func run(ctx context.Context, h *benchmarks.Harness) error {
+	o := &options{}
+	fs := h.Flags
+	fs.StringVar(&o.datasets, "datasets", "ca-HepTh,PPI", "datasets with a released split under -data")
+	cs := fs.String("C", "5,10,20,30", "values of C")
+	betas := fs.String("beta", "0.3,0.5,0.7,0.9", "values of β")
+	fs.Float64Var(&o.epochs, "epochs", 0, "epochs per run (0: the trainer's default)")
+	fs.IntVar(&o.dim, "dim", 128, "embedding width d")
+	if err := h.Parse(); err != nil {
+		return err
 	}
-	floats := func(s string) []float64 {
-		var out []float64
-		for _, f := range strings.Split(s, ",") {
-			v, err := strconv.ParseFloat(f, 64)
-			if err != nil {
-				fail(fmt.Errorf("bad number %q", f))
-			}
-			out = append(out, v)
-		}
-		return out
+	var err error
+	if o.cvals, err = floats(*cs); err != nil {
+		return h.Usagef("-C: %v", err)
 	}
-	cvals, bvals := floats(*cs), floats(*betas)
+	if o.bvals, err = floats(*betas); err != nil {
+		return h.Usagef("-beta: %v", err)
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Sensitivity to C and β (the paper's Figure 4)\n\n%s\n\nCommand: `go run ./benchmarks/cmd/sensitivity %s`\n\n", benchmarks.MachineLine(), strings.Join(os.Args[1:], " "))
-	fmt.Fprintf(&b, "Sparse trainer, code formulation, d = %d, seed 1, default epochs unless given; test ROC-AUC at the best train AUC. The last rows fix Q instead of learning it (C = 10).\n\n", *dim)
-	for _, ds := range strings.Split(*datasets, ",") {
-		split, err := graphio.LoadSplitDir(ctx, filepath.Join(*data, ds, "asymproj"), false)
+	b.WriteString(h.Header("Sensitivity to C and β (the paper's Figure 4)"))
+	fmt.Fprintf(&b, "Sparse trainer, code formulation, d = %d, seed 1, default epochs unless given; test ROC-AUC at the best train AUC. The last rows fix Q instead of learning it (C = 10).\n\n", o.dim)
+	for _, ds := range strings.Split(o.datasets, ",") {
+		text, err := section(ctx, h, o, ds)
 		if err != nil {
-			fail(err)
+			return fmt.Errorf("%s: %w", ds, err)
 		}
-		run := func(obj pipeline.ObjectiveConfig, fixed []float64) *pipeline.Result {
-			res, err := benchmarks.RunSplit(ctx, train.Run, split, train.Config{Objective: obj, Dim: *dim, Epochs: *epochs, FixedQ: fixed, Seed: 1}, nil)
+		b.WriteString(text)
+	}
+	return h.WriteResult(b.String())
+}
+
+// floats parses a comma-separated list of numbers.
+func floats(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			return nil, fmt.Errorf("bad number %q", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// section runs the sweep and the fixed-Q baselines on one dataset and
+// returns its part of the results file.
+func section(ctx context.Context, h *benchmarks.Harness, o *options, ds string) (string, error) {
+	split, err := graphio.LoadSplitDir(ctx, filepath.Join(h.Data, ds, "asymproj"), false)
+	if err != nil {
+		return "", err
+	}
+	auc := func(obj pipeline.ObjectiveConfig, fixed []float64) (*pipeline.Result, error) {
+		return benchmarks.RunSplit(ctx, train.Run, split, train.Config{Objective: obj, Dim: o.dim, Epochs: o.epochs, FixedQ: fixed, Seed: 1}, nil)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s\n\n| C \\ β |", ds)
+	for _, beta := range o.bvals {
+		fmt.Fprintf(&b, " %g |", beta)
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(o.bvals)) + "\n")
+	for _, c := range o.cvals {
+		fmt.Fprintf(&b, "| %g |", c)
+		for _, beta := range o.bvals {
+			res, err := auc(pipeline.ObjectiveConfig{C: int(c), Beta: beta}, nil)
 			if err != nil {
-				fail(err)
+				return "", err
 			}
-			return res
-		}
-		fmt.Fprintf(&b, "## %s\n\n| C \\ β |", ds)
-		for _, beta := range bvals {
-			fmt.Fprintf(&b, " %g |", beta)
-		}
-		b.WriteString("\n|---|" + strings.Repeat("---|", len(bvals)) + "\n")
-		for _, c := range cvals {
-			fmt.Fprintf(&b, "| %g |", c)
-			for _, beta := range bvals {
-				res := run(pipeline.ObjectiveConfig{C: int(c), Beta: beta}, nil)
-				fmt.Fprintf(&b, " %.2f |", 100*res.TestAUC)
-				fmt.Fprintf(os.Stderr, "%s C=%g β=%g: %.2f Q1 %.3f\n", ds, c, beta, 100*res.TestAUC, res.Q[0])
-			}
-			b.WriteString("\n")
-		}
-		b.WriteString("\n| fixed Q (C = 10) | test AUC |\n|---|---|\n")
-		for _, name := range []string{"deepwalk", "glove"} {
-			q := make([]float64, 10)
-			for k := range q {
-				if name == "deepwalk" {
-					q[k] = 1 - float64(k)/10
-				} else {
-					q[k] = 1 / float64(k+1)
-				}
-			}
-			res := run(pipeline.ObjectiveConfig{C: 10}, q)
-			fmt.Fprintf(&b, "| %s | %.2f |\n", name, 100*res.TestAUC)
-			fmt.Fprintf(os.Stderr, "%s fixed %s: %.2f\n", ds, name, 100*res.TestAUC)
+			fmt.Fprintf(&b, " %.2f |", 100*res.TestAUC)
+			fmt.Fprintf(h.Stderr, "%s C=%g β=%g: %.2f Q1 %.3f\n", ds, c, beta, 100*res.TestAUC, res.Q[0])
 		}
 		b.WriteString("\n")
 	}
-	fmt.Print(b.String())
-	if *out != "" {
-		if err := benchmarks.WriteFileAtomic(*out, []byte(b.String())); err != nil {
-			fail(err)
+	b.WriteString("\n| fixed Q (C = 10) | test AUC |\n|---|---|\n")
+	for _, name := range []string{"deepwalk", "glove"} {
+		q := make([]float64, 10)
+		for k := range q {
+			if name == "deepwalk" {
+				q[k] = 1 - float64(k)/10
+			} else {
+				q[k] = 1 / float64(k+1)
+			}
 		}
+		res, err := auc(pipeline.ObjectiveConfig{C: 10}, q)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "| %s | %.2f |\n", name, 100*res.TestAUC)
+		fmt.Fprintf(h.Stderr, "%s fixed %s: %.2f\n", ds, name, 100*res.TestAUC)
 	}
+	b.WriteString("\n")
+	return b.String(), nil
 }

@@ -9,15 +9,15 @@
 // Time to target counts every stage a user waits for: the dense model's
 // powers or the sparse trainer's factorization, plus training up to the
 // first evaluation at or above the target (evaluations every 4 dense steps
-// and every Epochs/20 sparse epochs). Evaluation time is included.
+// and every Epochs/20 sparse epochs). Evaluation time is included. The
+// shared flags (-data, -out, -allow-dirty) and the exit statuses are those
+// of benchmarks.Harness.
 package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
@@ -29,6 +29,19 @@ import (
 	"github.com/wys-project/wys/pipeline/train"
 )
 
+func main() { os.Exit(benchmarks.Main("speed", run)) }
+
+// options are the command's own flags.
+type options struct {
+	dataset        string
+	dim, steps     int
+	epochs         float64
+	variants       string
+	dense          bool
+	target, margin float64
+	seed           uint64
+}
+
 type row struct {
 	name       string
 	auc        float64
@@ -39,94 +52,102 @@ type row struct {
 	curvePoint int
 }
 
-// It is longer than 80 lines because it predates the shared benchmark
-// harness (flags, signals, results header), which is still to come.
-func main() {
-	data := flag.String("data", "../shared/datasets", "folder holding the datasets")
-	dataset := flag.String("dataset", "ca-HepTh", "dataset under -data with an asymproj/ split")
-	dim := flag.Int("dim", 128, "embedding width d")
-	steps := flag.Int("steps", 300, "dense: full-batch steps")
-	epochs := flag.Float64("epochs", 0, "sparse: epochs (0: the trainer's default)")
-	variants := flag.String("variants", "walk,walk+warm,factored,factored+warm", "sparse variants: source (walk or factored), +warm for the spectral warm start")
-	dense := flag.Bool("dense", true, "run the dense reference (sets the target)")
-	target := flag.Float64("target", 0, "target test AUC in points (0: the dense reference's best minus -margin)")
-	margin := flag.Float64("margin", 0.5, "points below the dense reference's best test AUC that count as reaching it")
-	seed := flag.Uint64("seed", 1, "seed of every run")
-	out := flag.String("out", "", "write the Markdown table here")
-	flag.Parse()
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	fail := func(err error) {
-		fmt.Fprintln(os.Stderr, "speed:", err)
-		os.Exit(1)
+func run(ctx context.Context, h *benchmarks.Harness) error {
+	o := &options{}
+	fs := h.Flags
+	fs.StringVar(&o.dataset, "dataset", "ca-HepTh", "dataset under -data with an asymproj/ split")
+	fs.IntVar(&o.dim, "dim", 128, "embedding width d")
+	fs.IntVar(&o.steps, "steps", 300, "dense: full-batch steps")
+	fs.Float64Var(&o.epochs, "epochs", 0, "sparse: epochs (0: the trainer's default)")
+	fs.StringVar(&o.variants, "variants", "walk,walk+warm,factored,factored+warm", "sparse variants: source (walk or factored), +warm for the spectral warm start")
+	fs.BoolVar(&o.dense, "dense", true, "run the dense reference (sets the target)")
+	fs.Float64Var(&o.target, "target", 0, "target test AUC in points (0: the dense reference's best minus -margin)")
+	fs.Float64Var(&o.margin, "margin", 0.5, "points below the dense reference's best test AUC that count as reaching it")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of every run")
+	if err := h.Parse(); err != nil {
+		return err
 	}
-	split, err := graphio.LoadSplitDir(ctx, filepath.Join(*data, *dataset, "asymproj"), *dataset == "soc-Epinions1")
+	if !o.dense && o.target == 0 {
+		return h.Usagef("no target: give -target or run the dense reference")
+	}
+	split, err := graphio.LoadSplitDir(ctx, filepath.Join(h.Data, o.dataset, "asymproj"), o.dataset == "soc-Epinions1")
 	if err != nil {
-		fail(err)
-	}
-	// firstAt returns the time of the first curve point at or above goal.
-	firstAt := func(res *pipeline.Result, goal float64) (time.Duration, int) {
-		for _, p := range res.Curve {
-			if 100*p.TestAUC >= goal {
-				return p.Elapsed, p.Step
-			}
-		}
-		return -1, 0
+		return err
 	}
 	var rows []row
 	var denseRes *pipeline.Result
-	goal := *target
-	if *dense {
-		fmt.Fprintf(os.Stderr, "dense reference, %d steps…\n", *steps)
-		start := time.Now()
-		denseRes, err = benchmarks.RunSplit(ctx, reference.Run, split, reference.Config{Dim: *dim, Steps: *steps, Seed: *seed}, nil)
-		if err != nil {
-			fail(err)
+	goal := o.target
+	if o.dense {
+		var r row
+		if denseRes, r, err = runDense(ctx, h, o, split); err != nil {
+			return err
 		}
 		if goal == 0 {
-			goal = 100*denseRes.TestAUC - *margin
+			goal = 100*denseRes.TestAUC - o.margin
 		}
-		rows = append(rows, row{name: "dense reference (BLAS " + reference.BLAS + ")", auc: 100 * denseRes.TestAUC,
-			setup: denseRes.Stats.Stage("powers"), total: time.Since(start)})
+		r.toTarget, r.curvePoint = toTarget(denseRes, r.setup, goal)
+		rows = append(rows, r)
 	}
-	if goal == 0 {
-		fail(fmt.Errorf("no target: give -target or run the dense reference"))
-	}
-	for _, v := range strings.Split(*variants, ",") {
-		source, warm := strings.CutSuffix(v, "+warm")
-		cfg := train.Config{Dim: *dim, Epochs: *epochs, Source: source, WarmStart: warm, Seed: *seed}
-		fmt.Fprintf(os.Stderr, "sparse %s…\n", v)
-		start := time.Now()
-		res, err := benchmarks.RunSplit(ctx, train.Run, split, cfg, nil)
+	for _, v := range strings.Split(o.variants, ",") {
+		r, err := runSparse(ctx, h, o, split, v, goal)
 		if err != nil {
-			fail(err)
+			return err
 		}
-		rows = append(rows, row{name: "sparse " + v, auc: 100 * res.TestAUC, setup: res.Stats.Stage("factorize"),
-			total: time.Since(start), pairsPerS: res.Stats.PairsPerSecond})
-		r := &rows[len(rows)-1]
-		if t, step := firstAt(res, goal); t >= 0 {
-			r.toTarget, r.curvePoint = r.setup+t, step
-		} else {
-			r.toTarget = -1
-		}
+		rows = append(rows, r)
 	}
-	if denseRes != nil {
-		if t, step := firstAt(denseRes, goal); t >= 0 {
-			rows[0].toTarget, rows[0].curvePoint = rows[0].setup+t, step
-		} else {
-			rows[0].toTarget = -1
-		}
-	}
+	return h.WriteResult(report(h, o, rows, goal, denseRes))
+}
 
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Time to a target test AUC on %s (d = %d)\n\n%s\n\n", *dataset, *dim, benchmarks.MachineLine())
-	fmt.Fprintf(&b, "Command: `go run -tags openblas ./benchmarks/cmd/speed %s`\n\n", strings.Join(os.Args[1:], " "))
-	fmt.Fprintf(&b, "Target: test ROC-AUC %.2f", goal)
-	if *target == 0 {
-		fmt.Fprintf(&b, " (the dense reference's best, %.2f, minus %.1f points)", 100*denseRes.TestAUC, *margin)
+// runDense runs the dense reference and returns its result and its row
+// (without the time to target).
+func runDense(ctx context.Context, h *benchmarks.Harness, o *options, split *pipeline.Split) (*pipeline.Result, row, error) {
+	fmt.Fprintf(h.Stderr, "dense reference, %d steps…\n", o.steps)
+	start := time.Now()
+	res, err := benchmarks.RunSplit(ctx, reference.Run, split, reference.Config{Dim: o.dim, Steps: o.steps, Seed: o.seed}, nil)
+	if err != nil {
+		return nil, row{}, err
 	}
-	fmt.Fprintf(&b, ". Time to target = setup (dense powers or sparse factorization) + training, evaluations included, up to the first evaluation at or above the target. Seed %d, code formulation, C = 10; dense %d PercentDelta steps, sparse defaults otherwise. All rows ran one after another in this process.\n\n", *seed, *steps)
+	return res, row{name: "dense reference (BLAS " + reference.BLAS + ")", auc: 100 * res.TestAUC,
+		setup: res.Stats.Stage("powers"), total: time.Since(start)}, nil
+}
+
+// runSparse runs the sparse trainer in variant v ("walk", "factored+warm",
+// …) and times it to goal.
+func runSparse(ctx context.Context, h *benchmarks.Harness, o *options, split *pipeline.Split, v string, goal float64) (row, error) {
+	source, warm := strings.CutSuffix(v, "+warm")
+	cfg := train.Config{Dim: o.dim, Epochs: o.epochs, Source: source, WarmStart: warm, Seed: o.seed}
+	fmt.Fprintf(h.Stderr, "sparse %s…\n", v)
+	start := time.Now()
+	res, err := benchmarks.RunSplit(ctx, train.Run, split, cfg, nil)
+	if err != nil {
+		return row{}, fmt.Errorf("sparse %s: %w", v, err)
+	}
+	r := row{name: "sparse " + v, auc: 100 * res.TestAUC, setup: res.Stats.Stage("factorize"),
+		total: time.Since(start), pairsPerS: res.Stats.PairsPerSecond}
+	r.toTarget, r.curvePoint = toTarget(res, r.setup, goal)
+	return r, nil
+}
+
+// toTarget returns setup plus the time of the first curve point at or
+// above goal (in points) and its step, or -1 when none reached it.
+func toTarget(res *pipeline.Result, setup time.Duration, goal float64) (time.Duration, int) {
+	for _, p := range res.Curve {
+		if 100*p.TestAUC >= goal {
+			return setup + p.Elapsed, p.Step
+		}
+	}
+	return -1, 0
+}
+
+// report formats the results file.
+func report(h *benchmarks.Harness, o *options, rows []row, goal float64, denseRes *pipeline.Result) string {
+	var b strings.Builder
+	b.WriteString(h.Header(fmt.Sprintf("Time to a target test AUC on %s (d = %d)", o.dataset, o.dim)))
+	fmt.Fprintf(&b, "Target: test ROC-AUC %.2f", goal)
+	if o.target == 0 {
+		fmt.Fprintf(&b, " (the dense reference's best, %.2f, minus %.1f points)", 100*denseRes.TestAUC, o.margin)
+	}
+	fmt.Fprintf(&b, ". Time to target = setup (dense powers or sparse factorization) + training, evaluations included, up to the first evaluation at or above the target. Seed %d, code formulation, C = 10; dense %d PercentDelta steps, sparse defaults otherwise. All rows ran one after another in this process.\n\n", o.seed, o.steps)
 	b.WriteString("| trainer | final test AUC | setup | time to target | at step | total time | speed-up to target vs dense | positive pairs/s |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		tt, ratio := "not reached", "—"
@@ -143,10 +164,5 @@ func main() {
 		fmt.Fprintf(&b, "| %s | %.2f | %.1f s | %s | %d | %.1f s | %s | %s |\n", r.name, r.auc, r.setup.Seconds(), tt, r.curvePoint,
 			r.total.Seconds(), ratio, pps)
 	}
-	fmt.Print(b.String())
-	if *out != "" {
-		if err := benchmarks.WriteFileAtomic(*out, []byte(b.String())); err != nil {
-			fail(err)
-		}
-	}
+	return b.String()
 }

@@ -6,17 +6,18 @@
 //
 // Each (dataset, d, trainer) cell is the mean ± standard deviation over
 // -seeds runs of the test ROC-AUC at the step with the best train AUC.
+// The shared flags (-data, -out, -allow-dirty) and the exit statuses are
+// those of benchmarks.Harness.
 package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"io"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,6 +28,8 @@ import (
 	"github.com/wys-project/wys/pipeline/train"
 )
 
+func main() { os.Exit(benchmarks.Main("table1", run)) }
+
 // paper holds Table 1's WYS column (d = 64, d = 128).
 var paper = map[string][2]float64{
 	"ca-HepTh":      {93.6, 93.9},
@@ -35,136 +38,189 @@ var paper = map[string][2]float64{
 	"soc-Epinions1": {math.NaN(), math.NaN()},
 }
 
-// It is longer than 80 lines because it predates the shared benchmark
-// harness (flags, signals, results header), which is still to come.
-func main() {
-	datasets := flag.String("datasets", "ca-HepTh,ego-Facebook,PPI", "comma-separated datasets under -data with an asymproj/ split")
-	data := flag.String("data", "../shared/datasets", "folder holding the datasets")
-	trainers := flag.String("trainers", "dense,sparse", "trainers to run: dense, sparse")
-	dims := flag.String("dims", "128,64", "embedding widths d (d/2 per side)")
-	seeds := flag.Int("seeds", 1, "runs per cell (seeds 1..n)")
-	formulation := flag.String("formulation", "code", "objective formulation: code or paper")
-	steps := flag.Int("steps", 300, "dense: full-batch steps")
-	epochs := flag.Float64("epochs", 0, "sparse: epochs (0: the trainer's default)")
-	batch := flag.Int("batch", 0, "sparse: walks per batch (0: default)")
-	lr := flag.Float64("lr", 0, "sparse: learning rate (0: default)")
-	negatives := flag.Int("negatives", 0, "sparse: negatives per positive (0: default)")
-	opt := flag.String("opt", "", "sparse: optimizer adam or sgd (empty: default)")
-	out := flag.String("out", "", "write the Markdown table here (default: stdout only)")
-	verbose := flag.Bool("v", false, "print evaluation points")
-	contexts := flag.String("contexts", "", "comma-separated context variants, one row each: none, ppr, aa, ppr+aa (the paper's extension types; empty: none, without a context column)")
-	alpha := flag.Float64("ppr-alpha", 0.15, "restart probability of the ppr context")
-	flag.Parse()
+// options are the command's own flags, with the lists split.
+type options struct {
+	datasets, trainers, dims, contexts string
+	seeds, steps, batch, negatives     int
+	formulation, opt                   string
+	epochs, lr, alpha                  float64
+	verbose                            bool
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	datasetList, trainerList, variantList []string
+	dimList                               []int
+}
+
+func run(ctx context.Context, h *benchmarks.Harness) error {
+	o := &options{}
+	fs := h.Flags
+	fs.StringVar(&o.datasets, "datasets", "ca-HepTh,ego-Facebook,PPI", "comma-separated datasets under -data with an asymproj/ split")
+	fs.StringVar(&o.trainers, "trainers", "dense,sparse", "trainers to run: dense, sparse")
+	fs.StringVar(&o.dims, "dims", "128,64", "embedding widths d (d/2 per side)")
+	fs.IntVar(&o.seeds, "seeds", 1, "runs per cell (seeds 1..n)")
+	fs.StringVar(&o.formulation, "formulation", "code", "objective formulation: code or paper")
+	fs.IntVar(&o.steps, "steps", 300, "dense: full-batch steps")
+	fs.Float64Var(&o.epochs, "epochs", 0, "sparse: epochs (0: the trainer's default)")
+	fs.IntVar(&o.batch, "batch", 0, "sparse: walks per batch (0: default)")
+	fs.Float64Var(&o.lr, "lr", 0, "sparse: learning rate (0: default)")
+	fs.IntVar(&o.negatives, "negatives", 0, "sparse: negatives per positive (0: default)")
+	fs.StringVar(&o.opt, "opt", "", "sparse: optimizer adam or sgd (empty: default)")
+	fs.BoolVar(&o.verbose, "v", false, "print evaluation points")
+	fs.StringVar(&o.contexts, "contexts", "", "comma-separated context variants, one row each: none, ppr, aa, ppr+aa (the paper's extension types; empty: none, without a context column)")
+	fs.Float64Var(&o.alpha, "ppr-alpha", 0.15, "restart probability of the ppr context")
+	if err := h.Parse(); err != nil {
+		return err
+	}
+	if err := o.split(h); err != nil {
+		return err
+	}
 	var rows []string
-	log := io.Writer(os.Stderr)
-	for _, ds := range strings.Split(*datasets, ",") {
-		directed := ds == "soc-Epinions1"
-		split, err := graphio.LoadSplitDir(ctx, filepath.Join(*data, ds, "asymproj"), directed)
+	for _, ds := range o.datasetList {
+		split, err := graphio.LoadSplitDir(ctx, filepath.Join(h.Data, ds, "asymproj"), ds == "soc-Epinions1")
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "table1:", err)
-			os.Exit(1)
+			return err
 		}
-		for _, dstr := range strings.Split(*dims, ",") {
-			var d int
-			fmt.Sscan(dstr, &d)
-			variants := strings.Split(*contexts, ",")
-			for _, tv := range cross(strings.Split(*trainers, ","), variants) {
-				tr, variant := tv[0], tv[1]
-				var aucs []float64
-				var q []float64
-				var wall time.Duration
-				var peak int64
-				var best int
-				var pps float64
-				for s := 1; s <= *seeds; s++ {
-					obj := pipeline.ObjectiveConfig{Formulation: pipeline.Formulation(*formulation)}
-					switch variant {
-					case "", "none":
-					case "ppr":
-						obj.PPR = *alpha
-					case "aa":
-						obj.AdamicAdar = true
-					case "ppr+aa":
-						obj.PPR, obj.AdamicAdar = *alpha, true
-					default:
-						fmt.Fprintf(os.Stderr, "table1: -contexts %q: want none, ppr, aa or ppr+aa\n", variant)
-						os.Exit(2)
-					}
-					rec := pipeline.RecordFunc(func(e pipeline.Event) {
-						if *verbose && e.Kind == pipeline.Eval {
-							fmt.Fprintf(log, "  %s %s d=%d step %d loss %.4g train %.4f test %.4f Q1 %.3f %v\n",
-								ds, tr, d, e.Done, e.Point.Loss, e.Point.TrainAUC, e.Point.TestAUC, e.Point.Q[0], e.Elapsed.Round(time.Second))
-						}
-					})
-					start := time.Now()
-					var res *pipeline.Result
-					switch tr {
-					case "dense":
-						res, err = benchmarks.RunSplit(ctx, reference.Run, split, reference.Config{Objective: obj, Dim: d, Steps: *steps, Seed: uint64(s)}, rec)
-					case "sparse":
-						res, err = benchmarks.RunSplit(ctx, train.Run, split, train.Config{Objective: obj, Dim: d, Epochs: *epochs,
-							BatchWalks: *batch, LR: *lr, Negatives: *negatives, Optimizer: *opt, Seed: uint64(s)}, rec)
-					default:
-						err = fmt.Errorf("unknown trainer %q", tr)
-					}
+		for _, d := range o.dimList {
+			for _, tr := range o.trainerList {
+				for _, variant := range o.variantList {
+					r, err := cell(ctx, h, o, split, ds, d, tr, variant)
 					if err != nil {
-						fmt.Fprintln(os.Stderr, "table1:", err)
-						os.Exit(1)
+						return err
 					}
-					wall += time.Since(start)
-					aucs = append(aucs, 100*res.TestAUC)
-					q = res.Q
-					best = res.BestStep
-					peak = max(peak, res.Stats.PeakRSS)
-					pps = res.Stats.PairsPerSecond
-					fmt.Fprintf(log, "%s d=%d %s seed %d: test AUC %.2f (best step %d) in %v, Q %.3v\n",
-						ds, d, tr, s, 100*res.TestAUC, res.BestStep, time.Since(start).Round(time.Second), res.Q)
+					rows = append(rows, r)
 				}
-				mean, std := benchmarks.MeanStd(aucs)
-				pcol := 0
-				if d == 128 {
-					pcol = 1
-				}
-				extra := ""
-				if tr == "sparse" {
-					extra = fmt.Sprintf("%.2fM pairs/s", pps/1e6)
-				} else {
-					extra = "BLAS " + reference.BLAS
-				}
-				ctxCol := ""
-				if *contexts != "" {
-					// The extra types' weights follow the C = 10 powers.
-					ctxCol = " " + variant + " |"
-					var ws []string
-					for j, name := range strings.Split(variant, "+") {
-						if name != "none" && len(q) > pipeline.DefaultC+j {
-							ws = append(ws, fmt.Sprintf("%s %.3f", name, q[pipeline.DefaultC+j]))
-						}
-					}
-					if len(ws) == 0 {
-						ws = append(ws, "—")
-					}
-					ctxCol += " " + strings.Join(ws, ", ") + " |"
-				}
-				paperCol := "—" // not in the paper's Table 1
-				if p := paper[ds][pcol]; !math.IsNaN(p) {
-					paperCol = fmt.Sprintf("%.1f", p)
-				}
-				rows = append(rows, fmt.Sprintf("| %s | %d | %s |%s %.2f ± %.2f | %s | %d | %.1f s | %.2f GiB | %s | %s |",
-					ds, d, tr, ctxCol, mean, std, paperCol, best, wall.Seconds()/float64(*seeds),
-					float64(peak)/(1<<30), benchmarks.FormatQ(q, 4), extra))
 			}
 		}
 	}
+	return h.WriteResult(report(h, o, rows))
+}
+
+// split checks and splits the list flags, before any work starts.
+func (o *options) split(h *benchmarks.Harness) error {
+	o.datasetList = strings.Split(o.datasets, ",")
+	o.trainerList = strings.Split(o.trainers, ",")
+	for _, tr := range o.trainerList {
+		if tr != "dense" && tr != "sparse" {
+			return h.Usagef("-trainers: unknown trainer %q (want dense or sparse)", tr)
+		}
+	}
+	o.variantList = strings.Split(o.contexts, ",")
+	for _, v := range o.variantList {
+		if !slices.Contains([]string{"", "none", "ppr", "aa", "ppr+aa"}, v) {
+			return h.Usagef("-contexts %q: want none, ppr, aa or ppr+aa", v)
+		}
+	}
+	for _, s := range strings.Split(o.dims, ",") {
+		d, err := strconv.Atoi(s)
+		if err != nil || d <= 0 {
+			return h.Usagef("-dims: bad width %q", s)
+		}
+		o.dimList = append(o.dimList, d)
+	}
+	if o.seeds < 1 {
+		return h.Usagef("-seeds %d: want at least 1", o.seeds)
+	}
+	return nil
+}
+
+// objective returns the objective of a context variant.
+func (o *options) objective(variant string) pipeline.ObjectiveConfig {
+	obj := pipeline.ObjectiveConfig{Formulation: pipeline.Formulation(o.formulation)}
+	switch variant {
+	case "ppr":
+		obj.PPR = o.alpha
+	case "aa":
+		obj.AdamicAdar = true
+	case "ppr+aa":
+		obj.PPR, obj.AdamicAdar = o.alpha, true
+	}
+	return obj
+}
+
+// cellStats gathers one cell's runs.
+type cellStats struct {
+	aucs []float64
+	q    []float64 // of the last seed
+	wall time.Duration
+	peak int64
+	best int
+	pps  float64
+}
+
+// cell runs one (dataset, d, trainer, context) cell over the seeds and
+// returns its table row.
+func cell(ctx context.Context, h *benchmarks.Harness, o *options, split *pipeline.Split, ds string, d int, tr, variant string) (string, error) {
+	var st cellStats
+	for s := 1; s <= o.seeds; s++ {
+		rec := pipeline.RecordFunc(func(e pipeline.Event) {
+			if o.verbose && e.Kind == pipeline.Eval {
+				fmt.Fprintf(h.Stderr, "  %s %s d=%d step %d loss %.4g train %.4f test %.4f Q1 %.3f %v\n",
+					ds, tr, d, e.Done, e.Point.Loss, e.Point.TrainAUC, e.Point.TestAUC, e.Point.Q[0], e.Elapsed.Round(time.Second))
+			}
+		})
+		start := time.Now()
+		var res *pipeline.Result
+		var err error
+		if tr == "dense" {
+			res, err = benchmarks.RunSplit(ctx, reference.Run, split, reference.Config{Objective: o.objective(variant), Dim: d, Steps: o.steps, Seed: uint64(s)}, rec)
+		} else {
+			res, err = benchmarks.RunSplit(ctx, train.Run, split, train.Config{Objective: o.objective(variant), Dim: d, Epochs: o.epochs,
+				BatchWalks: o.batch, LR: o.lr, Negatives: o.negatives, Optimizer: o.opt, Seed: uint64(s)}, rec)
+		}
+		if err != nil {
+			return "", fmt.Errorf("%s d=%d %s seed %d: %w", ds, d, tr, s, err)
+		}
+		st.wall += time.Since(start)
+		st.aucs = append(st.aucs, 100*res.TestAUC)
+		st.q, st.best, st.pps = res.Q, res.BestStep, res.Stats.PairsPerSecond
+		st.peak = max(st.peak, res.Stats.PeakRSS)
+		fmt.Fprintf(h.Stderr, "%s d=%d %s seed %d: test AUC %.2f (best step %d) in %v, Q %.3v\n",
+			ds, d, tr, s, 100*res.TestAUC, res.BestStep, time.Since(start).Round(time.Second), res.Q)
+	}
+	return o.row(ds, d, tr, variant, &st), nil
+}
+
+// row formats a cell's table row.
+func (o *options) row(ds string, d int, tr, variant string, st *cellStats) string {
+	mean, std := benchmarks.MeanStd(st.aucs)
+	pcol := 0
+	if d == 128 {
+		pcol = 1
+	}
+	extra := "BLAS " + reference.BLAS
+	if tr == "sparse" {
+		extra = fmt.Sprintf("%.2fM pairs/s", st.pps/1e6)
+	}
+	ctxCol := ""
+	if o.contexts != "" {
+		// The extra types' weights follow the C = 10 powers.
+		ctxCol = " " + variant + " |"
+		var ws []string
+		for j, name := range strings.Split(variant, "+") {
+			if name != "none" && len(st.q) > pipeline.DefaultC+j {
+				ws = append(ws, fmt.Sprintf("%s %.3f", name, st.q[pipeline.DefaultC+j]))
+			}
+		}
+		if len(ws) == 0 {
+			ws = append(ws, "—")
+		}
+		ctxCol += " " + strings.Join(ws, ", ") + " |"
+	}
+	paperCol := "—" // not in the paper's Table 1
+	if p, ok := paper[ds]; ok && !math.IsNaN(p[pcol]) {
+		paperCol = fmt.Sprintf("%.1f", p[pcol])
+	}
+	return fmt.Sprintf("| %s | %d | %s |%s %.2f ± %.2f | %s | %d | %.1f s | %.2f GiB | %s | %s |",
+		ds, d, tr, ctxCol, mean, std, paperCol, st.best, st.wall.Seconds()/float64(o.seeds),
+		float64(st.peak)/(1<<30), benchmarks.FormatQ(st.q, 4), extra)
+}
+
+// report formats the results file.
+func report(h *benchmarks.Harness, o *options, rows []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Table 1 (link prediction, test ROC-AUC)\n\n%s\n\n", benchmarks.MachineLine())
-	fmt.Fprintf(&b, "Command: `go run -tags openblas ./benchmarks/cmd/table1 %s`\n\n", strings.Join(os.Args[1:], " "))
-	fmt.Fprintf(&b, "Formulation %s, C = 10, β = 0.5; dense: %d PercentDelta steps; %d seed(s) per cell. Peak RSS is the process's high-water mark so far (cumulative over the run).\n\n", *formulation, *steps, *seeds)
-	if *contexts != "" {
-		fmt.Fprintf(&b, "Context variants: none (the C powers only), ppr (Personalized PageRank, restart probability %g), aa (Adamic–Adar), each extra type with its own learned entry of Q.\n\n", *alpha)
+	b.WriteString(h.Header("Table 1 (link prediction, test ROC-AUC)"))
+	fmt.Fprintf(&b, "Formulation %s, C = 10, β = 0.5; dense: %d PercentDelta steps; %d seed(s) per cell. Peak RSS is the process's high-water mark so far (cumulative over the run).\n\n", o.formulation, o.steps, o.seeds)
+	if o.contexts != "" {
+		fmt.Fprintf(&b, "Context variants: none (the C powers only), ppr (Personalized PageRank, restart probability %g), aa (Adamic–Adar), each extra type with its own learned entry of Q.\n\n", o.alpha)
 		b.WriteString("| dataset | d | trainer | contexts | learned weight of the extra types | test AUC (mean ± std) | paper | best step | time per run | peak RSS | learned Q (k = 1..4) | notes |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	} else {
 		b.WriteString("| dataset | d | trainer | test AUC (mean ± std) | paper | best step | time per run | peak RSS | learned Q (k = 1..4) | notes |\n|---|---|---|---|---|---|---|---|---|---|\n")
@@ -172,22 +228,5 @@ func main() {
 	for _, r := range rows {
 		b.WriteString(r + "\n")
 	}
-	fmt.Print(b.String())
-	if *out != "" {
-		if err := benchmarks.WriteFileAtomic(*out, []byte(b.String())); err != nil {
-			fmt.Fprintln(os.Stderr, "table1:", err)
-			os.Exit(1)
-		}
-	}
-}
-
-// cross returns every (a, b) pair, a-major.
-func cross(as, bs []string) [][2]string {
-	var out [][2]string
-	for _, a := range as {
-		for _, b := range bs {
-			out = append(out, [2]string{a, b})
-		}
-	}
-	return out
+	return b.String()
 }

@@ -1,0 +1,23 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/wys-project/wys/benchmarks"
+	"github.com/wys-project/wys/benchmarks/internal/smoke"
+)
+
+var command = smoke.Bind(benchmarks.Run, "sensitivity", run)
+
+// TestSmoke runs one (C, β) cell and the two fixed-Q baselines for a fifth
+// of an epoch on ca-HepTh's released split.
+func TestSmoke(t *testing.T) {
+	data := smoke.Data(t, "ca-HepTh/asymproj")
+	smoke.Run(t, command, []string{"-data", data, "-datasets", "ca-HepTh", "-C", "5", "-beta", "0.5", "-epochs", "0.2", "-dim", "16"},
+		"# Sensitivity to C and β (the paper's Figure 4)\n", "./benchmarks/cmd/sensitivity -data ", "## ca-HepTh\n", "\n| 5 | ", "\n| deepwalk | ", "\n| glove | ")
+}
+
+// TestUsage refuses a bad list of numbers before reading any data.
+func TestUsage(t *testing.T) {
+	smoke.Exit(t, command, []string{"-C", "5,ten", "-data", t.TempDir()}, 2, `bad number "ten"`)
+}
