@@ -1,0 +1,138 @@
+package train_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/train"
+)
+
+// TestConfigValidate checks Config.Validate field by field against the
+// field documentation: every zero value (the defaults) and every value the
+// documentation allows is accepted; every other value is rejected with an
+// error that starts with the package name and names the field (the
+// mention), so that a rejection for the wrong reason fails too.
+func TestConfigValidate(t *testing.T) {
+	t.Parallel()
+	nan, inf := math.NaN(), math.Inf(1)
+	ten := func(x float64) []float64 { // a fixed Q of the default length C = 10
+		q := []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
+		q[3] = x
+		return q
+	}
+	cases := []struct {
+		name    string
+		cfg     train.Config
+		mention string // "" when cfg is valid
+	}{
+		// Accepted: the zero value, each field's zero, and allowed values.
+		{"zero value", train.Config{}, ""},
+		{"dim 2", train.Config{Dim: 2}, ""},
+		{"dim 128", train.Config{Dim: 128}, ""},
+		{"fractional epochs", train.Config{Epochs: 0.5}, ""},
+		{"batch 1", train.Config{BatchWalks: 1}, ""},
+		{"negatives 5", train.Config{Negatives: 5}, ""},
+		{"adam", train.Config{Optimizer: train.OptAdam}, ""},
+		{"sgd", train.Config{Optimizer: train.OptSGD, LR: 0.5}, ""},
+		{"percentdelta", train.Config{Optimizer: train.OptPercentDelta}, ""},
+		{"lr", train.Config{LR: 1e-4, QLR: 1e-3}, ""},
+		{"walk source", train.Config{Source: train.SourceWalk}, ""},
+		{"factored source", train.Config{Source: train.SourceFactored, FactorRank: 3}, ""},
+		{"warm start", train.Config{WarmStart: true}, ""},
+		{"eval every", train.Config{EvalEvery: 0.25, EvalPairs: 10, Patience: 3}, ""},
+		{"workers", train.Config{Workers: 1, Seed: math.MaxUint64}, ""},
+		{"memory limit", train.Config{MemoryLimit: 1}, ""},
+		{"checkpoint every", train.Config{CheckpointEvery: time.Second}, ""},
+		{"fixed Q", train.Config{FixedQ: ten(0)}, ""},
+		{"fixed Q with the extra contexts", train.Config{Objective: pipeline.ObjectiveConfig{C: 2, PPR: 0.15, AdamicAdar: true}, FixedQ: []float64{1, 0.5, 0.25, 0.125}}, ""},
+		{"objective", train.Config{Objective: pipeline.ObjectiveConfig{Formulation: pipeline.FormulationPaper, C: 1000, Beta: -1, WalksPerNode: 1, PPR: 0.5}}, ""},
+
+		// The objective is validated too.
+		{"formulation", train.Config{Objective: pipeline.ObjectiveConfig{Formulation: "book"}}, "formulation"},
+		{"negative C", train.Config{Objective: pipeline.ObjectiveConfig{C: -1}}, "C = -1"},
+		{"C above 1000", train.Config{Objective: pipeline.ObjectiveConfig{C: 1001}}, "C = 1001"},
+		{"NaN beta", train.Config{Objective: pipeline.ObjectiveConfig{Beta: nan}}, "beta"},
+		{"infinite beta", train.Config{Objective: pipeline.ObjectiveConfig{Beta: inf}}, "beta"},
+		{"PPR 1", train.Config{Objective: pipeline.ObjectiveConfig{PPR: 1}}, "PPR"},
+		{"negative PPR", train.Config{Objective: pipeline.ObjectiveConfig{PPR: -0.1}}, "PPR"},
+		{"negative walks", train.Config{Objective: pipeline.ObjectiveConfig{WalksPerNode: -1}}, "walks per node"},
+		{"infinite walks", train.Config{Objective: pipeline.ObjectiveConfig{WalksPerNode: inf}}, "walks per node"},
+
+		// Rejected values of each field.
+		{"dim 1", train.Config{Dim: 1}, "dimension 1"},
+		{"odd dim", train.Config{Dim: 5}, "dimension 5"},
+		{"negative dim", train.Config{Dim: -2}, "dimension -2"},
+		{"negative epochs", train.Config{Epochs: -1}, "epochs"},
+		{"NaN epochs", train.Config{Epochs: nan}, "epochs"},
+		{"infinite epochs", train.Config{Epochs: inf}, "epochs"},
+		{"negative batch", train.Config{BatchWalks: -1}, "batch size"},
+		{"negative negatives", train.Config{Negatives: -1}, "negatives"},
+		{"unknown optimizer", train.Config{Optimizer: "rmsprop"}, "optimizer"},
+		{"optimizer case", train.Config{Optimizer: "Adam"}, "optimizer"},
+		{"negative lr", train.Config{LR: -0.1}, "learning rate"},
+		{"NaN lr", train.Config{LR: nan}, "learning rate"},
+		{"infinite lr", train.Config{LR: inf}, "learning rate"},
+		{"negative qlr", train.Config{QLR: -0.1}, "attention learning rate"},
+		{"NaN qlr", train.Config{QLR: nan}, "attention learning rate"},
+		{"infinite qlr", train.Config{QLR: inf}, "attention learning rate"},
+		{"unknown source", train.Config{Source: "svd"}, "source"},
+		{"negative rank", train.Config{FactorRank: -1}, "rank"},
+		{"negative eval every", train.Config{EvalEvery: -1}, "eval-every"},
+		{"NaN eval every", train.Config{EvalEvery: nan}, "eval-every"},
+		{"infinite eval every", train.Config{EvalEvery: inf}, "eval-every"},
+		{"negative eval pairs", train.Config{EvalPairs: -1}, "eval pairs"},
+		{"negative patience", train.Config{Patience: -1}, "patience"},
+		{"negative workers", train.Config{Workers: -1}, "workers"},
+		{"negative memory limit", train.Config{MemoryLimit: -1}, "memory limit"},
+		{"negative checkpoint interval", train.Config{CheckpointEvery: -time.Second}, "checkpoint interval"},
+		{"fixed Q too short", train.Config{FixedQ: []float64{1, 1}}, "fixed Q has 2 entries, want 10"},
+		{"fixed Q without the extra contexts", train.Config{Objective: pipeline.ObjectiveConfig{C: 2, PPR: 0.15}, FixedQ: []float64{1, 1}}, "want 3"},
+		{"empty fixed Q", train.Config{FixedQ: []float64{}}, "fixed Q has 0 entries"},
+		{"negative fixed Q", train.Config{FixedQ: ten(-0.5)}, "fixed Q entry -0.5"},
+		{"NaN fixed Q", train.Config{FixedQ: ten(nan)}, "fixed Q entry NaN"},
+		{"infinite fixed Q", train.Config{FixedQ: ten(inf)}, "fixed Q entry +Inf"},
+		{"fixed Q of zeros", train.Config{FixedQ: make([]float64, 10)}, "sums to 0"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.cfg.Validate()
+			switch {
+			case c.mention == "" && err != nil:
+				t.Errorf("rejected: %v", err)
+			case c.mention != "" && err == nil:
+				t.Errorf("accepted; want an error mentioning %q", c.mention)
+			case err != nil && !strings.Contains(err.Error(), c.mention):
+				t.Errorf("error %q does not mention %q", err, c.mention)
+			case err != nil && !strings.HasPrefix(err.Error(), "train: ") && !strings.HasPrefix(err.Error(), "pipeline: "):
+				t.Errorf("error %q does not start with the package name", err)
+			}
+		})
+	}
+}
+
+// TestConfigResolveValidates checks that the defaults themselves are
+// valid: Resolve of the zero value, and of every accepted optimiser and
+// source, passes Validate.
+func TestConfigResolveValidates(t *testing.T) {
+	t.Parallel()
+	for _, c := range []train.Config{
+		{}, {Optimizer: train.OptSGD}, {Optimizer: train.OptPercentDelta},
+		{Source: train.SourceFactored, WarmStart: true},
+		{Objective: pipeline.ObjectiveConfig{Formulation: pipeline.FormulationPaper, PPR: 0.2, AdamicAdar: true}},
+	} {
+		for _, g := range []struct{ n, nnz int }{{0, 0}, {10, 30}, {100000, 2000000}} {
+			r := c.Resolve(g.n, g.nnz)
+			if err := r.Validate(); err != nil {
+				t.Errorf("%+v resolved for %d nodes, %d arcs: %v", c, g.n, g.nnz, err)
+			}
+			if r.Dim == 0 || r.Epochs == 0 || r.BatchWalks == 0 || r.Negatives == 0 || r.LR == 0 || r.QLR == 0 ||
+				r.EvalEvery == 0 || r.EvalPairs == 0 || r.Workers == 0 || r.FactorRank == 0 || r.CheckpointEvery == 0 ||
+				r.Optimizer == "" || r.Source == "" {
+				t.Errorf("Resolve left a zero field: %+v", r)
+			}
+		}
+	}
+}
