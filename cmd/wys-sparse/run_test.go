@@ -486,6 +486,9 @@ func TestLabelsCheckedBeforeTraining(t *testing.T) {
 // are the epochs trained (the curve's last point, up to the rounding of
 // the last batch) and not the library's zero or a stale default.
 func TestReportSettingsResolved(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a demo run at the default length (over 1 s); skipped under -short")
+	}
 	rep := filepath.Join(t.TempDir(), "report.json")
 	code, _, stderr := runCLI(t, "-dim", "16", "-workers", "2", "-report", rep, "-progress", "none")
 	if code != 0 {

@@ -23,6 +23,9 @@ import (
 // TestLoadSharedSplits checks the released split arrays against the counts
 // in MANIFEST.md and against the raw graph they were cut from.
 func TestLoadSharedSplits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads every released split of the data mirror (over 1 s in a full run); skipped under -short")
+	}
 	cases := []struct {
 		dir                             string
 		directed                        bool

@@ -23,6 +23,9 @@ import (
 // the counts in shared/datasets/MANIFEST.md, measured there by an
 // independent parser.
 func TestLoadSharedEdgeLists(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads every SNAP graph of the data mirror (over 1 s); skipped under -short")
+	}
 	cases := []struct {
 		file      string
 		directed  bool
@@ -374,6 +377,9 @@ func checkAgainstOracle(t *testing.T, text string, opt LoadOptions, g *pipeline.
 // TestReadEdgeListOracle checks random small edge lists, in every option
 // combination, against the oracle.
 func TestReadEdgeListOracle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("thousands of random files against the oracle (3 s); over 1 s, skipped under -short")
+	}
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 9))
 	vocab := [][]string{
@@ -428,6 +434,9 @@ func TestReadEdgeListOracle(t *testing.T) {
 // TestReadEdgeListLarge checks an input spanning several storage chunks
 // (and, with the id-set test, several merges) against the oracle.
 func TestReadEdgeListLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a large generated edge list (over 1 s in a full run); skipped under -short")
+	}
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(8, 8))
 	var sb strings.Builder

@@ -31,6 +31,9 @@ func plantedSplit(t testing.TB, n int) *pipeline.Split {
 // command: both formulations learn to rank held-out edges above non-edges,
 // and the result is the evaluation point with the best train AUC.
 func TestTrainPlantedPartition(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four dense training runs (over 1 s); skipped under -short")
+	}
 	t.Parallel()
 	split := plantedSplit(t, 200)
 	for _, tc := range []struct {

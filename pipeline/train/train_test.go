@@ -44,6 +44,9 @@ func smallGraph(n, m int, directed bool, seed uint64) *pipeline.Graph {
 // (with a small absolute floor for coordinates whose estimate has no
 // variance).
 func TestEstimatorUnbiased(t *testing.T) {
+	if testing.Short() {
+		t.Skip("tens of thousands of minibatch estimates (3–6 s); over 1 s, skipped under -short")
+	}
 	t.Parallel()
 	cases := []struct {
 		name     string
