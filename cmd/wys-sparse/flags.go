@@ -92,7 +92,11 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.Var(floats{&sp.LR, &de.LR}, "lr", "learning rate (0: the trainer's default: sparse 0.02 with adam and percentdelta, 0.2 with sgd; dense 0.2 with percentdelta, 0.01 with adam)")
 	sp.QLR = sparseDefaults.QLR
 	fs.Float64Var(&sp.QLR, "qlr", sp.QLR, "sparse: learning rate of the attention logits q")
-	fs.Float64Var(&sp.Epochs, "epochs", 0, "sparse: epochs, each N walks of length C (0: max(400, 150 walks per arc), e.g. 463 for ca-HepTh, 1500 for PPI)")
+	fs.Float64Var(&sp.Epochs, "epochs", 0, "sparse: epochs, each N walks of length C (0: max(400, 150 walks per arc), e.g. 463 for ca-HepTh, capped at 3e8 positive pairs, e.g. 300 for 100k nodes)")
+	fs.BoolVar(&sp.Converge, "converge", false, "sparse: end the run early once the train AUC gains less than -tol per doubling of the run (after a short annealing phase)")
+	sp.Tolerance = sparseDefaults.Tolerance
+	fs.Float64Var(&sp.Tolerance, "tol", sp.Tolerance, "sparse: train AUC a doubling of the run must still gain under -converge")
+	fs.DurationVar(&sp.TimeBudget, "time", 0, "sparse: stop at the first evaluation after this much training time, keeping the best model (0: none; the length then depends on the machine)")
 	de.Steps = reference.Config{}.Resolve().Steps
 	fs.IntVar(&de.Steps, "steps", de.Steps, "dense: full-batch steps")
 	sp.BatchWalks, sp.Negatives = sparseDefaults.BatchWalks, sparseDefaults.Negatives
@@ -415,6 +419,7 @@ func (c *config) checkFlags() error {
 		{"epochs", c.Sparse.Epochs < 0}, {"lr", c.Sparse.LR < 0}, {"qlr", c.Sparse.QLR < 0},
 		{"batch", c.Sparse.BatchWalks < 0}, {"negatives", c.Sparse.Negatives < 0}, {"steps", c.Dense.Steps < 0},
 		{"workers", c.Sparse.Workers < 0}, {"eval-every", c.Sparse.EvalEvery < 0}, {"patience", c.Sparse.Patience < 0},
+		{"tol", c.Sparse.Tolerance < 0}, {"time", c.Sparse.TimeBudget < 0},
 	} {
 		if f.neg {
 			return usagef("-%s cannot be negative", f.name)

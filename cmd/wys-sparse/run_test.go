@@ -70,7 +70,9 @@ func TestErrorsGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.MkdirAll(short, 0o755)
-	write(filepath.Join("short", train.CheckpointFile), string(b[:len(b)/2]))
+	// Cut inside the arrays that follow the header, whatever its size.
+	cut := len(b) - 16
+	write(filepath.Join("short", train.CheckpointFile), string(b[:cut]))
 	// A released split whose pairs name row 3 while its index lists rows 0..2.
 	splitDir := filepath.Join(tmp, "split")
 	pairs := []pipeline.Pair{{U: 0, V: 1}, {U: 1, V: 3}}
@@ -126,7 +128,7 @@ func TestErrorsGolden(t *testing.T) {
 				// The checkpoint's size varies with the run's timings (gob
 				// varints): the message must name exactly the truncated
 				// and the full size, which the golden file spells out.
-				got = strings.Replace(got, fmt.Sprintf("file has %d bytes, its header describes %d ", len(b)/2, len(b)),
+				got = strings.Replace(got, fmt.Sprintf("file has %d bytes, its header describes %d ", cut, len(b)),
 					"file has HALF bytes, its header describes FULL ", 1)
 			}
 			if strings.HasPrefix(c.name, "unknown-flag") {

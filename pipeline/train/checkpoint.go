@@ -77,6 +77,12 @@ type State struct {
 	LossSum   float64
 	LossCount int
 	Curve     []pipeline.CurvePoint
+	// Total is the run's length in batches (shorter than planned once a
+	// converged run anneals or an early stop ends it); AnnealFrom, when
+	// positive, is the batch where annealing started, at the learning
+	// rate AnnealLR.
+	Total, AnnealFrom int64
+	AnnealLR          float64
 }
 
 // stateHeader is the gob-encoded part of a checkpoint: the scalars, the
@@ -91,6 +97,8 @@ type stateHeader struct {
 	LossSum             float64
 	LossCount           int
 	Curve               []pipeline.CurvePoint
+	Total, AnnealFrom   int64
+	AnnealLR            float64
 	F32Lens             []int // L, R, ML, VL, MR, VR, BestL, BestR
 	F64Lens             []int // QLogits, MQ, VQ, BestQ, BestQLogits
 }
@@ -122,8 +130,11 @@ func (s *State) check() error {
 			return fmt.Errorf("a length-C array has length %d, want %d", len(*p), s.C)
 		}
 	}
-	if s.Batch < 0 || s.Step < 0 || s.Pairs < 0 {
+	if s.Batch < 0 || s.Step < 0 || s.Pairs < 0 || s.Total < 0 || s.AnnealFrom < 0 {
 		return fmt.Errorf("negative counters")
+	}
+	if s.Total > 0 && (s.Batch > s.Total || s.AnnealFrom > s.Total) {
+		return fmt.Errorf("batch %d or annealing start %d past the run's %d batches", s.Batch, s.AnnealFrom, s.Total)
 	}
 	return nil
 }
@@ -143,7 +154,7 @@ func WriteCheckpoint(path string, s *State) error {
 	}
 	h := stateHeader{Fingerprint: s.Fingerprint, N: s.N, Half: s.Half, C: s.C, Batch: s.Batch, Step: s.Step, Pairs: s.Pairs,
 		Elapsed: s.Elapsed, Best: s.Best, SinceBest: s.SinceBest, BestStep: s.BestStep, LossSum: s.LossSum,
-		LossCount: s.LossCount, Curve: s.Curve}
+		LossCount: s.LossCount, Curve: s.Curve, Total: s.Total, AnnealFrom: s.AnnealFrom, AnnealLR: s.AnnealLR}
 	for _, p := range s.f32() {
 		h.F32Lens = append(h.F32Lens, lenOrNil(len(*p), *p == nil))
 	}
@@ -257,7 +268,7 @@ func readCheckpoint(f io.ReaderAt, size int64, path string) (*State, error) {
 	}
 	s := &State{Fingerprint: h.Fingerprint, N: h.N, Half: h.Half, C: h.C, Batch: h.Batch, Step: h.Step, Pairs: h.Pairs,
 		Elapsed: h.Elapsed, Best: h.Best, SinceBest: h.SinceBest, BestStep: h.BestStep, LossSum: h.LossSum,
-		LossCount: h.LossCount, Curve: h.Curve}
+		LossCount: h.LossCount, Curve: h.Curve, Total: h.Total, AnnealFrom: h.AnnealFrom, AnnealLR: h.AnnealLR}
 	f32, f64 := s.f32(), s.f64()
 	if len(h.F32Lens) != len(f32) || len(h.F64Lens) != len(f64) {
 		return nil, bad("header lists %d + %d arrays, want %d + %d", len(h.F32Lens), len(h.F64Lens), len(f32), len(f64))

@@ -62,6 +62,11 @@ type run struct {
 
 	batches, evalBatches int64
 	first                int64 // the batch to start from (after a resume)
+	// capBatches is the planned length, over which the learning rate
+	// decays; batches becomes shorter when a converged run anneals from
+	// annealFrom (0: not annealing) at the rate annealLR.
+	capBatches, annealFrom int64
+	annealLR               float64
 
 	trPos, trNeg, tePos, teNeg []pipeline.Pair
 
@@ -135,12 +140,19 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 	}
 	r.trPos, r.trNeg = sub(eval.Train), sub(eval.TrainNeg)
 	r.tePos, r.teNeg = sub(eval.Test), sub(eval.TestNeg)
+	if len(r.trPos) == 0 || len(r.trNeg) == 0 {
+		r.trPos, r.trNeg = fitPairs(g, cfg.EvalPairs, erng)
+	}
 
 	walksTotal := int64(math.Ceil(cfg.Epochs * float64(n)))
 	r.batches = (walksTotal + int64(cfg.BatchWalks) - 1) / int64(cfg.BatchWalks)
+	r.capBatches = r.batches
 	r.evalBatches = max(1, int64(math.Round(cfg.EvalEvery*float64(n)/float64(cfg.BatchWalks))))
-	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "train", Total: r.batches, Unit: "batches",
-		Message: fmt.Sprintf("%d walks of length %d in %d batches", walksTotal, cfg.Objective.C, r.batches)})
+	msg := fmt.Sprintf("%d walks of length %d in %d batches", walksTotal, cfg.Objective.C, r.batches)
+	if cfg.Converge {
+		msg += fmt.Sprintf(" at most, ending when the train AUC gains less than %g per doubling of the run", cfg.Tolerance)
+	}
+	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "train", Total: r.batches, Unit: "batches", Message: msg})
 	if cfg.Resume != nil || cfg.Checkpoint != nil {
 		r.fp = Fingerprint(g, eval, cfg)
 	}
@@ -173,6 +185,10 @@ func (r *run) restore(st *State) error {
 	copy(t.mq, st.MQ)
 	copy(t.vq, st.VQ)
 	t.step, t.pairs, r.first = st.Step, st.Pairs, st.Batch
+	if st.Total > 0 {
+		r.batches = st.Total
+	}
+	r.annealFrom, r.annealLR = st.AnnealFrom, st.AnnealLR
 	r.best, r.sinceBest, r.lossSum, r.lossCount = st.Best, st.SinceBest, st.LossSum, st.LossCount
 	r.res.BestStep, r.res.Curve = st.BestStep, slices.Clone(st.Curve)
 	if st.BestL != nil {
@@ -214,8 +230,9 @@ func (r *run) loop(ctx context.Context) error {
 			return err
 		}
 		done := b + 1
-		if done%r.evalBatches == 0 || done == r.batches {
-			if stop := r.evaluate(done); stop {
+		if done%r.evalBatches == 0 || done == r.batches || r.overBudget() {
+			if stop := r.evaluate(done); stop || r.overBudget() {
+				r.batches = done
 				break
 			}
 		} else if done%16 == 0 {
@@ -230,11 +247,26 @@ func (r *run) loop(ctx context.Context) error {
 	return nil
 }
 
-// step runs batch b with the linearly decayed learning rate and adds its
-// loss to the running mean; a non-finite loss is an error.
+// overBudget reports whether the time budget, if any, is spent.
+func (r *run) overBudget() bool {
+	return r.cfg.TimeBudget > 0 && r.resumedElapsed+time.Since(r.start) >= r.cfg.TimeBudget
+}
+
+// lr returns the learning rate of batch b: decayed linearly from LR to
+// LR/10 over the planned length, or, once a converged run anneals, from
+// the rate at that point to a tenth of it over the annealing phase.
+func (r *run) lr(b int64) float64 {
+	if r.annealFrom > 0 {
+		frac := float64(b-r.annealFrom) / float64(r.batches-r.annealFrom)
+		return r.annealLR * (1 - 0.9*frac)
+	}
+	return r.cfg.LR * (1 - 0.9*float64(b)/float64(r.capBatches))
+}
+
+// step runs batch b with the decayed learning rate and adds its loss to
+// the running mean; a non-finite loss is an error.
 func (r *run) step(ctx context.Context, b int64) error {
-	frac := float64(b) / float64(r.batches)
-	lr := r.cfg.LR * (1 - 0.9*frac)
+	lr := r.lr(b)
 	loss, err := r.t.batch(ctx, uint64(b), lr)
 	if err != nil {
 		return err
@@ -268,14 +300,40 @@ func (r *run) evaluate(done int64) (stop bool) {
 		res.BestStep = int(done)
 		res.L, res.R = slices.Clone(t.l), slices.Clone(t.r)
 		res.Q, res.QLogits = pt.Q, slices.Clone(t.q)
+		r.converged(pt)
 		return false
 	}
+	r.converged(pt)
 	r.sinceBest++
 	if r.cfg.Patience > 0 && r.sinceBest >= r.cfg.Patience {
 		r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("early stop: no better train AUC in %d evaluations", r.sinceBest)})
 		return true
 	}
 	return false
+}
+
+// converged applies the convergence rule after the evaluation pt: when
+// the best train AUC gained less than Tolerance since the evaluation at
+// half of the run so far, the run anneals over AnnealShare more of it.
+func (r *run) converged(pt pipeline.CurvePoint) {
+	if !r.cfg.Converge || r.annealFrom > 0 || pt.Epoch < MinEpochs || math.IsInf(r.best, -1) {
+		return
+	}
+	half := math.Inf(-1)
+	for _, p := range r.res.Curve {
+		if p.Epoch <= pt.Epoch/2 && p.TrainAUC > half {
+			half = p.TrainAUC
+		}
+	}
+	if math.IsInf(half, -1) || r.best-half >= r.cfg.Tolerance {
+		return
+	}
+	done := int64(pt.Step)
+	r.annealFrom, r.annealLR = done, r.lr(done)
+	r.batches = min(r.capBatches, done+int64(math.Ceil(AnnealShare*float64(done))))
+	r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf(
+		"converged: the train AUC gained %.2f points since epoch %.4g; annealing the learning rate over %d more batches",
+		100*(r.best-half), pt.Epoch/2, r.batches-done)})
 }
 
 // snapshot hands the state after done batches to cfg.Checkpoint.
@@ -285,7 +343,8 @@ func (r *run) snapshot(done int64) error {
 		Elapsed: r.resumedElapsed + time.Since(r.start),
 		L:       t.l, R: t.r, ML: t.ml, VL: t.vl, MR: t.mr, VR: t.vr, QLogits: t.q, MQ: t.mq, VQ: t.vq,
 		Best: r.best, SinceBest: r.sinceBest, BestStep: res.BestStep, BestL: res.L, BestR: res.R,
-		BestQ: res.Q, BestQLogits: res.QLogits, Curve: res.Curve, LossSum: r.lossSum, LossCount: r.lossCount}
+		BestQ: res.Q, BestQLogits: res.QLogits, Curve: res.Curve, LossSum: r.lossSum, LossCount: r.lossCount,
+		Total: r.batches, AnnealFrom: r.annealFrom, AnnealLR: r.annealLR}
 	r.lastSave = time.Now()
 	return r.cfg.Checkpoint(st)
 }

@@ -142,3 +142,26 @@ func negative(adj *sparse.CSR, n int, rng *rand.Rand) (int32, int32) {
 		}
 	}
 }
+
+// fitPairs draws the model-selection pairs of a run without train pairs:
+// k arcs of g drawn uniformly (with replacement) and as many uniform
+// non-edges. Their AUC
+// measures how well the embeddings fit the training graph, which is what
+// the train AUC of a split measures too.
+func fitPairs(g *pipeline.Graph, k int, rng *rand.Rand) (pos, neg []pipeline.Pair) {
+	adj := g.Adj
+	nnz := adj.NNZ()
+	k = min(k, max(nnz, 1000))
+	pos = make([]pipeline.Pair, 0, k)
+	for range k {
+		p := rng.IntN(nnz)
+		v := sort.Search(len(adj.Indptr)-1, func(i int) bool { return adj.Indptr[i+1] > p })
+		pos = append(pos, pipeline.Pair{U: int32(v), V: adj.Indices[p]})
+	}
+	neg = make([]pipeline.Pair, k)
+	for i := range neg {
+		v, u := negative(adj, g.N(), rng)
+		neg[i] = pipeline.Pair{U: v, V: u}
+	}
+	return pos, neg
+}

@@ -35,6 +35,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -100,7 +101,7 @@ func parse(h *benchmarks.Harness) (*options, error) {
 	o := &options{}
 	setOutDefault(fs, defaultOut)
 	only := fs.String("only", "", "comma-separated figures to make (default all): "+strings.Join(figureNames(), ", "))
-	fs.Float64Var(&o.epochs, "epochs", 0, fmt.Sprintf("epochs per training run (0: the trainer's default, max(400, 150 walks per arc), and %d on soc-Epinions1)", epinionsEpochs))
+	fs.Float64Var(&o.epochs, "epochs", 0, fmt.Sprintf("epochs per training run (0: max(400, 150 walks per arc), and %d on soc-Epinions1)", epinionsEpochs))
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of every training run and of t-SNE")
 	fs.BoolVar(&o.verbose, "v", false, "print every evaluation during training")
 	if err := h.Parse(); err != nil {
@@ -138,7 +139,14 @@ func (o *options) epochsFor(ds string, g *pipeline.Graph) float64 {
 	case ds == "soc-Epinions1":
 		return epinionsEpochs
 	}
-	return train.DefaultEpochs(g.N(), g.Adj.NNZ())
+	return figureEpochs(g)
+}
+
+// figureEpochs is the fixed length the figures are drawn with:
+// max(400, 150 walks per arc), the trainer's default before its automatic
+// length, so that the runs of a β sweep are all of one length.
+func figureEpochs(g *pipeline.Graph) float64 {
+	return math.Max(400, math.Ceil(150*float64(g.Adj.NNZ())/float64(g.N())))
 }
 
 // splitEpochs returns the epochs of the runs on the released split of ds

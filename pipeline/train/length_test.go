@@ -1,0 +1,135 @@
+package train_test
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/train"
+)
+
+func TestDefaultEpochs(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		n, nnz, k int
+		want      float64
+	}{
+		{"empty", 0, 0, 10, 400},
+		{"sparse graph: 400 walks per node", 1000, 2000, 10, 400},
+		// ca-HepTh's released training graph: 150·26660/8638 = 462.96.
+		{"ca-HepTh: 150 walks per arc", 8638, 26660, 10, 463},
+		// uk-2007-05@100000 with half of its edges held out: 150 walks
+		// per arc would be 4170 epochs; 3e8 pairs / (10 · 1e5) = 300.
+		{"uk-2007-05@100000: pair budget", 100000, 2779574, 10, 300},
+		{"more contexts, fewer epochs", 100000, 2779574, 12, 250},
+		{"R-MAT scale 22: never below MinEpochs", 1 << 22, 60000000, 10, train.MinEpochs},
+	} {
+		if got := train.DefaultEpochs(c.n, c.nnz, c.k); got != c.want {
+			t.Errorf("%s: DefaultEpochs(%d, %d, %d) = %v, want %v", c.name, c.n, c.nnz, c.k, got, c.want)
+		}
+		if c.n > 0 && c.want > train.MinEpochs && c.want*float64(c.k*c.n) > train.DefaultPairBudget {
+			t.Errorf("%s: %v epochs draw more than the pair budget", c.name, c.want)
+		}
+	}
+}
+
+// annealStart recomputes the convergence rule from a run's curve: the
+// first evaluation, from MinEpochs on, where the best train AUC so far
+// exceeds the best at half that epoch by less than tol.
+func annealStart(curve []pipeline.CurvePoint, tol float64) (pipeline.CurvePoint, bool) {
+	for i, p := range curve {
+		if p.Epoch < train.MinEpochs {
+			continue
+		}
+		best, half := math.Inf(-1), math.Inf(-1)
+		for _, q := range curve[:i+1] {
+			best = math.Max(best, q.TrainAUC)
+			if q.Epoch <= p.Epoch/2 {
+				half = math.Max(half, q.TrainAUC)
+			}
+		}
+		if !math.IsInf(half, -1) && best-half < tol {
+			return p, true
+		}
+	}
+	return pipeline.CurvePoint{}, false
+}
+
+// TestConvergeRule checks that a Converge run stops where the rule, applied
+// by hand to its curve, says (after an annealing phase of a quarter of the
+// run), and that a run resumed during the annealing ends bit-for-bit where
+// the uninterrupted one did, on another number of workers.
+func TestConvergeRule(t *testing.T) {
+	t.Parallel()
+	g := smallGraph(80, 400, false, 7)
+	split, err := pipeline.SplitEdges(context.Background(), g, 0.3, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, _ := split.TrainGraph()
+	var states []*train.State
+	cfg := train.Config{Dim: 8, Epochs: 4000, Converge: true, BatchWalks: 16, EvalEvery: 1, Seed: 9, Workers: 2,
+		CheckpointEvery: time.Nanosecond}
+	cfg.Checkpoint = func(st *train.State) error {
+		if st.AnnealFrom > 0 && st.Batch > st.AnnealFrom && len(states) == 0 {
+			c := *st
+			for _, p := range []*[]float32{&c.L, &c.R, &c.ML, &c.VL, &c.MR, &c.VR, &c.BestL, &c.BestR} {
+				*p = append([]float32(nil), *p...)
+			}
+			for _, p := range []*[]float64{&c.QLogits, &c.MQ, &c.VQ, &c.BestQ, &c.BestQLogits} {
+				*p = append([]float64(nil), *p...)
+			}
+			c.Curve = append([]pipeline.CurvePoint(nil), c.Curve...)
+			states = append(states, &c)
+		}
+		return nil
+	}
+	full, err := train.Run(context.Background(), tg, split, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := annealStart(full.Curve, train.DefaultTolerance)
+	if !ok {
+		t.Fatalf("the curve never meets the rule (last epoch %.1f)", full.Curve[len(full.Curve)-1].Epoch)
+	}
+	wantEnd := p.Step + int(math.Ceil(train.AnnealShare*float64(p.Step)))
+	last := full.Curve[len(full.Curve)-1]
+	if last.Step != wantEnd {
+		t.Errorf("run ended at batch %d; the rule met at batch %d (epoch %.1f) gives %d", last.Step, p.Step, p.Epoch, wantEnd)
+	}
+	if last.Epoch >= cfg.Epochs/10 {
+		t.Errorf("run of %.1f epochs: the rule did not shorten it", last.Epoch)
+	}
+	if len(states) == 0 {
+		t.Fatal("no checkpoint during the annealing phase")
+	}
+	cfg.Checkpoint, cfg.Resume, cfg.Workers = nil, states[0], 1
+	resumed, err := train.Run(context.Background(), tg, split, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range full.L {
+		if full.L[i] != resumed.L[i] || full.R[i] != resumed.R[i] {
+			t.Fatalf("resumed run differs at %d", i)
+		}
+	}
+	if len(resumed.Curve) != len(full.Curve) || resumed.TestAUC != full.TestAUC {
+		t.Errorf("resumed: %d evaluations, test AUC %v; uninterrupted: %d, %v", len(resumed.Curve), resumed.TestAUC, len(full.Curve), full.TestAUC)
+	}
+}
+
+// TestTimeBudget checks that a spent budget ends the run at the next
+// batch, with an evaluation there and its model kept.
+func TestTimeBudget(t *testing.T) {
+	t.Parallel()
+	g := smallGraph(60, 240, false, 4)
+	res, err := train.Run(context.Background(), g, nil, train.Config{Dim: 8, Epochs: 100, BatchWalks: 16, TimeBudget: time.Nanosecond, Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Curve) != 1 || res.Curve[0].Step != 1 || res.BestStep != 1 {
+		t.Errorf("budget spent: curve %d points, last step %d, best step %d; want 1 point at batch 1", len(res.Curve), res.Curve[len(res.Curve)-1].Step, res.BestStep)
+	}
+}
