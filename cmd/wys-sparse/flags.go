@@ -99,8 +99,8 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.DurationVar(&sp.TimeBudget, "time", 0, "sparse: stop at the first evaluation after this much training time, keeping the best model (0: none; the length then depends on the machine)")
 	de.Steps = reference.Config{}.Resolve().Steps
 	fs.IntVar(&de.Steps, "steps", de.Steps, "dense: full-batch steps")
-	sp.BatchWalks, sp.Negatives = sparseDefaults.BatchWalks, sparseDefaults.Negatives
-	fs.IntVar(&sp.BatchWalks, "batch", sp.BatchWalks, "sparse: walks per minibatch")
+	sp.Negatives = sparseDefaults.Negatives
+	fs.IntVar(&sp.BatchWalks, "batch", 0, "sparse: walks per minibatch (0: 256, or N/100 up to 16384 above 25,600 nodes)")
 	fs.IntVar(&sp.Negatives, "negatives", sp.Negatives, "sparse: non-edge pairs per positive pair")
 	fs.Float64Var(&sp.EvalEvery, "eval-every", 0, "sparse: epochs between train/test AUC evaluations (0: epochs/20)")
 	fs.IntVar(&sp.Patience, "patience", 0, "sparse: stop after this many evaluations without a better train AUC (0: never)")

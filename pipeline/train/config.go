@@ -55,7 +55,8 @@ type Config struct {
 	// length then depends on the machine's speed, unlike every other
 	// setting.
 	TimeBudget time.Duration `json:"time_budget_ns,omitempty"`
-	// BatchWalks is the number of walks per minibatch; 0 means 256.
+	// BatchWalks is the number of walks per minibatch; 0 means
+	// DefaultBatchWalks(N).
 	BatchWalks int `json:"batch_walks"`
 	// Negatives is the number of non-edge pairs drawn per positive pair;
 	// 0 means 1. (The estimator weights them so that the objective is
@@ -155,6 +156,19 @@ const (
 	MinEpochs = 10
 )
 
+// DefaultBatchWalks returns the default walks per minibatch for a graph
+// of n nodes: 256, or about n/100 (a multiple of 64, at most 16384) on
+// graphs of more than 25,600 nodes, so that an epoch is about 100 steps.
+// A row of L or R then gets one Adam step from the summed gradient of
+// several pairs instead of a full-sized step from each single noisy pair:
+// at 10 epochs the test AUC on uk-2007-05@100000 rises from 95.5 (256
+// walks) to 97.2 (1024), on web-NotreDame from 95.9 to 99.0 (3264),
+// in no more time. The released splits (at most 8,638 nodes) keep 256.
+func DefaultBatchWalks(n int) int {
+	b := 64 * int(math.Round(float64(n)/6400))
+	return min(max(256, b), 16384)
+}
+
 // DefaultEpochs returns the default number of epochs for a graph of n
 // nodes and nnz arcs with k contexts per walk: max(400,
 // DefaultWalksPerArc·nnz/n) (at least 400 walks per node and 150 per arc,
@@ -189,7 +203,7 @@ func (c Config) Resolve(n, nnz int) Config {
 		c.Tolerance = DefaultTolerance
 	}
 	if c.BatchWalks == 0 {
-		c.BatchWalks = 256
+		c.BatchWalks = DefaultBatchWalks(n)
 	}
 	if c.Negatives == 0 {
 		c.Negatives = 1

@@ -35,6 +35,19 @@ func TestDefaultEpochs(t *testing.T) {
 	}
 }
 
+func TestDefaultBatchWalks(t *testing.T) {
+	for _, c := range []struct{ n, want int }{
+		{0, 256}, {8638, 256}, {25600, 256}, {32000, 320},
+		{100000, 1024},   // 100000/6400 = 15.6 shards of 64 walks
+		{325729, 3264},   // 51 shards
+		{1 << 22, 16384}, // capped
+	} {
+		if got := train.DefaultBatchWalks(c.n); got != c.want {
+			t.Errorf("DefaultBatchWalks(%d) = %d, want %d", c.n, got, c.want)
+		}
+	}
+}
+
 // annealStart recomputes the convergence rule from a run's curve: the
 // first evaluation, from MinEpochs on, where the best train AUC so far
 // exceeds the best at half that epoch by less than tol.
