@@ -42,6 +42,7 @@ var layer = map[string]int{
 	"benchmarks/internal/smoke":  8, // the commands' test helpers; internal/datasets only
 	"benchmarks/cmd/figures":     9,
 	"benchmarks/cmd/kernels":     9,
+	"benchmarks/cmd/large":       9,
 	"benchmarks/cmd/lowrank":     9,
 	"benchmarks/cmd/scale":       9,
 	"benchmarks/cmd/sensitivity": 9,

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/wys-project/wys/benchmarks"
+)
+
+var palette = []color.RGBA{
+	{R: 204, G: 0, B: 0, A: 255}, {R: 52, G: 101, B: 164, A: 255}, {R: 78, G: 154, B: 6, A: 255}, {R: 245, G: 121, B: 0, A: 255},
+}
+
+// plotCurves draws test AUC (points) against seconds, one line per curve,
+// to path as a PNG.
+func plotCurves(path, title string, curves []curve) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "seconds from the training graph"
+	p.Y.Label.Text = "test ROC-AUC (points)"
+	p.X.Min = 0
+	p.Legend.Top = true
+	p.Legend.XOffs = -10
+	for i, c := range curves {
+		xy := make(plotter.XYs, 0, len(c.points)+1)
+		for _, pt := range c.points {
+			xy = append(xy, plotter.XY{X: pt.seconds, Y: 100 * pt.auc})
+		}
+		line, points, err := plotter.NewLinePoints(xy)
+		if err != nil {
+			return err
+		}
+		col := palette[i%len(palette)]
+		line.Color, points.Color = col, col
+		points.Shape = draw.CircleGlyph{}
+		points.Radius = vg.Points(2)
+		p.Add(line, points)
+		p.Legend.Add(c.name, line, points)
+	}
+	p.Add(plotter.NewGrid())
+	wt, err := p.WriterTo(7*vg.Inch, 4.5*vg.Inch, "png")
+	if err != nil {
+		return fmt.Errorf("plot %s: %w", path, err)
+	}
+	var buf bytes.Buffer
+	if _, err := wt.WriteTo(&buf); err != nil {
+		return err
+	}
+	return benchmarks.WriteFileAtomic(path, buf.Bytes())
+}
