@@ -1,0 +1,46 @@
+package pipeline_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/wys-project/wys/pipeline"
+)
+
+// TestInduced compares the induced subgraph of a directed R-MAT graph with
+// a brute-force check of every pair of kept rows, and the ids.
+func TestInduced(t *testing.T) {
+	g, err := pipeline.RMAT(7, 6, true, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var keep []int32
+	for v := 0; v < g.N(); v++ {
+		if rng.IntN(3) > 0 {
+			keep = append(keep, int32(v))
+		}
+	}
+	sub := pipeline.Induced(g, keep)
+	if sub.N() != len(keep) || !sub.Directed {
+		t.Fatalf("%d rows (directed %v), want %d directed", sub.N(), sub.Directed, len(keep))
+	}
+	arcs := 0
+	for i, v := range keep {
+		if sub.IDs.Name(i) != g.IDs.Name(int(v)) {
+			t.Errorf("row %d has id %q, want %q", i, sub.IDs.Name(i), g.IDs.Name(int(v)))
+		}
+		for j, u := range keep {
+			want := g.Adj.Has(int(v), int(u))
+			if sub.Adj.Has(i, j) != want {
+				t.Fatalf("arc %d→%d (rows %d→%d): got %v, want %v", i, j, v, u, !want, want)
+			}
+			if want {
+				arcs++
+			}
+		}
+	}
+	if sub.Adj.NNZ() != arcs {
+		t.Errorf("%d arcs, want %d", sub.Adj.NNZ(), arcs)
+	}
+}
