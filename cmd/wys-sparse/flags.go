@@ -469,7 +469,7 @@ func fixedQ(name string, obj pipeline.ObjectiveConfig) []float64 {
 }
 
 func trimPackage(msg string) string {
-	for _, p := range []string{"pipeline: ", "train: ", "reference: ", "baseline: "} {
+	for _, p := range []string{"pipeline: ", "graphio: ", "train: ", "reference: ", "baseline: ", "eval: "} {
 		msg = strings.TrimPrefix(msg, p)
 	}
 	return msg

@@ -21,18 +21,18 @@ import (
 
 // report is the JSON report of a run.
 type report struct {
-	Tool     string                `json:"tool"`
-	Started  string                `json:"started"`
-	Inputs   []inputFile           `json:"inputs"`
-	Graph    graphStats            `json:"graph"`
-	Load     *graphio.LoadReport   `json:"load,omitempty"`
-	Settings settings              `json:"settings"`
-	Result   resultSummary         `json:"result"`
-	Classify *eval.ClassifyResult  `json:"classification,omitempty"`
-	Curve    []pipeline.CurvePoint `json:"curve"`
-	Stages   []stage               `json:"stages"`
-	PeakRSS  int64                 `json:"peak_rss_bytes"`
-	Outputs  []string              `json:"outputs"`
+	Tool     string               `json:"tool"`
+	Started  string               `json:"started"`
+	Inputs   []inputFile          `json:"inputs"`
+	Graph    graphStats           `json:"graph"`
+	Load     *graphio.LoadReport  `json:"load,omitempty"`
+	Settings settings             `json:"settings"`
+	Result   resultSummary        `json:"result"`
+	Classify *eval.ClassifyResult `json:"classification,omitempty"`
+	Curve    []curvePoint         `json:"curve"`
+	Stages   []stage              `json:"stages"`
+	PeakRSS  int64                `json:"peak_rss_bytes"`
+	Outputs  []string             `json:"outputs"`
 }
 
 // settings records the method and the resolved configuration it ran with
@@ -74,6 +74,18 @@ type resultSummary struct {
 	EstimatedBytes  int64     `json:"estimated_bytes"`
 }
 
+// curvePoint is one evaluation during training; an AUC that was not
+// measured (no such pairs) is null.
+type curvePoint struct {
+	Step     int       `json:"step"`
+	Epoch    float64   `json:"epoch"`
+	Loss     *float64  `json:"loss"`
+	TrainAUC *float64  `json:"train_auc"`
+	TestAUC  *float64  `json:"test_auc"`
+	Q        []float64 `json:"Q"`
+	Seconds  float64   `json:"seconds"`
+}
+
 type stage struct {
 	Name    string  `json:"name"`
 	Seconds float64 `json:"seconds"`
@@ -84,7 +96,11 @@ func (r *report) setResult(res *pipeline.Result) {
 	r.Result = resultSummary{Method: res.Method, TrainAUC: finite(res.TrainAUC), TestAUC: finite(res.TestAUC),
 		TestDirectedAUC: finite(res.TestDirectedAUC), BestStep: res.BestStep, Q: res.Q, QLogits: res.QLogits,
 		PairsPerSecond: res.Stats.PairsPerSecond, EstimatedBytes: res.Stats.EstimatedBytes}
-	r.Curve = res.Curve
+	r.Curve = make([]curvePoint, len(res.Curve))
+	for i, p := range res.Curve {
+		r.Curve[i] = curvePoint{Step: p.Step, Epoch: p.Epoch, Loss: finite(p.Loss), TrainAUC: finite(p.TrainAUC),
+			TestAUC: finite(p.TestAUC), Q: p.Q, Seconds: p.Elapsed.Seconds()}
+	}
 }
 
 // write hashes the inputs that were given and writes the report to path.

@@ -505,7 +505,9 @@ func TestReportSettingsResolved(t *testing.T) {
 		Settings struct {
 			Sparse json.RawMessage
 		}
-		Curve []struct{ Epoch float64 }
+		Curve []struct {
+			Epoch float64 `json:"epoch"`
+		}
 	}
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)
@@ -536,5 +538,44 @@ func TestReportSettingsResolved(t *testing.T) {
 	}
 	if pretty.String() != string(want) {
 		t.Errorf("settings.sparse:\n%s\nwant:\n%s", pretty.String(), want)
+	}
+}
+
+// TestReportWithoutEvaluation writes the report of a run with nothing held
+// out: the test AUCs are null, in the result and on the curve (before, the
+// NaN AUCs failed the JSON encoding after training and lost the report).
+func TestReportWithoutEvaluation(t *testing.T) {
+	tmp := t.TempDir()
+	graph, rep := filepath.Join(tmp, "g.txt"), filepath.Join(tmp, "r.json")
+	if err := os.WriteFile(graph, []byte("1 2\n2 3\n3 1\n3 4\n4 5\n5 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "-graph", graph, "-test-fraction", "0", "-epochs", "2", "-dim", "4", "-report", rep, "-progress", "none")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Result struct {
+			TestAUC *float64 `json:"test_auc"`
+		}
+		Curve []struct {
+			TrainAUC *float64 `json:"train_auc"`
+			TestAUC  *float64 `json:"test_auc"`
+		}
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Result.TestAUC != nil || len(r.Curve) == 0 {
+		t.Fatalf("result test AUC %v, %d curve points; want null and a curve", r.Result.TestAUC, len(r.Curve))
+	}
+	for i, p := range r.Curve {
+		if p.TestAUC != nil || p.TrainAUC == nil {
+			t.Errorf("curve point %d: test AUC %v, train AUC %v; want null and the fit to the graph's own arcs", i, p.TestAUC, p.TrainAUC)
+		}
 	}
 }

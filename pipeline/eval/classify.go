@@ -64,15 +64,15 @@ const classifyBlock = 256
 // O(block · |train|) beyond the embeddings. It checks ctx between blocks.
 func Classify(ctx context.Context, res *pipeline.Result, lab *pipeline.Labels) (*ClassifyResult, error) {
 	if len(lab.Train) == 0 || len(lab.Test) == 0 {
-		return nil, fmt.Errorf("pipeline: classification needs train and test nodes")
+		return nil, fmt.Errorf("eval: classification needs train and test nodes")
 	}
 	if len(lab.Class) != res.N {
-		return nil, fmt.Errorf("pipeline: labels for %d nodes, embeddings for %d", len(lab.Class), res.N)
+		return nil, fmt.Errorf("eval: labels for %d nodes, embeddings for %d", len(lab.Class), res.N)
 	}
 	for _, set := range [][]int{lab.Train, lab.Val, lab.Test} {
 		for _, v := range set {
 			if v < 0 || v >= res.N || lab.Class[v] < 0 || lab.Class[v] >= lab.Classes {
-				return nil, fmt.Errorf("pipeline: split node %d has no class in [0, %d)", v, lab.Classes)
+				return nil, fmt.Errorf("eval: split node %d has no class in [0, %d)", v, lab.Classes)
 			}
 		}
 	}

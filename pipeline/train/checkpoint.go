@@ -23,7 +23,7 @@ import (
 
 // ErrCheckpoint reports a checkpoint file that cannot be used: truncated,
 // corrupted, of another format version, or written by a different run.
-var ErrCheckpoint = errors.New("pipeline: unusable checkpoint")
+var ErrCheckpoint = errors.New("train: unusable checkpoint")
 
 // CheckpointFile is the name of the checkpoint inside a checkpoint
 // directory. Each save replaces it atomically, so the directory always
@@ -150,7 +150,7 @@ func (s *State) check() error {
 // little-endian; finally the SHA-256 of every preceding byte.
 func WriteCheckpoint(path string, s *State) error {
 	if err := s.check(); err != nil {
-		return fmt.Errorf("pipeline: checkpoint %s: %v", path, err)
+		return fmt.Errorf("train: checkpoint %s: %v", path, err)
 	}
 	h := stateHeader{Fingerprint: s.Fingerprint, N: s.N, Half: s.Half, C: s.C, Batch: s.Batch, Step: s.Step, Pairs: s.Pairs,
 		Elapsed: s.Elapsed, Best: s.Best, SinceBest: s.SinceBest, BestStep: s.BestStep, LossSum: s.LossSum,
@@ -163,7 +163,7 @@ func WriteCheckpoint(path string, s *State) error {
 	}
 	var hb bytes.Buffer
 	if err := gob.NewEncoder(&hb).Encode(&h); err != nil {
-		return fmt.Errorf("pipeline: checkpoint %s: %w", path, err)
+		return fmt.Errorf("train: checkpoint %s: %w", path, err)
 	}
 	return atomicfile.Write(path, func(w io.Writer) error {
 		sum := sha256.New()
@@ -220,12 +220,12 @@ func lenOrNil(n int, isNil bool) int {
 func ReadCheckpoint(path string) (*State, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("pipeline: %w (check the checkpoint path)", err)
+		return nil, fmt.Errorf("train: %w (check the checkpoint path)", err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("pipeline: %w", err)
+		return nil, fmt.Errorf("train: %w", err)
 	}
 	return readCheckpoint(f, st.Size(), path)
 }

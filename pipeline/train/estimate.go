@@ -30,7 +30,7 @@ func EstimateObjective(ctx context.Context, g *pipeline.Graph, cfg Config, l, r 
 	cfg.Seed = seed
 	t := newTrainer(g, cfg)
 	if len(l) != len(t.l) || len(r) != len(t.r) || len(q) != t.k {
-		panic("pipeline: EstimateObjective: parameter shapes do not match the graph and dimension")
+		panic("train: EstimateObjective: parameter shapes do not match the graph and dimension")
 	}
 	copy(t.l, l)
 	copy(t.r, r)
