@@ -34,8 +34,9 @@
 // memory, refused with a clear message when the graph is too large. The
 // objective's formulation (-formulation code, the default, or paper), C,
 // β, the optimiser and its rates, epochs, batch size and negatives are
-// flags; -help lists every flag with its default. -rank r is another way
-// to say -dim 2r: the rank of the score matrix g(Y) = L Rᵀ. -method svd or
+// flags; -help lists every flag with its default on stdout, -version the
+// build. -rank r is another way to say -dim 2r: the rank of the score
+// matrix g(Y) = L Rᵀ. -method svd or
 // eigenmaps computes a spectral baseline of the paper's Table 1 instead.
 // -ppr α and -adamic-adar add the paper's extension context types next to
 // the C powers, each with its own learned entry of Q: Personalized

@@ -8,6 +8,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -48,6 +50,7 @@ type config struct {
 	labels, labelSplit   string
 	progress             string
 	quiet                bool
+	version              bool
 }
 
 // sparseDefaults are the sparse trainer's defaults that do not depend on
@@ -121,11 +124,47 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.Var(gib{&sp.MemoryLimit, &de.MemoryLimit}, "max-memory", "memory limit in GiB for the pre-flight check (0: 90% of the machine's available memory)")
 	fs.StringVar(&c.progress, "progress", "text", "progress on stderr: text, json (one JSON object per line) or none")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress and no summary: only errors (same as -progress none, plus a silent stdout)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usageText)
-		fs.PrintDefaults()
-	}
+	fs.BoolVar(&c.version, "version", false, "print the version (module, commit, Go) and exit")
+	// A bad flag gets its one-line error and a pointer to -help (see run);
+	// -help prints the usage on stdout (see printUsage).
+	fs.Usage = func() {}
 	return fs
+}
+
+// printUsage writes the usage text and every flag with its default to w.
+func printUsage(w io.Writer) {
+	fs := newFlagSet(&config{}, w)
+	fmt.Fprint(w, usageText)
+	fs.PrintDefaults()
+}
+
+// version describes the build: the module version, the commit it was
+// built from (with +dirty for uncommitted changes) and the Go version.
+func version() string {
+	v, commit := "(devel)", ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		var rev, dirty string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					dirty = "+dirty"
+				}
+			}
+		}
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		if rev != "" {
+			commit = ", commit " + rev + dirty
+		}
+	}
+	return fmt.Sprintf("wys-sparse %s (%s%s)", v, runtime.Version(), commit)
 }
 
 const usageText = `wys-sparse learns node embeddings with Watch Your Step (graph attention
@@ -434,6 +473,9 @@ func (c *config) checkOutputs() error {
 	for _, p := range []string{c.out, c.qJSON, c.qPlot, c.report} {
 		if p == "" {
 			continue
+		}
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return usagef("cannot write %s: it is a directory; give a file name inside it, e.g. %s", p, filepath.Join(p, "embeddings.txt"))
 		}
 		dir := filepath.Dir(p)
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {

@@ -44,6 +44,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var c config
 	err := parseFlags(&c, args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
+		printUsage(stdout)
+		return exitOK
+	}
+	if err == nil && c.version {
+		fmt.Fprintln(stdout, version())
 		return exitOK
 	}
 	var ue *usageError

@@ -100,6 +100,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"empty-graph", []string{"-graph", empty}},
 		{"out-dir-missing", []string{"-graph", good, "-out", filepath.Join(tmp, "no", "such", "dir", "emb.txt")}},
 		{"out-dir-not-writable", []string{"-graph", good, "-out", "/proc/wys-emb.txt"}},
+		{"out-is-dir", []string{"-graph", good, "-out", tmp}},
 		{"plot-extension", []string{"-graph", good, "-q-plot", filepath.Join(tmp, "q.jpg")}},
 		{"dense-too-large", []string{"-trainer", "dense", "-max-memory", "0.0001", "-progress", "none"}},
 		{"split-not-a-dir", []string{"-split", good}},
@@ -577,5 +578,23 @@ func TestReportWithoutEvaluation(t *testing.T) {
 		if p.TestAUC != nil || p.TrainAUC == nil {
 			t.Errorf("curve point %d: test AUC %v, train AUC %v; want null and the fit to the graph's own arcs", i, p.TestAUC, p.TrainAUC)
 		}
+	}
+}
+
+// TestHelpAndVersion: -help prints the usage with every flag on stdout and
+// exits 0 (so that -help | less works); -version prints one line; an
+// unknown flag gets one line and a pointer to -help, not the whole usage.
+func TestHelpAndVersion(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "-help")
+	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "wys-sparse learns node embeddings") || !strings.Contains(stdout, "\n  -epochs float\n") {
+		t.Errorf("-help: exit %d, stderr %q, stdout starts %.80q", code, stderr, stdout)
+	}
+	code, stdout, _ = runCLI(t, "-version")
+	if code != 0 || !strings.HasPrefix(stdout, "wys-sparse ") || strings.Count(stdout, "\n") != 1 {
+		t.Errorf("-version: exit %d, stdout %q", code, stdout)
+	}
+	code, _, stderr = runCLI(t, "-nope")
+	if code != 2 || strings.Count(stderr, "\n") != 2 || !strings.Contains(stderr, "-help") {
+		t.Errorf("unknown flag: exit %d, stderr %q; want two lines", code, stderr)
 	}
 }
