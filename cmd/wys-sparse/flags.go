@@ -110,7 +110,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	sp.Seed, de.Seed, bl.Seed = 1, 1, 1
 	fs.Var(uints{&sp.Seed, &de.Seed, &bl.Seed}, "seed", "seed of every random choice (same seed and data: same output)")
 	fs.Var(ints{&sp.Workers, &de.Workers, &bl.Workers}, "workers", "goroutines (0: all cores); the output does not depend on it")
-	fs.StringVar(&c.out, "out", "", "write embeddings to `FILE` (format from -format or the extension: .npy, .tsv, else word2vec text)")
+	fs.StringVar(&c.out, "out", "", "write embeddings to `FILE` (format from -format or the extension: .npy, .tsv, else word2vec text; .gz compresses text)")
 	fs.StringVar(&c.format, "format", "", "embedding format: w2v, npy or tsv (default: from the -out extension)")
 	fs.StringVar(&c.qJSON, "q-out", "", "write the learned Q and q as JSON to `FILE`")
 	fs.StringVar(&c.qPlot, "q-plot", "", "draw the learned Q (log scale, like the paper's Figure 2a) to `FILE`.png or .svg")
@@ -483,6 +483,14 @@ func (c *config) checkOutputs() error {
 		}
 		if err := writableDir(dir); err != nil {
 			return usagef("cannot write %s: directory %s is not writable (creating a file there failed: %v); choose another output path", p, dir, err)
+		}
+	}
+	if format := c.format; strings.EqualFold(filepath.Ext(c.out), ".gz") {
+		if format == "" {
+			format = graphio.FormatFromPath(c.out)
+		}
+		if format == graphio.FormatNPY {
+			return usagef("-out %s: numpy.load cannot read a gzip-compressed .npy; drop the .gz, or write word2vec text (.txt.gz) or TSV (.tsv.gz)", c.out)
 		}
 	}
 	if c.qPlot != "" {

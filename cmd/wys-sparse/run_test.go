@@ -101,6 +101,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"out-dir-missing", []string{"-graph", good, "-out", filepath.Join(tmp, "no", "such", "dir", "emb.txt")}},
 		{"out-dir-not-writable", []string{"-graph", good, "-out", "/proc/wys-emb.txt"}},
 		{"out-is-dir", []string{"-graph", good, "-out", tmp}},
+		{"out-npy-gz", []string{"-graph", good, "-out", filepath.Join(tmp, "emb.npy.gz")}},
 		{"plot-extension", []string{"-graph", good, "-q-plot", filepath.Join(tmp, "q.jpg")}},
 		{"dense-too-large", []string{"-trainer", "dense", "-max-memory", "0.0001", "-progress", "none"}},
 		{"split-not-a-dir", []string{"-split", good}},

@@ -1,6 +1,7 @@
 package graphio
 
 import (
+	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -22,15 +23,27 @@ const (
 )
 
 // FormatFromPath guesses the embedding format from a file name: .npy is
-// NumPy, .tsv is TSV, anything else word2vec text.
+// NumPy, .tsv is TSV, anything else word2vec text; a trailing .gz (which
+// WriteEmbeddings compresses) is looked through.
 func FormatFromPath(path string) string {
-	switch strings.ToLower(filepath.Ext(path)) {
+	switch strings.ToLower(filepath.Ext(trimGz(path))) {
 	case ".npy":
 		return FormatNPY
 	case ".tsv":
 		return FormatTSV
 	}
 	return FormatWord2Vec
+}
+
+// isGz reports whether path names a gzip file (".gz").
+func isGz(path string) bool { return strings.EqualFold(filepath.Ext(path), ".gz") }
+
+// trimGz removes a trailing ".gz".
+func trimGz(path string) string {
+	if isGz(path) {
+		return path[:len(path)-3]
+	}
+	return path
 }
 
 // vector appends row i of Y = [L | R] to buf as text.
@@ -61,24 +74,21 @@ func WriteEmbeddings(path, format string, res *pipeline.Result, ids *pipeline.No
 	switch format {
 	case FormatWord2Vec, FormatTSV:
 		return atomicfile.Write(path, func(w io.Writer) error {
-			sep := byte(' ')
-			if format == FormatTSV {
-				sep = '\t'
-			} else if _, err := fmt.Fprintf(w, "%d %d\n", res.N, d); err != nil {
-				return err
-			}
-			buf := make([]byte, 0, 16*d)
-			for i := 0; i < res.N; i++ {
-				buf = append(buf[:0], ids.Name(i)...)
-				buf = appendVector(buf, res, i, sep)
-				buf = append(buf, '\n')
-				if _, err := w.Write(buf); err != nil {
+			if isGz(path) {
+				// gzip's header carries no time, so the bytes depend on
+				// the embeddings only.
+				zw := gzip.NewWriter(w)
+				if err := writeText(zw, format, res, ids); err != nil {
 					return err
 				}
+				return zw.Close()
 			}
-			return nil
+			return writeText(w, format, res, ids)
 		})
 	case FormatNPY:
+		if isGz(path) {
+			return fmt.Errorf("graphio: %s: numpy.load cannot read a gzip-compressed .npy; write %s, or word2vec text as .txt.gz", path, trimGz(path))
+		}
 		if err := atomicfile.Write(path, func(w io.Writer) error {
 			if err := writeNPYHeader(w, "<f4", res.N, d); err != nil {
 				return err
@@ -108,6 +118,28 @@ func WriteEmbeddings(path, format string, res *pipeline.Result, ids *pipeline.No
 		})
 	}
 	return fmt.Errorf("graphio: unknown embedding format %q (want %s, %s or %s)", format, FormatWord2Vec, FormatNPY, FormatTSV)
+}
+
+// writeText writes word2vec text (a header "N D", then "id x1 … xD") or
+// TSV ("id<TAB>x1…", no header) to w.
+func writeText(w io.Writer, format string, res *pipeline.Result, ids *pipeline.NodeIDs) error {
+	d := 2 * res.Half
+	sep := byte(' ')
+	if format == FormatTSV {
+		sep = '\t'
+	} else if _, err := fmt.Fprintf(w, "%d %d\n", res.N, d); err != nil {
+		return err
+	}
+	buf := make([]byte, 0, 16*d)
+	for i := 0; i < res.N; i++ {
+		buf = append(buf[:0], ids.Name(i)...)
+		buf = appendVector(buf, res, i, sep)
+		buf = append(buf, '\n')
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // IDsPath returns the ids file written beside a .npy embedding file.

@@ -2,7 +2,9 @@ package graphio
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -170,5 +172,47 @@ func TestWriteJSONQReport(t *testing.T) {
 	}
 	if !bytes.HasSuffix(b, []byte("\n")) {
 		t.Error("no final newline")
+	}
+}
+
+// TestWriteEmbeddingsGzip writes word2vec text and TSV to .gz names: the
+// files decompress to exactly the plain text, the same embeddings give
+// the same bytes, and a gzip-compressed .npy is refused.
+func TestWriteEmbeddingsGzip(t *testing.T) {
+	dir := t.TempDir()
+	ids := pipeline.NewStringIDs([]string{"alice", "bob", "carol"})
+	res := testResult()
+	for _, c := range []struct{ name, want string }{
+		{"emb.txt.gz", "3 4\nalice 0.5 -1 1 2\nbob 2 0.25 3 4\ncarol -3.5 0.001 5 6\n"},
+		{"emb.tsv.GZ", "alice\t0.5\t-1\t1\t2\nbob\t2\t0.25\t3\t4\ncarol\t-3.5\t0.001\t5\t6\n"},
+	} {
+		path := filepath.Join(dir, c.name)
+		if err := WriteEmbeddings(path, FormatFromPath(path), res, ids); err != nil {
+			t.Fatal(err)
+		}
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatalf("%s is not gzip: %v", c.name, err)
+		}
+		got, err := io.ReadAll(zr)
+		if err != nil || string(got) != c.want {
+			t.Errorf("%s decompresses to %q (%v), want %q", c.name, got, err, c.want)
+		}
+		if err := WriteEmbeddings(path, FormatFromPath(path), res, ids); err != nil {
+			t.Fatal(err)
+		}
+		if again, _ := os.ReadFile(path); !bytes.Equal(again, raw) {
+			t.Errorf("%s: a second write gave other bytes", c.name)
+		}
+	}
+	if err := WriteEmbeddings(filepath.Join(dir, "emb.npy.gz"), FormatNPY, res, ids); err == nil || !strings.Contains(err.Error(), "numpy.load") {
+		t.Errorf("gzip-compressed .npy: got %v, want a refusal naming numpy.load", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "emb.npy.gz")); !os.IsNotExist(err) {
+		t.Errorf("refused .npy.gz left a file (%v)", err)
 	}
 }
