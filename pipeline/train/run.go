@@ -62,6 +62,7 @@ type run struct {
 
 	batches, evalBatches int64
 	first                int64 // the batch to start from (after a resume)
+	firstPairs           int64 // positive pairs drawn before a resume
 	// capBatches is the planned length, over which the learning rate
 	// decays; batches becomes shorter when a converged run anneals from
 	// annealFrom (0: not annealing) at the rate annealLR.
@@ -184,7 +185,7 @@ func (r *run) restore(st *State) error {
 	}
 	copy(t.mq, st.MQ)
 	copy(t.vq, st.VQ)
-	t.step, t.pairs, r.first = st.Step, st.Pairs, st.Batch
+	t.step, t.pairs, r.first, r.firstPairs = st.Step, st.Pairs, st.Batch, st.Pairs
 	if st.Total > 0 {
 		r.batches = st.Total
 	}
@@ -236,7 +237,7 @@ func (r *run) loop(ctx context.Context) error {
 				break
 			}
 		} else if done%16 == 0 {
-			r.rec.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "train", Done: done, Total: r.batches, Unit: "batches", Elapsed: time.Since(r.start)})
+			r.rec.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "train", Done: done, Total: r.batches, Unit: "batches", Elapsed: r.elapsed()})
 		}
 	}
 	if cfg.Checkpoint != nil {
@@ -249,8 +250,12 @@ func (r *run) loop(ctx context.Context) error {
 
 // overBudget reports whether the time budget, if any, is spent.
 func (r *run) overBudget() bool {
-	return r.cfg.TimeBudget > 0 && r.resumedElapsed+time.Since(r.start) >= r.cfg.TimeBudget
+	return r.cfg.TimeBudget > 0 && r.elapsed() >= r.cfg.TimeBudget
 }
+
+// elapsed is the run's training time so far, the time before a resume
+// included, so that progress rates and curve times count every batch once.
+func (r *run) elapsed() time.Duration { return r.resumedElapsed + time.Since(r.start) }
 
 // lr returns the learning rate of batch b: decayed linearly from LR to
 // LR/10 over the planned length, or, once a converged run anneals, from
@@ -286,7 +291,7 @@ func (r *run) step(ctx context.Context, b int64) error {
 func (r *run) evaluate(done int64) (stop bool) {
 	t, res := r.t, r.res
 	pt := pipeline.CurvePoint{Step: int(done), Epoch: float64(done*int64(r.cfg.BatchWalks)) / float64(r.n),
-		Loss: r.lossSum / float64(r.lossCount), Q: t.Q(), Elapsed: time.Since(r.start)}
+		Loss: r.lossSum / float64(r.lossCount), Q: t.Q(), Elapsed: r.elapsed()}
 	r.lossSum, r.lossCount = 0, 0
 	pt.TrainAUC = pipeline.PairAUC(t.l, t.r, t.half, r.trPos, r.trNeg)
 	pt.TestAUC = pipeline.PairAUC(t.l, t.r, t.half, r.tePos, r.teNeg)
@@ -340,7 +345,7 @@ func (r *run) converged(pt pipeline.CurvePoint) {
 func (r *run) snapshot(done int64) error {
 	t, res := r.t, r.res
 	st := &State{Fingerprint: r.fp, N: r.n, Half: t.half, C: t.k, Batch: done, Step: t.step, Pairs: t.pairs,
-		Elapsed: r.resumedElapsed + time.Since(r.start),
+		Elapsed: r.elapsed(),
 		L:       t.l, R: t.r, ML: t.ml, VL: t.vl, MR: t.mr, VR: t.vr, QLogits: t.q, MQ: t.mq, VQ: t.vq,
 		Best: r.best, SinceBest: r.sinceBest, BestStep: res.BestStep, BestL: res.L, BestR: res.R,
 		BestQ: res.Q, BestQLogits: res.QLogits, Curve: res.Curve, LossSum: r.lossSum, LossCount: r.lossCount,
@@ -357,7 +362,9 @@ func (r *run) finish(eval *pipeline.Split) *pipeline.Result {
 	r.rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "train", Elapsed: elapsed})
 	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "train", Duration: elapsed})
 	res.Stats.Pairs = r.t.pairs
-	res.Stats.PairsPerSecond = float64(r.t.pairs) / elapsed.Seconds()
+	// The rate of this process: the pairs drawn before a resume were
+	// drawn in the time before it.
+	res.Stats.PairsPerSecond = float64(r.t.pairs-r.firstPairs) / elapsed.Seconds()
 	res.TrainAUC = pipeline.PairAUC(res.L, res.R, res.Half, eval.Train, eval.TrainNeg)
 	res.TestAUC = pipeline.PairAUC(res.L, res.R, res.Half, eval.Test, eval.TestNeg)
 	res.TestDirectedAUC = pipeline.PairAUC(res.L, res.R, res.Half, eval.Test, eval.TestDirectedNeg)

@@ -246,9 +246,24 @@ func TestResumeBitForBit(t *testing.T) {
 	cfg.Checkpoint = nil
 	cfg.Resume = st
 	cfg.Workers = 1 // resuming on another worker count changes nothing
-	resumed, err := train.Run(context.Background(), tg, split, cfg, nil)
+	// Progress after a resume counts the time before it too, so that a
+	// rate Done/Elapsed counts every batch once.
+	var early []int64
+	rec := pipeline.RecordFunc(func(e pipeline.Event) {
+		if (e.Kind == pipeline.Progress || e.Kind == pipeline.Eval) && e.Elapsed < st.Elapsed {
+			early = append(early, e.Done)
+		}
+	})
+	resumed, err := train.Run(context.Background(), tg, split, cfg, rec)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(early) > 0 {
+		t.Errorf("events at batches %v report less time than the %v trained before the resume", early, st.Elapsed)
+	}
+	// The rate is that of the resumed process: its pairs over its time.
+	if got, want := resumed.Stats.PairsPerSecond*resumed.Stats.Stage("train").Seconds(), float64(resumed.Stats.Pairs-st.Pairs); math.Abs(got-want) > 1e-6*want {
+		t.Errorf("pairs/s × training time = %v, want the %v pairs drawn after the resume", got, want)
 	}
 	for i := range full.L {
 		if full.L[i] != resumed.L[i] || full.R[i] != resumed.R[i] {
