@@ -381,6 +381,41 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 		// the library).
 		c.Sparse.Objective.Beta, c.Dense.Objective.Beta = -1, -1
 	}
+	if w := c.Sparse.Objective.WalksPerNode; !(w > 0) || math.IsInf(w, 0) {
+		return usagef("-walks-per-node %v: want a positive number of walks (the starting mass P0 of E[D])", w)
+	}
+	return unusedFlags(c, set)
+}
+
+// Flags that only some runs read.
+var (
+	sparseOnly = []string{"epochs", "batch", "negatives", "qlr", "patience", "eval-every", "warm-start", "source", "converge", "tol", "time"}
+	graphOnly  = []string{"weighted", "lcc", "keep-self-loops", "ids", "test-fraction"}
+)
+
+// unusedFlags refuses a flag that the run would silently ignore: the
+// sparse trainer's settings with the dense reference or a spectral
+// baseline, and the settings of reading -graph with a released split.
+func unusedFlags(c *config, set map[string]bool) error {
+	for _, f := range sparseOnly {
+		switch {
+		case !set[f]:
+		case c.method != "wys":
+			return usagef("-%s is a setting of the sparse WYS trainer; -method %s does not use it", f, c.method)
+		case c.trainer == "dense":
+			return usagef("-%s is a setting of the sparse trainer; the dense reference (-trainer dense) does not use it (its length is -steps)", f)
+		}
+	}
+	if set["steps"] && c.trainer != "dense" {
+		return usagef("-steps is a setting of the dense reference; add -trainer dense, or give the sparse trainer's length with -epochs")
+	}
+	if c.split != "" {
+		for _, f := range graphOnly {
+			if set[f] {
+				return usagef("-%s is a setting of reading -graph; a released split (-split) fixes the graph and its test edges", f)
+			}
+		}
+	}
 	return nil
 }
 
