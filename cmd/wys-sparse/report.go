@@ -103,7 +103,8 @@ func (r *report) setResult(res *pipeline.Result) {
 	}
 }
 
-// write hashes the inputs that were given and writes the report to path.
+// write hashes the inputs that were given (besides those already hashed
+// while they were read) and writes the report to path.
 func (r *report) write(path string, started time.Time, inputs ...string) error {
 	var given []string
 	for _, p := range inputs {
@@ -115,7 +116,7 @@ func (r *report) write(path string, started time.Time, inputs ...string) error {
 	if err != nil {
 		return err
 	}
-	r.Inputs = files
+	r.Inputs = append(r.Inputs, files...)
 	r.Settings.Go = runtime.Version()
 	r.PeakRSS = sysmem.PeakRSS()
 	r.Stages = append(r.Stages, stage{"total", time.Since(started).Seconds()})

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -192,13 +194,55 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 	return in, nil
 }
 
+// stdin is what -graph - reads.
+var stdin io.Reader = os.Stdin
+
+// readGraph reads -graph (a file, or standard input for "-") once, hashing
+// the bytes as they are read for the report: a pipe or /dev/stdin cannot
+// be read a second time.
+func (c *config) readGraph(ctx context.Context, opt graphio.LoadOptions, rep *report) (*pipeline.Graph, *graphio.LoadReport, error) {
+	src, name := stdin, "standard input"
+	if c.graph != "-" {
+		f, err := os.Open(c.graph)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w (check the path)", err)
+		}
+		defer f.Close()
+		src, name = f, c.graph
+	}
+	h := sha256.New()
+	n := &countingWriter{}
+	tee := io.TeeReader(src, io.MultiWriter(h, n))
+	g, lr, err := graphio.ReadEdgeList(ctx, tee, name, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := io.Copy(io.Discard, tee); err != nil { // what follows the last edge (a gzip trailer)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	rep.Inputs = append(rep.Inputs, inputFile{Path: c.graph, SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n.n})
+	return g, lr, nil
+}
+
+// countingWriter counts the bytes written to it.
+type countingWriter struct{ n int64 }
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.n += int64(len(p))
+	return len(p), nil
+}
+
 // loadGraph reads -graph with the reading flags and reports what the
 // reader did.
 func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer, rep *report) (*pipeline.Graph, error) {
 	t0 := time.Now()
-	prog.stage("load", "reading "+c.graph)
+	display := c.graph
+	if display == "-" {
+		display = "standard input"
+	}
+	prog.stage("load", "reading "+display)
 	mode := map[string]graphio.IDMode{"auto": graphio.IDAuto, "int": graphio.IDInteger, "token": graphio.IDToken}[c.ids]
-	g, lr, err := graphio.LoadEdgeList(ctx, c.graph, graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted, KeepSelfLoops: c.keepLoops, IDs: mode})
+	g, lr, err := c.readGraph(ctx, graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted, KeepSelfLoops: c.keepLoops, IDs: mode}, rep)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +252,7 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 		loops = "kept"
 	}
 	fmt.Fprintf(stdout, "loaded %s: %d nodes, %d %s, %d self-loops %s, %d duplicates merged (%.2fs)\n",
-		c.graph, lr.Nodes, lr.UniqueEdges, map[bool]string{true: "arcs", false: "edges"}[c.directed], lr.SelfLoops, loops, lr.Duplicates, time.Since(t0).Seconds())
+		display, lr.Nodes, lr.UniqueEdges, map[bool]string{true: "arcs", false: "edges"}[c.directed], lr.SelfLoops, loops, lr.Duplicates, time.Since(t0).Seconds())
 	if c.lcc {
 		before := g.N()
 		g = pipeline.LargestComponent(g)
@@ -348,7 +392,7 @@ func (c *config) write(stdout io.Writer, res *pipeline.Result, ids *pipeline.Nod
 		fmt.Fprintf(stdout, "drew Q to %s\n", c.qPlot)
 	}
 	if c.report != "" {
-		if err := rep.write(c.report, started, c.graph, c.split, c.labels, c.labelSplit); err != nil {
+		if err := rep.write(c.report, started, c.split, c.labels, c.labelSplit); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote report to %s\n", c.report)

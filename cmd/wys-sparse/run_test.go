@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -602,5 +604,40 @@ func TestHelpAndVersion(t *testing.T) {
 	code, _, stderr = runCLI(t, "-nope")
 	if code != 2 || strings.Count(stderr, "\n") != 2 || !strings.Contains(stderr, "-help") {
 		t.Errorf("unknown flag: exit %d, stderr %q; want two lines", code, stderr)
+	}
+}
+
+// TestGraphFromStdin reads -graph - from standard input once and records
+// the checksum and size of exactly the bytes read.
+func TestGraphFromStdin(t *testing.T) {
+	edges := "# a triangle and a tail\n1 2\n2 3\n3 1\n3 4\n4 5\n5 3\n"
+	old := stdin
+	stdin = strings.NewReader(edges)
+	defer func() { stdin = old }()
+	rep := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, stderr := runCLI(t, "-graph", "-", "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-report", rep, "-progress", "none")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "loaded standard input: 5 nodes, 6 edges") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	b, err := os.ReadFile(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Inputs []struct {
+			Path   string `json:"path"`
+			SHA256 string `json:"sha256"`
+			Bytes  int64  `json:"bytes"`
+		}
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(edges))
+	if len(r.Inputs) != 1 || r.Inputs[0].Path != "-" || r.Inputs[0].SHA256 != hex.EncodeToString(sum[:]) || r.Inputs[0].Bytes != int64(len(edges)) {
+		t.Errorf("inputs %+v, want one for - with sha256 %x and %d bytes", r.Inputs, sum, len(edges))
 	}
 }
