@@ -29,8 +29,10 @@ type IDMode int
 
 const (
 	// IDAuto reads ids as integers while every id seen is a non-negative
-	// integer below 2^64, and falls back to tokens (converting the ids
-	// read so far to their decimal text) at the first id that is not.
+	// integer below 2^64 written without leading zeros, and falls back to
+	// tokens (converting the ids read so far to their decimal text, which
+	// is then what was written) at the first id that is not, so that "001"
+	// and "1" stay two nodes.
 	IDAuto IDMode = iota
 	// IDInteger requires non-negative 64-bit integer ids; any other id is
 	// an error.
@@ -372,6 +374,11 @@ func fields(line []byte, out *[3][]byte) int {
 
 func (p *edgeParser) line(ln int, line []byte) error {
 	p.rep.Lines = ln
+	if ln == 1 {
+		// A UTF-8 byte-order mark (as some Windows editors write) is not
+		// part of the first id.
+		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+	}
 	var f [3][]byte
 	n := fields(line, &f)
 	if n == 0 {
@@ -403,8 +410,8 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	}
 	p.rep.EdgesRead++
 	if p.numeric {
-		u, ok1 := parseID(f[0])
-		v, ok2 := parseID(f[1])
+		u, ok1 := p.parseID(f[0])
+		v, ok2 := p.parseID(f[1])
 		if ok1 && ok2 {
 			p.nums.push(u)
 			p.nums.push(v)
@@ -432,6 +439,17 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	p.toks.push(a)
 	p.toks.push(b)
 	return nil
+}
+
+// parseID parses an integer id. In IDAuto mode only the canonical
+// spelling counts as an integer: "001" (or "+1") would otherwise become
+// the same node as "1", so such an id makes the ids tokens, each kept as
+// written. IDInteger, asked for explicitly, reads "001" as 1.
+func (p *edgeParser) parseID(b []byte) (uint64, bool) {
+	if p.opt.IDs == IDAuto && len(b) > 1 && b[0] == '0' {
+		return 0, false
+	}
+	return parseID(b)
 }
 
 // parseID parses a non-negative decimal integer below 2^64 without

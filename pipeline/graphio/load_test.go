@@ -241,7 +241,12 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 		}
 		return strconv.FormatUint(v, 10)
 	}
-	isNum := func(s string) bool { _, err := strconv.ParseUint(s, 10, 64); return err == nil }
+	// With automatic ids only the canonical spelling is a number, so
+	// that "007" and "7" stay two nodes.
+	isNum := func(s string) bool {
+		v, err := strconv.ParseUint(s, 10, 64)
+		return err == nil && (opt.IDs != IDAuto || strconv.FormatUint(v, 10) == s)
+	}
 	for _, line := range lines {
 		o.lines++
 		line = strings.TrimSuffix(line, "\r")
@@ -475,8 +480,8 @@ func TestIDSet(t *testing.T) {
 
 func TestReadEdgeListAutoFallback(t *testing.T) {
 	t.Parallel()
-	// Integers at first, then a token: every id becomes text, sorted as
-	// strings, and "007" read as an integer becomes "7".
+	// Integers at first, then an id with leading zeros: every id becomes
+	// text, sorted as strings, and "007" stays "007" (not the node 7).
 	g, rep, err := load(t, "1 2\n10 007\n2 x\n", LoadOptions{Directed: true})
 	if err != nil {
 		t.Fatal(err)
@@ -485,10 +490,10 @@ func TestReadEdgeListAutoFallback(t *testing.T) {
 	for i := 0; i < g.N(); i++ {
 		got = append(got, g.IDs.Name(i))
 	}
-	if want := []string{"1", "10", "2", "7", "x"}; !slices.Equal(got, want) || rep.NumericIDs {
+	if want := []string{"007", "1", "10", "2", "x"}; !slices.Equal(got, want) || rep.NumericIDs {
 		t.Errorf("ids %v (numeric %v), want %v as tokens", got, rep.NumericIDs, want)
 	}
-	if r, _ := g.IDs.Row("x"); !g.Adj.Has(2, r) {
+	if r, _ := g.IDs.Row("x"); !g.Adj.Has(3, r) {
 		t.Error("arc 2→x lost")
 	}
 }
@@ -548,4 +553,38 @@ func FuzzReadEdgeList(f *testing.F) {
 			checkAgainstOracle(t, text, opt, g, rep, err)
 		}
 	})
+}
+
+// TestReadEdgeListDistinctSpellings: with automatic ids, "001" and "1" are
+// two nodes (read as tokens, kept as written), -ids int reads both as 1,
+// and a UTF-8 byte-order mark does not become part of the first id.
+func TestReadEdgeListDistinctSpellings(t *testing.T) {
+	names := func(g *pipeline.Graph) []string {
+		var out []string
+		for i := 0; i < g.N(); i++ {
+			out = append(out, g.IDs.Name(i))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name, text string
+		ids        IDMode
+		want       []string
+	}{
+		{"leading zeros, auto", "001 2\n1 2\n", IDAuto, []string{"001", "1", "2"}},
+		{"leading zeros after integers, auto", "1 2\n2 3\n007 3\n", IDAuto, []string{"007", "1", "2", "3"}},
+		{"zero itself is an integer", "0 1\n1 2\n", IDAuto, []string{"0", "1", "2"}},
+		{"leading zeros, int", "001 2\n1 2\n", IDInteger, []string{"1", "2"}},
+		{"byte-order mark", "\ufeff1 2\n1 3\n", IDAuto, []string{"1", "2", "3"}},
+		{"byte-order mark, tokens", "\ufeffa b\na c\n", IDToken, []string{"a", "b", "c"}},
+	} {
+		g, _, err := ReadEdgeList(context.Background(), strings.NewReader(c.text), "g.txt", LoadOptions{IDs: c.ids})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if got := names(g); !slices.Equal(got, c.want) {
+			t.Errorf("%s: nodes %q, want %q", c.name, got, c.want)
+		}
+	}
 }
