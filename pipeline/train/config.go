@@ -137,6 +137,10 @@ type Config struct {
 	Resume *State `json:"-"`
 }
 
+// MaxNegatives bounds Config.Negatives: beyond it a batch takes minutes
+// for no measurable gain in variance.
+const MaxNegatives = 1000
+
 // Defaults of the run's length.
 const (
 	// DefaultWalksPerArc sets the default length of runs on small graphs
@@ -262,8 +266,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("train: epochs = %v, want a positive number (0: the default length)", c.Epochs)
 	case c.BatchWalks < 0:
 		return fmt.Errorf("train: batch size %d, want at least 1 walk (0: 256)", c.BatchWalks)
-	case c.Negatives < 0:
-		return fmt.Errorf("train: negatives = %d, want at least 1 per positive pair (0: 1)", c.Negatives)
+	case c.Negatives < 0 || c.Negatives > MaxNegatives:
+		return fmt.Errorf("train: negatives = %d, want 1 to %d per positive pair (0: 1; the estimator is unbiased with any number, more only lower its variance)", c.Negatives, MaxNegatives)
 	case c.Optimizer != "" && c.Optimizer != OptAdam && c.Optimizer != OptSGD && c.Optimizer != OptPercentDelta:
 		return fmt.Errorf("train: unknown optimizer %q (want %q, %q or %q)", c.Optimizer, OptAdam, OptSGD, OptPercentDelta)
 	case !zeroOrPositive(c.LR):

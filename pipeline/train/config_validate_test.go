@@ -50,6 +50,8 @@ func TestConfigValidate(t *testing.T) {
 		{"NaN tolerance", train.Config{Tolerance: nan}, "tolerance"},
 		{"negative tolerance", train.Config{Tolerance: -0.1}, "tolerance"},
 		{"negative time budget", train.Config{TimeBudget: -time.Second}, "time budget"},
+		{"negatives above the maximum", train.Config{Negatives: train.MaxNegatives + 1}, "negatives"},
+		{"negatives at the maximum", train.Config{Negatives: train.MaxNegatives}, ""},
 		{"fixed Q", train.Config{FixedQ: ten(0)}, ""},
 		{"fixed Q with the extra contexts", train.Config{Objective: pipeline.ObjectiveConfig{C: 2, PPR: 0.15, AdamicAdar: true}, FixedQ: []float64{1, 0.5, 0.25, 0.125}}, ""},
 		{"objective", train.Config{Objective: pipeline.ObjectiveConfig{Formulation: pipeline.FormulationPaper, C: 1000, Beta: -1, WalksPerNode: 1, PPR: 0.5}}, ""},

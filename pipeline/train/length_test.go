@@ -2,6 +2,7 @@ package train_test
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -144,5 +145,24 @@ func TestTimeBudget(t *testing.T) {
 	}
 	if len(res.Curve) != 1 || res.Curve[0].Step != 1 || res.BestStep != 1 {
 		t.Errorf("budget spent: curve %d points, last step %d, best step %d; want 1 point at batch 1", len(res.Curve), res.Curve[len(res.Curve)-1].Step, res.BestStep)
+	}
+}
+
+// TestCancelWithinABatch cancels a run whose first shard alone draws 64M
+// negatives (64 walks of C = 1000 steps, 1000 negatives per positive: tens
+// of seconds of work) and expects it back well within a second of the
+// cancel, with the context's error.
+func TestCancelWithinABatch(t *testing.T) {
+	t.Parallel()
+	g := smallGraph(600, 3000, false, 5)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := train.Run(ctx, g, nil, train.Config{Objective: pipeline.ObjectiveConfig{C: 1000}, Dim: 8, Epochs: 1, BatchWalks: 64, Negatives: train.MaxNegatives, Seed: 1}, nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("returned %v after the start, cancelled at 100ms: want within a second of the cancel", took)
 	}
 }

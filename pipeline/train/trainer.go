@@ -169,7 +169,9 @@ func (t *trainer) negTerm(g float64) (loss, grad float64) {
 // pair's weighted dJ/dg, the ∂J/∂Q_k estimate and the loss estimate.
 // walks is the shard's number of walks; totalWalks and totalNeg are the
 // batch's, which set the estimator weights. It only reads the parameters.
-func (t *trainer) sampleShard(out *shardOut, seed uint64, shard uint64, walks, totalWalks, totalNeg int, Q []float64) {
+// When ctx is cancelled it returns early, leaving a partial shard (the
+// batch then fails with ctx.Err()).
+func (t *trainer) sampleShard(ctx context.Context, out *shardOut, seed uint64, shard uint64, walks, totalWalks, totalNeg int, Q []float64) {
 	rng := pipeline.Stream(seed, pipeline.StreamWalk, shard)
 	out.pairs = out.pairs[:0]
 	if out.dQ == nil {
@@ -181,6 +183,9 @@ func (t *trainer) sampleShard(out *shardOut, seed uint64, shard uint64, walks, t
 	wPos := t.posScale / float64(totalWalks)
 	wNeg := t.negScale / float64(totalNeg)
 	for w := 0; w < walks; w++ {
+		if w&63 == 63 && ctx.Err() != nil {
+			return
+		}
 		v := t.walker.anchor(rng)
 		lv := t.l[int(v)*h : int(v)*h+h]
 		cur := v
@@ -214,6 +219,9 @@ func (t *trainer) sampleShard(out *shardOut, seed uint64, shard uint64, walks, t
 	}
 	negs := walks * t.k * t.cfg.Negatives
 	for i := 0; i < negs; i++ {
+		if i&4095 == 4095 && ctx.Err() != nil {
+			return
+		}
 		v, u := negative(t.adj, t.n, rng)
 		g := float64(kernels.Dot(t.l[int(v)*h:int(v)*h+h], t.r[int(u)*h:int(u)*h+h]))
 		loss, grad := t.negTerm(g)
@@ -330,7 +338,7 @@ func (t *trainer) sampleBatch(ctx context.Context, b uint64, walks int) ([]shard
 	totalNeg := walks * t.k * t.cfg.Negatives
 	err := sparse.ParallelFor(ctx, nShards, t.cfg.Workers, func(s int) {
 		sw := min(shardWalks, walks-s*shardWalks)
-		t.sampleShard(&shards[s], t.cfg.Seed, b<<20|uint64(s), sw, walks, totalNeg, Q)
+		t.sampleShard(ctx, &shards[s], t.cfg.Seed, b<<20|uint64(s), sw, walks, totalNeg, Q)
 	})
 	return shards, err
 }
