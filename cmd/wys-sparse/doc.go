@@ -19,10 +19,11 @@
 // -graph reads a SNAP-style edge list (two ids per line, optional weight
 // column with -weighted, '#' or '%' comments, plain or gzip). Ids may be
 // any non-negative integers or tokens; outputs use them. Self-loops and
-// duplicate edges are dropped (and counted) unless -keep-self-loops. With
-// -test-fraction f > 0 (default 0.5) a fraction f of the edges is held out
-// for link prediction, keeping the training graph connected, and as many
-// non-edges are sampled as negatives. -split instead reads a released
+// duplicate edges are dropped (and counted) unless -keep-self-loops.
+// The whole graph is embedded by default; with -test-fraction f > 0 (the
+// demo uses 0.5) a fraction f of the edges is held out for link
+// prediction, keeping the training graph connected, and as many non-edges
+// are sampled as negatives. -split instead reads a released
 // split directory (train.txt.npy, test.txt.npy, train.neg.txt.npy,
 // test.neg.txt.npy, optional test.directed.neg.txt.npy and index.tsv).
 //

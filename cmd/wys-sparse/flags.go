@@ -70,7 +70,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&c.keepLoops, "keep-self-loops", false, "keep u-u edges of -graph (default: dropped and counted)")
 	fs.BoolVar(&c.lcc, "lcc", false, "keep only the largest (weakly) connected component of -graph, as the paper does")
 	fs.StringVar(&c.ids, "ids", "auto", "node ids of -graph: auto, int or token")
-	fs.Float64Var(&c.testFraction, "test-fraction", 0.5, "with -graph: fraction of edges held out for link prediction (0: train on all, no evaluation)")
+	fs.Float64Var(&c.testFraction, "test-fraction", 0, "with -graph: fraction of edges held out to evaluate link prediction, e.g. 0.5 (0: embed the whole graph, as every peer does; the demo holds out 0.5)")
 	fs.StringVar(&c.trainer, "trainer", "sparse", "sparse (minibatch, scales to millions of nodes) or dense (exact paper reference, O(N²) memory)")
 	fs.StringVar(&c.method, "method", "wys", "wys (Watch Your Step), or a baseline of the paper's Table 1: svd (truncated SVD of A), eigenmaps (Laplacian eigenmaps), wys-fixed-deepwalk or wys-fixed-glove (WYS with Q fixed, as -fixed-q)")
 	fs.StringVar(&c.fixedQ, "fixed-q", "", "fix Q instead of learning it: deepwalk (1-(k-1)/C) or glove (1/k)")
@@ -350,6 +350,9 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if c.quiet {
 		c.progress = "none"
+	}
+	if c.graph == "" && c.split == "" && !set["test-fraction"] {
+		c.testFraction = 0.5 // the demo shows link prediction
 	}
 	if c.rank != 0 {
 		switch {

@@ -641,3 +641,24 @@ func TestGraphFromStdin(t *testing.T) {
 		t.Errorf("inputs %+v, want one for - with sha256 %x and %d bytes", r.Inputs, sum, len(edges))
 	}
 }
+
+// TestGraphEmbedsWholeByDefault: -graph without -test-fraction trains on
+// every edge (nothing held out), as other embedding tools do; the demo
+// still holds out half to show link prediction.
+func TestGraphEmbedsWholeByDefault(t *testing.T) {
+	graph := filepath.Join(t.TempDir(), "g.txt")
+	if err := os.WriteFile(graph, []byte("1 2\n2 3\n3 1\n3 4\n4 5\n5 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "-graph", graph, "-epochs", "1", "-dim", "4", "-progress", "none")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if strings.Contains(stdout, "split:") || !strings.Contains(stdout, "6 edges") {
+		t.Errorf("edges were held out:\n%s", stdout)
+	}
+	code, stdout, _ = runCLI(t, "-epochs", "1", "-dim", "4", "-progress", "none")
+	if code != 0 || !strings.Contains(stdout, "split: ") {
+		t.Errorf("the demo held nothing out (exit %d):\n%s", code, stdout)
+	}
+}
