@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/wys-project/wys/pipeline"
@@ -13,14 +14,20 @@ import (
 
 // progress prints pipeline events on stderr: human-readable lines (text),
 // one JSON object per line (json), or nothing (none). In text mode on a
-// terminal the running counter is redrawn in place.
+// terminal a bar (percent, count, rate, ETA) is redrawn in place, each
+// time clearing its line; elsewhere (a file, a pipe) a plain line is
+// printed at every tenth of a stage.
 type progress struct {
 	w        io.Writer
 	mode     string
 	tty      bool
 	lastDraw time.Time
 	inLine   bool
+	tenth    int64 // the last tenth printed off a terminal
 }
+
+// clearLine returns the cursor to the start of the line and erases it.
+const clearLine = "\r\x1b[K"
 
 func newProgress(w io.Writer, mode string) *progress {
 	p := &progress{w: w, mode: mode}
@@ -37,10 +44,10 @@ func (p *progress) stage(name, msg string) {
 	p.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: name, Message: msg})
 }
 
-// done ends a redrawn line.
+// done erases a redrawn bar, so that the next line starts clean.
 func (p *progress) done() {
 	if p.inLine {
-		fmt.Fprintln(p.w)
+		fmt.Fprint(p.w, clearLine)
 		p.inLine = false
 	}
 }
@@ -81,6 +88,9 @@ func (p *progress) Record(e pipeline.Event) {
 	}
 	switch e.Kind {
 	case pipeline.StageStart, pipeline.Note:
+		if e.Kind == pipeline.StageStart {
+			p.tenth = 0
+		}
 		if e.Message != "" {
 			p.done()
 			fmt.Fprintf(p.w, "[%s] %s\n", e.Stage, e.Message)
@@ -89,18 +99,43 @@ func (p *progress) Record(e pipeline.Event) {
 		p.done()
 		fmt.Fprintf(p.w, "[%s] done in %.1fs\n", e.Stage, e.Elapsed.Seconds())
 	case pipeline.Progress:
-		if !p.tty || time.Since(p.lastDraw) < 200*time.Millisecond {
-			return
-		}
-		p.lastDraw = time.Now()
-		fmt.Fprintf(p.w, "\r[%s] %s", e.Stage, counter(e))
-		p.inLine = true
+		p.progressLine(e)
 	case pipeline.Eval:
 		p.done()
 		pt := e.Point
 		fmt.Fprintf(p.w, "[%s] %s  epoch %.1f  loss %.4g  train AUC %s  test AUC %s  Q1 %.3f\n",
 			e.Stage, counter(e), pt.Epoch, pt.Loss, auc(pt.TrainAUC), auc(pt.TestAUC), first(pt.Q))
 	}
+}
+
+// progressLine draws the bar on a terminal (at most five times a second)
+// and a plain line at each new tenth of the stage elsewhere.
+func (p *progress) progressLine(e pipeline.Event) {
+	if !p.tty {
+		if e.Total <= 0 {
+			return
+		}
+		if t := 10 * e.Done / e.Total; t > p.tenth {
+			p.tenth = t
+			fmt.Fprintf(p.w, "[%s] %s\n", e.Stage, counter(e))
+		}
+		return
+	}
+	if time.Since(p.lastDraw) < 200*time.Millisecond {
+		return
+	}
+	p.lastDraw = time.Now()
+	fmt.Fprintf(p.w, "%s[%s] %s%s", clearLine, e.Stage, bar(e), counter(e))
+	p.inLine = true
+}
+
+// bar draws the share done of a stage as 20 cells.
+func bar(e pipeline.Event) string {
+	if e.Total <= 0 {
+		return ""
+	}
+	full := int(min(20, 20*e.Done/e.Total))
+	return "[" + strings.Repeat("#", full) + strings.Repeat(".", 20-full) + "] "
 }
 
 func counter(e pipeline.Event) string {

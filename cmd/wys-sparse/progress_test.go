@@ -1,0 +1,48 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wys-project/wys/pipeline"
+)
+
+// TestProgressTerminal: on a terminal each redraw clears its line first
+// (no stale characters from a longer previous line), and an evaluation
+// line erases the bar instead of following it.
+func TestProgressTerminal(t *testing.T) {
+	var b strings.Builder
+	p := &progress{w: &b, mode: "text", tty: true}
+	p.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "train", Done: 10, Total: 100, Unit: "batches", Elapsed: 8 * time.Second})
+	p.lastDraw = time.Time{} // allow the next redraw at once
+	p.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "train", Done: 50, Total: 100, Unit: "batches", Elapsed: 10 * time.Second})
+	pt := pipeline.CurvePoint{Epoch: 1, Loss: 2, TrainAUC: 0.9, TestAUC: 0.8, Q: []float64{0.5, 0.5}}
+	p.Record(pipeline.Event{Kind: pipeline.Eval, Stage: "train", Done: 50, Total: 100, Unit: "batches", Point: &pt, Elapsed: 10 * time.Second})
+	want := clearLine + "[train] [##..................] 10/100 batches  10%  1.2 batches/s  ETA 1m12s" +
+		clearLine + "[train] [##########..........] 50/100 batches  50%  5.0 batches/s  ETA 10s" +
+		clearLine + "[train] 50/100 batches  50%  5.0 batches/s  ETA 10s  epoch 1.0  loss 2  train AUC 0.9000  test AUC 0.8000  Q1 0.500\n"
+	if got := b.String(); got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestProgressPlain: off a terminal, one plain line per tenth of a stage,
+// counted again from a new stage.
+func TestProgressPlain(t *testing.T) {
+	var b strings.Builder
+	p := &progress{w: &b, mode: "text"}
+	for _, stage := range []string{"a", "b"} {
+		p.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: stage})
+		for done := int64(1); done <= 100; done++ {
+			p.Record(pipeline.Event{Kind: pipeline.Progress, Stage: stage, Done: done, Total: 100, Unit: "batches", Elapsed: time.Duration(done) * time.Second})
+		}
+	}
+	got := b.String()
+	if n := strings.Count(got, "\n"); n != 20 || strings.Contains(got, "\r") {
+		t.Errorf("%d lines (want 20, no carriage returns):\n%s", n, got)
+	}
+	if !strings.Contains(got, "[b] 10/100 batches  10%  1.0 batches/s  ETA 1m30s\n") {
+		t.Errorf("no line at the first tenth of stage b:\n%s", got)
+	}
+}
