@@ -1,11 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
 )
 
 // TestProgressTerminal: on a terminal each redraw clears its line first
@@ -44,5 +46,28 @@ func TestProgressPlain(t *testing.T) {
 	}
 	if !strings.Contains(got, "[b] 10/100 batches  10%  1.0 batches/s  ETA 1m30s\n") {
 		t.Errorf("no line at the first tenth of stage b:\n%s", got)
+	}
+}
+
+// TestRepeatsWording: repeated edge lines are described as what they are
+// (for an undirected file mostly the second direction of each edge), with
+// the weight rule when weighted, and not at all when there are none.
+func TestRepeatsWording(t *testing.T) {
+	for _, c := range []struct {
+		lr   graphio.LoadReport
+		want string
+	}{
+		{graphio.LoadReport{}, ""},
+		{graphio.LoadReport{Duplicates: 3, Directed: true}, ", 3 lines repeated an arc already read (one arc kept)"},
+		{graphio.LoadReport{Duplicates: 2}, ", 2 lines named an edge already read, in either direction (as when both u v and v u are listed; one edge kept)"},
+		{graphio.LoadReport{Duplicates: 1, Weighted: true}, ", 1 lines named an edge already read, in either direction (as when both u v and v u are listed; one edge kept, with the first line's weight)"},
+	} {
+		if got := repeats(&c.lr); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.lr, got, c.want)
+		}
+	}
+	b, _ := json.Marshal(graphio.LoadReport{EdgesRead: 1})
+	if !strings.Contains(string(b), `"edges_read":1`) {
+		t.Errorf("the load report's JSON is not snake_case: %s", b)
 	}
 }

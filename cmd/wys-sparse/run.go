@@ -232,6 +232,23 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// repeats describes the edge lines that named an edge already read: for
+// an undirected graph mostly the second direction of each edge, as SNAP
+// lists undirected graphs, which is expected, not a fault of the file.
+func repeats(lr *graphio.LoadReport) string {
+	if lr.Duplicates == 0 {
+		return ""
+	}
+	what := fmt.Sprintf(", %d lines repeated an arc already read (one arc kept", lr.Duplicates)
+	if !lr.Directed {
+		what = fmt.Sprintf(", %d lines named an edge already read, in either direction (as when both u v and v u are listed; one edge kept", lr.Duplicates)
+	}
+	if lr.Weighted {
+		what += ", with the first line's weight"
+	}
+	return what + ")"
+}
+
 // loadGraph reads -graph with the reading flags and reports what the
 // reader did.
 func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer, rep *report) (*pipeline.Graph, error) {
@@ -251,8 +268,8 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	if lr.KeptSelfLoops {
 		loops = "kept"
 	}
-	fmt.Fprintf(stdout, "loaded %s: %d nodes, %d %s, %d self-loops %s, %d duplicates merged (%.2fs)\n",
-		display, lr.Nodes, lr.UniqueEdges, map[bool]string{true: "arcs", false: "edges"}[c.directed], lr.SelfLoops, loops, lr.Duplicates, time.Since(t0).Seconds())
+	fmt.Fprintf(stdout, "loaded %s: %d nodes, %d %s, %d self-loops %s%s (%.2fs)\n",
+		display, lr.Nodes, lr.UniqueEdges, map[bool]string{true: "arcs", false: "edges"}[c.directed], lr.SelfLoops, loops, repeats(lr), time.Since(t0).Seconds())
 	if c.lcc {
 		before := g.N()
 		g = pipeline.LargestComponent(g)

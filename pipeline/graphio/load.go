@@ -66,31 +66,31 @@ func (o LoadOptions) Validate() error {
 
 // LoadReport describes what ReadEdgeList read and what its policies did.
 type LoadReport struct {
-	File     string
-	Lines    int // lines read, comments and blank lines included
-	Comments int // lines whose first field starts with '#' or '%'
-	Blank    int
+	File     string `json:"file"`
+	Lines    int    `json:"lines"`    // lines read, comments and blank lines included
+	Comments int    `json:"comments"` // lines whose first field starts with '#' or '%'
+	Blank    int    `json:"blank"`
 	// EdgesRead counts edge lines.
-	EdgesRead int
+	EdgesRead int `json:"edges_read"`
 	// SelfLoops counts the distinct u→u edges. They are stored when
 	// KeptSelfLoops and dropped otherwise.
-	SelfLoops     int
-	KeptSelfLoops bool
+	SelfLoops     int  `json:"self_loops"`
+	KeptSelfLoops bool `json:"kept_self_loops"`
 	// Duplicates counts edge lines that repeat an edge read before:
 	// EdgesRead − UniqueEdges. For an undirected graph an edge given in
 	// both directions (as SNAP lists undirected graphs) counts one
 	// duplicate. The first line naming an edge sets its weight.
-	Duplicates int
+	Duplicates int `json:"duplicates"`
 	// UniqueEdges counts distinct edges (undirected: unordered pairs;
 	// directed: arcs), self-loops included whether kept or not.
-	UniqueEdges int
+	UniqueEdges int `json:"unique_edges"`
 	// Nodes counts distinct ids, including ids that appear only in dropped
 	// self-loops (they become isolated rows).
-	Nodes      int
-	Arcs       int // stored nonzeros of the adjacency matrix
-	Directed   bool
-	Weighted   bool
-	NumericIDs bool // ids were read as integers (false: tokens)
+	Nodes      int  `json:"nodes"`
+	Arcs       int  `json:"arcs"` // stored nonzeros of the adjacency matrix
+	Directed   bool `json:"directed"`
+	Weighted   bool `json:"weighted"`
+	NumericIDs bool `json:"numeric_ids"` // ids were read as integers (false: tokens)
 }
 
 // maxLine bounds the length of one line of text input.
