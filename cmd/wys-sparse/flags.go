@@ -508,6 +508,18 @@ func (c *config) checkFlags() error {
 // checkOutputs checks that every output can be created, so that a long
 // run does not fail at its end.
 func (c *config) checkOutputs() error {
+	if c.checkpoint != "" {
+		// Neither overwrite a run's checkpoint unasked nor create an
+		// empty directory for a -resume that has nothing to resume.
+		path := train.CheckpointPath(c.checkpoint)
+		_, err := os.Stat(path)
+		switch {
+		case c.resume && errors.Is(err, os.ErrNotExist):
+			return fmt.Errorf("-resume: no checkpoint in %s (no run has saved there yet; drop -resume to start a new run)", c.checkpoint)
+		case !c.resume && err == nil:
+			return usagef("-checkpoint %s already holds a run's checkpoint: add -resume to continue it, or delete %s (or give another directory) to start over", c.checkpoint, path)
+		}
+	}
 	for _, p := range []string{c.out, c.qJSON, c.qPlot, c.report} {
 		if p == "" {
 			continue

@@ -309,16 +309,13 @@ func (c *config) train(ctx context.Context, in *input, prog *progress, rep *repo
 // setCheckpoint saves the sparse trainer's state under -checkpoint and,
 // with -resume, restores it.
 func (c *config) setCheckpoint(cfg *train.Config, rep *report) error {
+	path := train.CheckpointPath(c.checkpoint)
 	if err := os.MkdirAll(c.checkpoint, 0o755); err != nil {
 		return fmt.Errorf("cannot create checkpoint directory: %w", err)
 	}
-	path := train.CheckpointPath(c.checkpoint)
 	cfg.Checkpoint = func(st *train.State) error { return train.WriteCheckpoint(path, st) }
 	if !c.resume {
 		return nil
-	}
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("-resume: no checkpoint in %s (no run has saved there yet; drop -resume to start a new run)", c.checkpoint)
 	}
 	st, err := train.ReadCheckpoint(path)
 	if err != nil {

@@ -103,6 +103,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"out-dir-missing", []string{"-graph", good, "-out", filepath.Join(tmp, "no", "such", "dir", "emb.txt")}},
 		{"out-dir-not-writable", []string{"-graph", good, "-out", "/proc/wys-emb.txt"}},
 		{"out-is-dir", []string{"-graph", good, "-out", tmp}},
+		{"checkpoint-exists", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-checkpoint", ck, "-progress", "none"}},
 		{"dense-ignores-epochs", []string{"-trainer", "dense", "-epochs", "3"}},
 		{"baseline-ignores-negatives", []string{"-method", "svd", "-negatives", "5"}},
 		{"steps-without-dense", []string{"-steps", "50"}},
@@ -660,5 +661,17 @@ func TestGraphEmbedsWholeByDefault(t *testing.T) {
 	code, stdout, _ = runCLI(t, "-epochs", "1", "-dim", "4", "-progress", "none")
 	if code != 0 || !strings.Contains(stdout, "split: ") {
 		t.Errorf("the demo held nothing out (exit %d):\n%s", code, stdout)
+	}
+}
+
+// TestResumeNothingLeavesNoDirectory: -resume with an empty checkpoint
+// path fails before any work and creates nothing.
+func TestResumeNothingLeavesNoDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ck")
+	if code, _, _ := runCLI(t, "-epochs", "1", "-dim", "4", "-checkpoint", dir, "-resume", "-progress", "none"); code == 0 {
+		t.Fatal("-resume without a checkpoint succeeded")
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("%s exists after the failed -resume (%v)", dir, err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/gob"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -15,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/wys-project/wys/internal/atomicfile"
@@ -83,6 +85,10 @@ type State struct {
 	// rate AnnealLR.
 	Total, AnnealFrom int64
 	AnnealLR          float64
+	// Settings are the run's fingerprinted settings and graph shape as
+	// sorted "name=value" lines ("epochs=300", "graph.nodes=9877", …), so
+	// that a mismatch can say what differs.
+	Settings []string
 }
 
 // stateHeader is the gob-encoded part of a checkpoint: the scalars, the
@@ -99,6 +105,7 @@ type stateHeader struct {
 	Curve               []pipeline.CurvePoint
 	Total, AnnealFrom   int64
 	AnnealLR            float64
+	Settings            []string
 	F32Lens             []int // L, R, ML, VL, MR, VR, BestL, BestR
 	F64Lens             []int // QLogits, MQ, VQ, BestQ, BestQLogits
 }
@@ -154,7 +161,7 @@ func WriteCheckpoint(path string, s *State) error {
 	}
 	h := stateHeader{Fingerprint: s.Fingerprint, N: s.N, Half: s.Half, C: s.C, Batch: s.Batch, Step: s.Step, Pairs: s.Pairs,
 		Elapsed: s.Elapsed, Best: s.Best, SinceBest: s.SinceBest, BestStep: s.BestStep, LossSum: s.LossSum,
-		LossCount: s.LossCount, Curve: s.Curve, Total: s.Total, AnnealFrom: s.AnnealFrom, AnnealLR: s.AnnealLR}
+		LossCount: s.LossCount, Curve: s.Curve, Total: s.Total, AnnealFrom: s.AnnealFrom, AnnealLR: s.AnnealLR, Settings: s.Settings}
 	for _, p := range s.f32() {
 		h.F32Lens = append(h.F32Lens, lenOrNil(len(*p), *p == nil))
 	}
@@ -268,7 +275,7 @@ func readCheckpoint(f io.ReaderAt, size int64, path string) (*State, error) {
 	}
 	s := &State{Fingerprint: h.Fingerprint, N: h.N, Half: h.Half, C: h.C, Batch: h.Batch, Step: h.Step, Pairs: h.Pairs,
 		Elapsed: h.Elapsed, Best: h.Best, SinceBest: h.SinceBest, BestStep: h.BestStep, LossSum: h.LossSum,
-		LossCount: h.LossCount, Curve: h.Curve, Total: h.Total, AnnealFrom: h.AnnealFrom, AnnealLR: h.AnnealLR}
+		LossCount: h.LossCount, Curve: h.Curve, Total: h.Total, AnnealFrom: h.AnnealFrom, AnnealLR: h.AnnealLR, Settings: h.Settings}
 	f32, f64 := s.f32(), s.f64()
 	if len(h.F32Lens) != len(f32) || len(h.F64Lens) != len(f64) {
 		return nil, bad("header lists %d + %d arrays, want %d + %d", len(h.F32Lens), len(h.F64Lens), len(f32), len(f64))
@@ -350,9 +357,7 @@ func (r *hashReader) Read(p []byte) (int, error) {
 // on them), so a run may resume on another machine with other workers.
 func Fingerprint(g *pipeline.Graph, eval *pipeline.Split, cfg Config) string {
 	h := sha256.New()
-	cfg = cfg.Resolve(g.N(), g.Adj.NNZ())
-	cfg.Workers, cfg.MemoryLimit = 0, 0
-	cfg.Checkpoint, cfg.CheckpointEvery, cfg.Resume = nil, 0, nil
+	cfg = fingerprinted(g, cfg)
 	fmt.Fprintf(h, "config %+v\n", cfg)
 	r, c := g.Adj.Dims()
 	fmt.Fprintf(h, "graph %d %d %d directed=%v\n", r, c, g.Adj.NNZ(), g.Directed)
@@ -380,6 +385,76 @@ func Fingerprint(g *pipeline.Graph, eval *pipeline.Split, cfg Config) string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// fingerprinted returns cfg resolved for g without the settings that do
+// not change the result (workers, memory limit, checkpointing).
+func fingerprinted(g *pipeline.Graph, cfg Config) Config {
+	cfg = cfg.Resolve(g.N(), g.Adj.NNZ())
+	cfg.Workers, cfg.MemoryLimit = 0, 0
+	cfg.Checkpoint, cfg.CheckpointEvery, cfg.Resume = nil, 0, nil
+	return cfg
+}
+
+// settingsOf lists the fingerprinted settings of a run on g as sorted
+// "name=value" lines, by their JSON names (nested ones as "objective.C"),
+// with the graph's shape.
+func settingsOf(g *pipeline.Graph, cfg Config) []string {
+	m := settingsMap(g, cfg)
+	out := make([]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func settingsMap(g *pipeline.Graph, cfg Config) map[string]string {
+	out := map[string]string{"graph.nodes": fmt.Sprint(g.N()), "graph.arcs": fmt.Sprint(g.Adj.NNZ()),
+		"graph.directed": fmt.Sprint(g.Directed)}
+	b, err := json.Marshal(fingerprinted(g, cfg))
+	if err != nil {
+		return out
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return out
+	}
+	var flatten func(prefix string, m map[string]any)
+	flatten = func(prefix string, m map[string]any) {
+		for k, v := range m {
+			if sub, ok := v.(map[string]any); ok {
+				flatten(prefix+k+".", sub)
+				continue
+			}
+			j, _ := json.Marshal(v)
+			out[prefix+k] = string(j)
+		}
+	}
+	flatten("", m)
+	return out
+}
+
+// settingsDiff describes how the settings now differ from those saved,
+// sorted by name ("epochs 300 (checkpoint: 20)"), or says that only the
+// graph's arcs or the evaluation pairs can differ.
+func settingsDiff(savedLines, nowLines []string) string {
+	saved := map[string]string{}
+	for _, l := range savedLines {
+		k, v, _ := strings.Cut(l, "=")
+		saved[k] = v
+	}
+	var diffs []string
+	for _, l := range nowLines {
+		k, v, _ := strings.Cut(l, "=")
+		if old, ok := saved[k]; ok && old != v {
+			diffs = append(diffs, fmt.Sprintf("%s %s (checkpoint: %s)", k, v, old))
+		}
+	}
+	if len(diffs) == 0 {
+		return "the same settings and graph size, so the graph's arcs or the evaluation pairs differ"
+	}
+	return "settings that differ: " + strings.Join(diffs, ", ")
 }
 
 // CheckpointPath returns the checkpoint file inside directory dir.

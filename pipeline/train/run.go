@@ -52,13 +52,14 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 // run is one training run: the trainer, the fixed evaluation subsamples,
 // the model-selection state and the result being built.
 type run struct {
-	cfg   Config
-	rec   pipeline.Recorder
-	t     *trainer
-	res   *pipeline.Result
-	n     int
-	fp    string // fingerprint, for checkpoints
-	start time.Time
+	cfg      Config
+	rec      pipeline.Recorder
+	t        *trainer
+	res      *pipeline.Result
+	n        int
+	fp       string   // fingerprint, for checkpoints
+	settings []string // what the fingerprint covers, as text
+	start    time.Time
 
 	batches, evalBatches int64
 	first                int64 // the batch to start from (after a resume)
@@ -155,7 +156,7 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 	}
 	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "train", Total: r.batches, Unit: "batches", Message: msg})
 	if cfg.Resume != nil || cfg.Checkpoint != nil {
-		r.fp = Fingerprint(g, eval, cfg)
+		r.fp, r.settings = Fingerprint(g, eval, cfg), settingsOf(g, cfg)
 	}
 	r.start = time.Now()
 	r.lastSave = r.start
@@ -169,7 +170,10 @@ func (r *run) restore(st *State) error {
 	}
 	t := r.t
 	if st.Fingerprint != r.fp {
-		return fmt.Errorf("%w: it was written by a run with another graph, evaluation pairs or settings", ErrCheckpoint)
+		if st.Settings == nil {
+			return fmt.Errorf("%w: it was written by a run with another graph, evaluation pairs or settings", ErrCheckpoint)
+		}
+		return fmt.Errorf("%w: it was written by another run: %s", ErrCheckpoint, settingsDiff(st.Settings, r.settings))
 	}
 	if st.N != r.n || st.Half != t.half || st.C != t.k || st.Batch > r.batches {
 		return fmt.Errorf("%w: its shapes do not fit this run", ErrCheckpoint)
@@ -349,7 +353,7 @@ func (r *run) snapshot(done int64) error {
 		L:       t.l, R: t.r, ML: t.ml, VL: t.vl, MR: t.mr, VR: t.vr, QLogits: t.q, MQ: t.mq, VQ: t.vq,
 		Best: r.best, SinceBest: r.sinceBest, BestStep: res.BestStep, BestL: res.L, BestR: res.R,
 		BestQ: res.Q, BestQLogits: res.QLogits, Curve: res.Curve, LossSum: r.lossSum, LossCount: r.lossCount,
-		Total: r.batches, AnnealFrom: r.annealFrom, AnnealLR: r.annealLR}
+		Total: r.batches, AnnealFrom: r.annealFrom, AnnealLR: r.annealLR, Settings: r.settings}
 	r.lastSave = time.Now()
 	return r.cfg.Checkpoint(st)
 }

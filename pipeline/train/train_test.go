@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -274,9 +275,16 @@ func TestResumeBitForBit(t *testing.T) {
 		t.Errorf("resumed run: AUC %v step %d curve %d; uninterrupted %v %d %d",
 			resumed.TestAUC, resumed.BestStep, len(resumed.Curve), full.TestAUC, full.BestStep, len(full.Curve))
 	}
-	// A checkpoint of another run is refused.
-	cfg.Seed = 6
-	if _, err := train.Run(context.Background(), tg, split, cfg, nil); !errors.Is(err, train.ErrCheckpoint) {
-		t.Errorf("foreign checkpoint: %v", err)
+	// A checkpoint of another run is refused, naming what differs.
+	cfg.Seed, cfg.Negatives = 6, 2
+	_, err = train.Run(context.Background(), tg, split, cfg, nil)
+	if want := "settings that differ: negatives 2 (checkpoint: 1), seed 6 (checkpoint: 5)"; !errors.Is(err, train.ErrCheckpoint) || !strings.Contains(err.Error(), want) {
+		t.Errorf("foreign checkpoint: %v; want an error naming %q", err, want)
+	}
+	// With the same settings on other evaluation pairs, it says so.
+	cfg.Seed, cfg.Negatives = 5, 0
+	_, err = train.Run(context.Background(), tg, &pipeline.Split{Train: split.Train}, cfg, nil)
+	if err == nil || !strings.Contains(err.Error(), "the graph's arcs or the evaluation pairs differ") {
+		t.Errorf("other evaluation pairs: %v", err)
 	}
 }
