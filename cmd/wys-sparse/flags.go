@@ -131,11 +131,43 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// printUsage writes the usage text and every flag with its default to w.
+// printUsage writes the usage text and every flag with its default to w,
+// the descriptions wrapped to fit 80 columns.
 func printUsage(w io.Writer) {
 	fs := newFlagSet(&config{}, w)
 	fmt.Fprint(w, usageText)
-	fs.PrintDefaults()
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		line := "  -" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" {
+			usage += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintln(w, line)
+		for _, l := range wrap(usage, 72) {
+			fmt.Fprintln(w, "      "+l)
+		}
+	})
+}
+
+// wrap breaks text into lines of at most width bytes at spaces (a longer
+// word gets a line of its own).
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(word) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	return append(lines, line)
 }
 
 // version describes the build: the module version, the commit it was

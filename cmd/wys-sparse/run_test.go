@@ -598,6 +598,11 @@ func TestHelpAndVersion(t *testing.T) {
 	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "wys-sparse learns node embeddings") || !strings.Contains(stdout, "\n  -epochs float\n") {
 		t.Errorf("-help: exit %d, stderr %q, stdout starts %.80q", code, stderr, stdout)
 	}
+	for _, l := range strings.Split(stdout, "\n") {
+		if len(l) > 80 {
+			t.Errorf("-help line of %d bytes: %q", len(l), l)
+		}
+	}
 	code, stdout, _ = runCLI(t, "-version")
 	if code != 0 || !strings.HasPrefix(stdout, "wys-sparse ") || strings.Count(stdout, "\n") != 1 {
 		t.Errorf("-version: exit %d, stdout %q", code, stdout)
