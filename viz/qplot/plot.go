@@ -18,6 +18,34 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
+// tickLabels returns the label of each bar (1..len(q), or names) and, for
+// a name, its upper case ("ppr" is "PPR"), or, when longer than three
+// letters and so too long to sit under a bar, the upper-case initials of
+// its hyphenated parts ("adamic-adar" is "AA") with an entry in the axis
+// legend ("AA: adamic-adar").
+func tickLabels(q []float64, names []string) (labels, legend []string) {
+	labels = make([]string, len(q))
+	for k := range q {
+		labels[k] = fmt.Sprint(k + 1)
+		if names == nil || names[k] == labels[k] {
+			continue
+		}
+		labels[k] = strings.ToUpper(names[k])
+		if len(names[k]) <= 3 {
+			continue
+		}
+		short := ""
+		for _, part := range strings.Split(names[k], "-") {
+			if part != "" {
+				short += strings.ToUpper(part[:1])
+			}
+		}
+		labels[k] = short
+		legend = append(legend, short+": "+names[k])
+	}
+	return labels, legend
+}
+
 // Draw draws the learned context distribution as bars over k on a log
 // scale, like Figure 2a of the paper, and saves it atomically as PNG or SVG
 // (by the file extension). title names the graph; names labels each bar
@@ -37,8 +65,9 @@ func Draw(path, title string, q []float64, names []string) error {
 	p := plot.New()
 	p.Title.Text = "Learned context distribution Q — " + title
 	p.X.Label.Text = "k (power of the transition matrix)"
-	if len(names) > 0 && names[len(names)-1] != fmt.Sprint(len(names)) {
-		p.X.Label.Text = "context (k: power of the transition matrix)"
+	labels, legend := tickLabels(q, names)
+	if len(legend) > 0 {
+		p.X.Label.Text = "context (k: power of the transition matrix; " + strings.Join(legend, ", ") + ")"
 	}
 	p.Y.Label.Text = "Q_k (log scale)"
 	p.Y.Scale = plot.LogScale{}
@@ -72,10 +101,7 @@ func Draw(path, title string, q []float64, names []string) error {
 	p.Y.Min, p.Y.Max = floor, 1
 	ticks := make([]plot.Tick, len(q))
 	for k := range q {
-		ticks[k] = plot.Tick{Value: float64(k + 1), Label: fmt.Sprint(k + 1)}
-		if names != nil {
-			ticks[k].Label = names[k]
-		}
+		ticks[k] = plot.Tick{Value: float64(k + 1), Label: labels[k]}
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	wt, err := p.WriterTo(6*vg.Inch, 3.5*vg.Inch, ext)

@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -78,5 +79,20 @@ func TestPlotQErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.path, err, c.want)
 		}
+	}
+}
+
+// TestTickLabels: the powers keep their numbers, short names are upper
+// case, long names become initials explained in the axis legend.
+func TestTickLabels(t *testing.T) {
+	labels, legend := tickLabels(make([]float64, 4), []string{"1", "2", "ppr", "adamic-adar"})
+	if want := []string{"1", "2", "PPR", "AA"}; !slices.Equal(labels, want) {
+		t.Errorf("labels %q, want %q", labels, want)
+	}
+	if want := []string{"AA: adamic-adar"}; !slices.Equal(legend, want) {
+		t.Errorf("legend %q, want %q", legend, want)
+	}
+	if labels, legend := tickLabels(make([]float64, 3), nil); !slices.Equal(labels, []string{"1", "2", "3"}) || legend != nil {
+		t.Errorf("no names: labels %q, legend %q", labels, legend)
 	}
 }
