@@ -337,7 +337,13 @@ func (c Config) EstimateMemory(n, nnz, evalPairs int) int64 {
 			b += int64(d.Objective.C) * int64(n) * int64(d.FactorRank) * 8
 		}
 	}
-	pairs := int64(d.BatchWalks) * int64(d.Objective.Contexts()) * int64(1+d.Negatives)
-	b += pairs * 12 * 3
-	return b
+	return b + d.batchBytes()
+}
+
+// batchBytes is the memory of one batch's pairs under the resolved
+// configuration c: each pair and its coefficient, and its two copies
+// bucketed by row block.
+func (c Config) batchBytes() int64 {
+	pairs := int64(c.BatchWalks) * int64(c.Objective.Contexts()) * int64(1+c.Negatives)
+	return pairs * 12 * 3
 }

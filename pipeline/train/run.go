@@ -88,8 +88,13 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 	n := g.N()
 	evalPairs := len(eval.Train) + len(eval.TrainNeg) + len(eval.Test) + len(eval.TestNeg) + len(eval.TestDirectedNeg)
 	need := cfg.EstimateMemory(n, g.Adj.NNZ(), evalPairs)
-	limit, err := pipeline.CheckMemory(need, cfg.MemoryLimit, fmt.Sprintf("%d nodes at d = %d", n, cfg.Dim),
-		"lower the dimension (-dim), the walks per batch (-batch) or the negatives (-negatives)")
+	what, fix := fmt.Sprintf("%d nodes at d = %d", n, cfg.Dim), "lower the dimension (-dim)"
+	if batch := cfg.batchBytes(); batch > need/2 {
+		// Name what makes the estimate large.
+		what = fmt.Sprintf("batches of %d walks with %d negatives per positive pair (%s of pairs)", cfg.BatchWalks, cfg.Negatives, sysmem.FormatBytes(batch))
+		fix = "lower the walks per batch (-batch) or the negatives (-negatives)"
+	}
+	limit, err := pipeline.CheckMemory(need, cfg.MemoryLimit, what, fix)
 	if err != nil {
 		return nil, err
 	}
