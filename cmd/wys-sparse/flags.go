@@ -318,11 +318,8 @@ func (v gib) String() string {
 
 func (v gib) Set(s string) error {
 	x, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-		return errParse
-	}
-	if x < 0 {
-		return fmt.Errorf("want a size in GiB (0: 90%% of the available memory)")
+	if err != nil || !(x >= 0) || math.IsInf(x, 0) {
+		return fmt.Errorf("want a size in GiB such as 8 (0: 90%% of the available memory)")
 	}
 	for _, p := range v {
 		*p = int64(x * (1 << 30))
