@@ -54,6 +54,14 @@ type Stats struct {
 	PairsPerSecond float64
 }
 
+// Score sets TrainAUC, TestAUC and TestDirectedAUC from the embeddings
+// r.L and r.R on every pair of eval (NaN for a list that is empty).
+func (r *Result) Score(eval *Split) {
+	r.TrainAUC = PairAUC(r.L, r.R, r.Half, eval.Train, eval.TrainNeg)
+	r.TestAUC = PairAUC(r.L, r.R, r.Half, eval.Test, eval.TestNeg)
+	r.TestDirectedAUC = PairAUC(r.L, r.R, r.Half, eval.Test, eval.TestDirectedNeg)
+}
+
 // Stage returns the wall time of the stage named name (0 when the run had
 // no such stage).
 func (s Stats) Stage(name string) time.Duration {

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -12,5 +13,47 @@ func TestStatsStage(t *testing.T) {
 	}
 	if got := s.Stage("powers"); got != 0 {
 		t.Errorf("Stage(powers) = %v, want 0 for a missing stage", got)
+	}
+}
+
+// TestResultScore checks Score against a brute-force AUC (the share of
+// (positive, negative) pairs ranked right, ties counting half) of the
+// scores L_u·R_v, and NaN for lists that are empty.
+func TestResultScore(t *testing.T) {
+	res := &Result{N: 4, Half: 2,
+		L: []float32{1, 0, 0, 1, 1, 1, -1, 0},
+		R: []float32{0, 1, 1, 0, 2, 0, 0, -1}}
+	score := func(p Pair) float64 {
+		return float64(res.L[2*p.U]*res.R[2*p.V] + res.L[2*p.U+1]*res.R[2*p.V+1])
+	}
+	brute := func(pos, neg []Pair) float64 {
+		var s float64
+		for _, p := range pos {
+			for _, q := range neg {
+				switch a, b := score(p), score(q); {
+				case a > b:
+					s++
+				case a == b:
+					s += 0.5
+				}
+			}
+		}
+		return s / float64(len(pos)*len(neg))
+	}
+	eval := &Split{
+		Train:    []Pair{{U: 0, V: 1}, {U: 2, V: 2}},
+		TrainNeg: []Pair{{U: 3, V: 2}, {U: 1, V: 0}, {U: 0, V: 3}},
+		Test:     []Pair{{U: 1, V: 2}, {U: 2, V: 0}},
+		TestNeg:  []Pair{{U: 3, V: 3}, {U: 0, V: 0}},
+	}
+	res.Score(eval)
+	if want := brute(eval.Train, eval.TrainNeg); math.Abs(res.TrainAUC-want) > 1e-12 {
+		t.Errorf("train AUC %v, want %v", res.TrainAUC, want)
+	}
+	if want := brute(eval.Test, eval.TestNeg); math.Abs(res.TestAUC-want) > 1e-12 {
+		t.Errorf("test AUC %v, want %v", res.TestAUC, want)
+	}
+	if !math.IsNaN(res.TestDirectedAUC) {
+		t.Errorf("directed AUC %v without directed negatives, want NaN", res.TestDirectedAUC)
 	}
 }

@@ -121,9 +121,7 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	}
 	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "factorize", Duration: time.Since(start)})
 	rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "factorize", Elapsed: time.Since(start)})
-	res.TrainAUC = pipeline.PairAUC(res.L, res.R, half, eval.Train, eval.TrainNeg)
-	res.TestAUC = pipeline.PairAUC(res.L, res.R, half, eval.Test, eval.TestNeg)
-	res.TestDirectedAUC = pipeline.PairAUC(res.L, res.R, half, eval.Test, eval.TestDirectedNeg)
+	res.Score(eval)
 	res.Stats.PeakRSS = sysmem.PeakRSS()
 	return res, nil
 }

@@ -374,9 +374,7 @@ func (r *run) finish(eval *pipeline.Split) *pipeline.Result {
 	// The rate of this process: the pairs drawn before a resume were
 	// drawn in the time before it.
 	res.Stats.PairsPerSecond = float64(r.t.pairs-r.firstPairs) / elapsed.Seconds()
-	res.TrainAUC = pipeline.PairAUC(res.L, res.R, res.Half, eval.Train, eval.TrainNeg)
-	res.TestAUC = pipeline.PairAUC(res.L, res.R, res.Half, eval.Test, eval.TestNeg)
-	res.TestDirectedAUC = pipeline.PairAUC(res.L, res.R, res.Half, eval.Test, eval.TestDirectedNeg)
+	res.Score(eval)
 	res.Stats.PeakRSS = sysmem.PeakRSS()
 	return res
 }
