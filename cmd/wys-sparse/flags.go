@@ -79,10 +79,10 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	sp.Dim, de.Dim, bl.Dim = dim, dim, dim
 	fs.Var(ints{&sp.Dim, &de.Dim, &bl.Dim}, "dim", "embedding width d of Y = [L | R], d/2 per side (even)")
 	fs.IntVar(&c.rank, "rank", 0, "rank of the score matrix g(Y) = L Rᵀ, the width of each side: -rank r is -dim 2r (0: from -dim)")
-	objInts(fs, obj, "C", pipeline.DefaultC, func(o *pipeline.ObjectiveConfig) *int { return &o.C }, "number of transition-matrix powers k = 1..C")
-	objFloats(fs, obj, "beta", pipeline.DefaultBeta, func(o *pipeline.ObjectiveConfig) *float64 { return &o.Beta }, "weight of the attention regulariser on q (0: off)")
-	objFloats(fs, obj, "walks-per-node", pipeline.DefaultWalksPerNode, func(o *pipeline.ObjectiveConfig) *float64 { return &o.WalksPerNode }, "starting mass P0 of E[D] (walks per node)")
-	objFloats(fs, obj, "ppr", 0, func(o *pipeline.ObjectiveConfig) *float64 { return &o.PPR }, "add a Personalized PageRank context with this restart probability in (0, 1), with its own learned attention weight (0: off)")
+	bindObjective[int, ints](fs, obj, "C", pipeline.DefaultC, func(o *pipeline.ObjectiveConfig) *int { return &o.C }, "number of transition-matrix powers k = 1..C")
+	bindObjective[float64, floats](fs, obj, "beta", pipeline.DefaultBeta, func(o *pipeline.ObjectiveConfig) *float64 { return &o.Beta }, "weight of the attention regulariser on q (0: off)")
+	bindObjective[float64, floats](fs, obj, "walks-per-node", pipeline.DefaultWalksPerNode, func(o *pipeline.ObjectiveConfig) *float64 { return &o.WalksPerNode }, "starting mass P0 of E[D] (walks per node)")
+	bindObjective[float64, floats](fs, obj, "ppr", 0, func(o *pipeline.ObjectiveConfig) *float64 { return &o.PPR }, "add a Personalized PageRank context with this restart probability in (0, 1), with its own learned attention weight (0: off)")
 	fs.Var(bools{&sp.Objective.AdamicAdar, &de.Objective.AdamicAdar}, "adamic-adar", "add an Adamic–Adar context (common neighbours weighted by 1/ln degree), with its own learned attention weight")
 	for _, o := range obj {
 		o.Formulation = pipeline.FormulationCode
@@ -345,19 +345,13 @@ func (v objForm) Set(s string) error {
 // name.
 var errParse = fmt.Errorf("parse error")
 
-// objInts binds an integer field of each objective to one flag.
-func objInts(fs *flag.FlagSet, obj []*pipeline.ObjectiveConfig, name string, def int, field func(*pipeline.ObjectiveConfig) *int, usage string) {
-	var v ints
-	for _, o := range obj {
-		*field(o) = def
-		v = append(v, field(o))
-	}
-	fs.Var(v, name, usage)
-}
-
-// objFloats binds a float field of each objective to one flag.
-func objFloats(fs *flag.FlagSet, obj []*pipeline.ObjectiveConfig, name string, def float64, field func(*pipeline.ObjectiveConfig) *float64, usage string) {
-	var v floats
+// bindObjective binds one field of each objective to one flag (ints or
+// floats: a value that writes all its destinations).
+func bindObjective[T any, V interface {
+	~[]*T
+	flag.Value
+}](fs *flag.FlagSet, obj []*pipeline.ObjectiveConfig, name string, def T, field func(*pipeline.ObjectiveConfig) *T, usage string) {
+	var v V
 	for _, o := range obj {
 		*field(o) = def
 		v = append(v, field(o))
