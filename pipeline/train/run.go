@@ -131,7 +131,30 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 		}
 	}
 
-	// Evaluation subsamples, fixed for the run.
+	r.setEvalPairs(g, eval)
+
+	walksTotal := int64(math.Ceil(cfg.Epochs * float64(n)))
+	r.batches = (walksTotal + int64(cfg.BatchWalks) - 1) / int64(cfg.BatchWalks)
+	r.capBatches = r.batches
+	r.evalBatches = max(1, int64(math.Round(cfg.EvalEvery*float64(n)/float64(cfg.BatchWalks))))
+	msg := fmt.Sprintf("%d walks of length %d in %d batches", walksTotal, cfg.Objective.C, r.batches)
+	if cfg.Converge {
+		msg += fmt.Sprintf(" at most, ending when the train AUC gains less than %g per doubling of the run", cfg.Tolerance)
+	}
+	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "train", Total: r.batches, Unit: "batches", Message: msg})
+	if cfg.Resume != nil || cfg.Checkpoint != nil {
+		r.fp, r.settings = Fingerprint(g, eval, cfg), settingsOf(g, cfg)
+	}
+	r.start = time.Now()
+	r.lastSave = r.start
+	return r, nil
+}
+
+// setEvalPairs draws the evaluation subsamples, fixed for the run (at most
+// EvalPairs of each list), and, without train pairs, the sample of the
+// graph's own arcs that stands in for them.
+func (r *run) setEvalPairs(g *pipeline.Graph, eval *pipeline.Split) {
+	cfg := r.cfg
 	erng := pipeline.Stream(cfg.Seed, pipeline.StreamEval, 0)
 	sub := func(p []pipeline.Pair) []pipeline.Pair {
 		if len(p) <= cfg.EvalPairs {
@@ -150,22 +173,6 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 	if len(r.trPos) == 0 || len(r.trNeg) == 0 {
 		r.trPos, r.trNeg = fitPairs(g, cfg.EvalPairs, erng)
 	}
-
-	walksTotal := int64(math.Ceil(cfg.Epochs * float64(n)))
-	r.batches = (walksTotal + int64(cfg.BatchWalks) - 1) / int64(cfg.BatchWalks)
-	r.capBatches = r.batches
-	r.evalBatches = max(1, int64(math.Round(cfg.EvalEvery*float64(n)/float64(cfg.BatchWalks))))
-	msg := fmt.Sprintf("%d walks of length %d in %d batches", walksTotal, cfg.Objective.C, r.batches)
-	if cfg.Converge {
-		msg += fmt.Sprintf(" at most, ending when the train AUC gains less than %g per doubling of the run", cfg.Tolerance)
-	}
-	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "train", Total: r.batches, Unit: "batches", Message: msg})
-	if cfg.Resume != nil || cfg.Checkpoint != nil {
-		r.fp, r.settings = Fingerprint(g, eval, cfg), settingsOf(g, cfg)
-	}
-	r.start = time.Now()
-	r.lastSave = r.start
-	return r, nil
 }
 
 // restore continues from a saved state, when st is not nil.
