@@ -313,7 +313,8 @@ func (r *run) evaluate(done int64) (stop bool) {
 	pt.TestAUC = pipeline.PairAUC(t.l, t.r, t.half, r.tePos, r.teNeg)
 	res.Curve = append(res.Curve, pt)
 	r.rec.Record(pipeline.Event{Kind: pipeline.Eval, Stage: "train", Done: done, Total: r.batches, Unit: "batches", Point: &pt, Elapsed: pt.Elapsed})
-	if pt.TrainAUC > r.best || (math.IsNaN(pt.TrainAUC) && done == r.batches) {
+	improved := pt.TrainAUC > r.best || (math.IsNaN(pt.TrainAUC) && done == r.batches)
+	if improved {
 		if !math.IsNaN(pt.TrainAUC) {
 			r.best = pt.TrainAUC
 		}
@@ -321,10 +322,11 @@ func (r *run) evaluate(done int64) (stop bool) {
 		res.BestStep = int(done)
 		res.L, res.R = slices.Clone(t.l), slices.Clone(t.r)
 		res.Q, res.QLogits = pt.Q, slices.Clone(t.q)
-		r.converged(pt)
-		return false
 	}
 	r.converged(pt)
+	if improved {
+		return false
+	}
 	r.sinceBest++
 	if r.cfg.Patience > 0 && r.sinceBest >= r.cfg.Patience {
 		r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("early stop: no better train AUC in %d evaluations", r.sinceBest)})
