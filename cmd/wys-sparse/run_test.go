@@ -60,7 +60,7 @@ func TestErrorsGolden(t *testing.T) {
 	malformed := write("malformed.txt", "# a comment\n1 2\n3\n")
 	negWeight := write("negweight.txt", "1 2 0.5\n2 3 -1\n")
 	empty := write("empty.txt", "# nothing here\n")
-	good := write("good.txt", "1 2\n2 3\n3 1\n3 4\n4 5\n5 3\n")
+	good := write("good.txt", goodEdges)
 	labels := write("labels.tsv", "1\t0\n99\t1\n")
 	// A checkpoint of a one-epoch run on good.txt, and a truncated copy.
 	ck, short := filepath.Join(tmp, "ck"), filepath.Join(tmp, "short")
@@ -470,7 +470,7 @@ func TestLabelsCheckedBeforeTraining(t *testing.T) {
 	tmp := t.TempDir()
 	good := filepath.Join(tmp, "good.txt")
 	labels := filepath.Join(tmp, "labels.tsv")
-	os.WriteFile(good, []byte("1 2\n2 3\n3 1\n3 4\n4 5\n5 3\n"), 0o644)
+	os.WriteFile(good, []byte(goodEdges), 0o644)
 	os.WriteFile(labels, []byte("1\t0\n99\t1\n"), 0o644)
 	code, _, stderr := runCLI(t, "-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4",
 		"-labels", labels, "-label-split", labels, "-progress", "json")
@@ -560,10 +560,7 @@ func TestReportSettingsResolved(t *testing.T) {
 // NaN AUCs failed the JSON encoding after training and lost the report).
 func TestReportWithoutEvaluation(t *testing.T) {
 	tmp := t.TempDir()
-	graph, rep := filepath.Join(tmp, "g.txt"), filepath.Join(tmp, "r.json")
-	if err := os.WriteFile(graph, []byte("1 2\n2 3\n3 1\n3 4\n4 5\n5 3\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	graph, rep := writeGoodGraph(t, tmp), filepath.Join(tmp, "r.json")
 	code, _, stderr := runCLI(t, "-graph", graph, "-test-fraction", "0", "-epochs", "2", "-dim", "4", "-report", rep, "-progress", "none")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
@@ -620,7 +617,7 @@ func TestHelpAndVersion(t *testing.T) {
 // TestGraphFromStdin reads -graph - from standard input once and records
 // the checksum and size of exactly the bytes read.
 func TestGraphFromStdin(t *testing.T) {
-	edges := "# a triangle and a tail\n1 2\n2 3\n3 1\n3 4\n4 5\n5 3\n"
+	edges := "# a triangle and a tail\n" + goodEdges
 	old := stdin
 	stdin = strings.NewReader(edges)
 	defer func() { stdin = old }()
@@ -656,10 +653,7 @@ func TestGraphFromStdin(t *testing.T) {
 // every edge (nothing held out), as other embedding tools do; the demo
 // still holds out half to show link prediction.
 func TestGraphEmbedsWholeByDefault(t *testing.T) {
-	graph := filepath.Join(t.TempDir(), "g.txt")
-	if err := os.WriteFile(graph, []byte("1 2\n2 3\n3 1\n3 4\n4 5\n5 3\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	graph := writeGoodGraph(t, t.TempDir())
 	code, stdout, stderr := runCLI(t, "-graph", graph, "-epochs", "1", "-dim", "4", "-progress", "none")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
@@ -683,4 +677,18 @@ func TestResumeNothingLeavesNoDirectory(t *testing.T) {
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("%s exists after the failed -resume (%v)", dir, err)
 	}
+}
+
+// goodEdges is a small valid edge list: a triangle and a tail, 5 nodes and
+// 6 edges.
+const goodEdges = "1 2\n2 3\n3 1\n3 4\n4 5\n5 3\n"
+
+// writeGoodGraph writes goodEdges to g.txt in dir and returns its path.
+func writeGoodGraph(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "g.txt")
+	if err := os.WriteFile(path, []byte(goodEdges), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
