@@ -19,6 +19,8 @@ import (
 
 	"github.com/wys-project/wys/internal/atomicfile"
 	"github.com/wys-project/wys/pipeline"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 )
 
 // MeanStd returns the mean and sample standard deviation of xs (0 for a
@@ -107,4 +109,20 @@ func RunSplit[C any](ctx context.Context, run func(context.Context, *pipeline.Gr
 		return nil, err
 	}
 	return run(ctx, g, split, cfg, rec)
+}
+
+// SavePNG draws p on a w x h canvas and writes it as a PNG to path
+// atomically, creating path's directory.
+func SavePNG(path string, p *plot.Plot, w, h vg.Length) error {
+	wt, err := p.WriterTo(w, h, "png")
+	if err != nil {
+		return fmt.Errorf("plot %s: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.Write(path, func(out io.Writer) error {
+		_, err := wt.WriteTo(out)
+		return err
+	})
 }

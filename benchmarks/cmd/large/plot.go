@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
 	"image/color"
 
 	"gonum.org/v1/plot"
@@ -44,13 +42,5 @@ func plotCurves(path, title string, curves []curve) error {
 		p.Legend.Add(c.name, line, points)
 	}
 	p.Add(plotter.NewGrid())
-	wt, err := p.WriterTo(7*vg.Inch, 4.5*vg.Inch, "png")
-	if err != nil {
-		return fmt.Errorf("plot %s: %w", path, err)
-	}
-	var buf bytes.Buffer
-	if _, err := wt.WriteTo(&buf); err != nil {
-		return err
-	}
-	return benchmarks.WriteFileAtomic(path, buf.Bytes())
+	return benchmarks.SavePNG(path, p, 7*vg.Inch, 4.5*vg.Inch)
 }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"image/color"
-	"io"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -82,23 +80,5 @@ func logLog(path, title, ylabel string, rows []row, ss []series) error {
 		p.Add(line, points)
 		p.Legend.Add(s.name, line, points)
 	}
-	wt, err := p.WriterTo(vg.Length(plotW)*vg.Inch/plotDPI, vg.Length(plotH)*vg.Inch/plotDPI, "png")
-	if err != nil {
-		return fmt.Errorf("plot %s: %w", path, err)
-	}
-	var buf bytesWriter
-	if _, err := wt.WriteTo(&buf); err != nil {
-		return err
-	}
-	return benchmarks.WriteFileAtomic(path, buf.b)
+	return benchmarks.SavePNG(path, p, vg.Length(plotW)*vg.Inch/plotDPI, vg.Length(plotH)*vg.Inch/plotDPI)
 }
-
-// bytesWriter collects a plot's bytes for the atomic write.
-type bytesWriter struct{ b []byte }
-
-func (w *bytesWriter) Write(p []byte) (int, error) {
-	w.b = append(w.b, p...)
-	return len(p), nil
-}
-
-var _ io.Writer = (*bytesWriter)(nil)
