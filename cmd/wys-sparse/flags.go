@@ -105,6 +105,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	sp.Negatives = sparseDefaults.Negatives
 	fs.IntVar(&sp.BatchWalks, "batch", 0, "sparse: walks per minibatch (0: 256, or N/100 up to 16384 above 25,600 nodes)")
 	fs.IntVar(&sp.Negatives, "negatives", sp.Negatives, "sparse: non-edge pairs per positive pair")
+	fs.IntVar(&sp.NegativeBlock, "negative-block", 0, "sparse: draw negatives as blocks of m x m pairs between m uniform rows of L and of R (0: pair by pair; unbiased either way, blocks move far less memory on large graphs)")
 	fs.Float64Var(&sp.EvalEvery, "eval-every", 0, "sparse: epochs between train/test AUC evaluations (0: epochs/20)")
 	fs.IntVar(&sp.Patience, "patience", 0, "sparse: stop after this many evaluations without a better train AUC (0: never)")
 	sp.Seed, de.Seed, bl.Seed = 1, 1, 1
@@ -415,7 +416,7 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 
 // Flags that only some runs read.
 var (
-	sparseOnly = []string{"epochs", "batch", "negatives", "qlr", "patience", "eval-every", "warm-start", "source", "converge", "tol", "time"}
+	sparseOnly = []string{"epochs", "batch", "negatives", "negative-block", "qlr", "patience", "eval-every", "warm-start", "source", "converge", "tol", "time"}
 	graphOnly  = []string{"weighted", "lcc", "keep-self-loops", "ids", "test-fraction"}
 )
 
@@ -517,7 +518,8 @@ func (c *config) checkFlags() error {
 		neg  bool
 	}{
 		{"epochs", c.Sparse.Epochs < 0}, {"lr", c.Sparse.LR < 0}, {"qlr", c.Sparse.QLR < 0},
-		{"batch", c.Sparse.BatchWalks < 0}, {"negatives", c.Sparse.Negatives < 0}, {"steps", c.Dense.Steps < 0},
+		{"batch", c.Sparse.BatchWalks < 0}, {"negatives", c.Sparse.Negatives < 0},
+		{"negative-block", c.Sparse.NegativeBlock < 0}, {"steps", c.Dense.Steps < 0},
 		{"workers", c.Sparse.Workers < 0}, {"eval-every", c.Sparse.EvalEvery < 0}, {"patience", c.Sparse.Patience < 0},
 		{"tol", c.Sparse.Tolerance < 0}, {"time", c.Sparse.TimeBudget < 0},
 	} {

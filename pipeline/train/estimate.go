@@ -61,6 +61,18 @@ func EstimateObjective(ctx context.Context, g *pipeline.Graph, cfg Config, l, r 
 				est.GradR[int(p.u)*h+j] += float64(p.coef) * float64(l[int(p.v)*h+j])
 			}
 		}
+		// The negative blocks' rows, summed in the shard.
+		vecs := shards[i].vecs
+		for _, x := range shards[i].vecL {
+			for j := 0; j < h; j++ {
+				est.GradL[int(x.row)*h+j] += float64(vecs[int(x.off)+j])
+			}
+		}
+		for _, x := range shards[i].vecR {
+			for j := 0; j < h; j++ {
+				est.GradR[int(x.row)*h+j] += float64(vecs[int(x.off)+j])
+			}
+		}
 	}
 	est.Loss += t.qRegulariser()
 	if t.fixedQ == nil {

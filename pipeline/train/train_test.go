@@ -57,19 +57,23 @@ func TestEstimatorUnbiased(t *testing.T) {
 		ppr      float64
 		aa       bool
 		factored bool
+		block    int
 	}{
-		{"code-undirected", pipeline.FormulationCode, false, 30, 0, false, false},
-		{"paper-undirected", pipeline.FormulationPaper, false, 20, 0, false, false},
-		{"code-directed", pipeline.FormulationCode, true, 25, 0, false, false},
-		{"paper-directed", pipeline.FormulationPaper, true, 20, 0, false, false},
+		{"code-undirected", pipeline.FormulationCode, false, 30, 0, false, false, 0},
+		{"paper-undirected", pipeline.FormulationPaper, false, 20, 0, false, false, 0},
+		{"code-directed", pipeline.FormulationCode, true, 25, 0, false, false, 0},
+		{"paper-directed", pipeline.FormulationPaper, true, 20, 0, false, false, 0},
 		// The extra context types of the paper's Extensions.
-		{"code-undirected-ppr-aa", pipeline.FormulationCode, false, 30, 0.3, true, false},
-		{"paper-directed-ppr-aa", pipeline.FormulationPaper, true, 20, 0.2, true, false},
-		{"code-directed-aa", pipeline.FormulationCode, true, 25, 0, true, false},
+		{"code-undirected-ppr-aa", pipeline.FormulationCode, false, 30, 0.3, true, false, 0},
+		{"paper-directed-ppr-aa", pipeline.FormulationPaper, true, 20, 0.2, true, false, 0},
+		{"code-directed-aa", pipeline.FormulationCode, true, 25, 0, true, false, 0},
 		// Walk pairs reweighted by the factored E[D] at full rank (exact
 		// factors): unbiased too.
-		{"code-undirected-factored", pipeline.FormulationCode, false, 30, 0, false, true},
-		{"paper-directed-factored", pipeline.FormulationPaper, true, 20, 0, false, true},
+		{"code-undirected-factored", pipeline.FormulationCode, false, 30, 0, false, true, 0},
+		{"paper-directed-factored", pipeline.FormulationPaper, true, 20, 0, false, true, 0},
+		// Negatives in blocks of 3 x 3 uniform pairs.
+		{"code-undirected-block", pipeline.FormulationCode, false, 30, 0, false, false, 3},
+		{"paper-directed-block", pipeline.FormulationPaper, true, 20, 0, false, false, 3},
 	}
 	const draws = 6000
 	for _, c := range cases {
@@ -79,7 +83,7 @@ func TestEstimatorUnbiased(t *testing.T) {
 			half := 2
 			obj := pipeline.ObjectiveConfig{Formulation: c.f, C: 4, Beta: 0.3, PPR: c.ppr, AdamicAdar: c.aa}
 			C := obj.Contexts()
-			cfg := train.Config{Objective: obj, Dim: 2 * half, Negatives: 2, Workers: 1}
+			cfg := train.Config{Objective: obj, Dim: 2 * half, Negatives: 2, NegativeBlock: c.block, Workers: 1}
 			if c.factored {
 				cfg.Source, cfg.FactorRank = train.SourceFactored, c.n
 			}
@@ -161,51 +165,54 @@ func TestOneStepMatchesEstimate(t *testing.T) {
 	const lr = 50
 	obj := pipeline.ObjectiveConfig{Formulation: pipeline.FormulationPaper, C: 3}
 	n, half := 40, 3
-	var first []float32
-	for _, workers := range []int{1, 2, 3} {
-		// One batch covering the whole run: Epochs·N walks = BatchWalks.
-		cfg := train.Config{Objective: obj, Dim: 2 * half, Optimizer: train.OptSGD, LR: lr, QLR: 0.01,
-			Epochs: 1, BatchWalks: n, Negatives: 2, Seed: 9, Workers: workers}
-		res, err := train.Run(context.Background(), g, nil, cfg, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The initial parameters: rerun with a tiny rate and subtract is not
-		// exact; instead rebuild them from the same seed through a zero-step
-		// estimate at the trainer's initialisation.
-		init, err := train.InitialParameters(g, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		est, err := train.EstimateObjective(context.Background(), g, cfg, init.L, init.R, init.QLogits, n, 9)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// SGD divides the paper formulation's step by N².
-		step := lr / float64(n*n)
-		for i := range init.L {
-			want := float64(init.L[i]) - step*est.GradL[i]
-			if math.Abs(float64(res.L[i])-want) > 1e-5 {
-				t.Fatalf("workers=%d: L[%d] = %v after one step, want %v", workers, i, res.L[i], want)
+	// Negatives drawn pair by pair, and in blocks of 3 x 3.
+	for _, block := range []int{0, 3} {
+		var first []float32
+		for _, workers := range []int{1, 2, 3} {
+			// One batch covering the whole run: Epochs·N walks = BatchWalks.
+			cfg := train.Config{Objective: obj, Dim: 2 * half, Optimizer: train.OptSGD, LR: lr, QLR: 0.01,
+				Epochs: 1, BatchWalks: n, Negatives: 2, NegativeBlock: block, Seed: 9, Workers: workers}
+			res, err := train.Run(context.Background(), g, nil, cfg, nil)
+			if err != nil {
+				t.Fatal(err)
 			}
-			want = float64(init.R[i]) - step*est.GradR[i]
-			if math.Abs(float64(res.R[i])-want) > 1e-5 {
-				t.Fatalf("workers=%d: R[%d] = %v after one step, want %v", workers, i, res.R[i], want)
+			// The initial parameters: rerun with a tiny rate and subtract is not
+			// exact; instead rebuild them from the same seed through a zero-step
+			// estimate at the trainer's initialisation.
+			init, err := train.InitialParameters(g, cfg)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		for k := range init.QLogits {
-			// q always steps with Adam: its first step is QLR·g/(|g|+1e-8).
-			g := est.GradQ[k]
-			if want := init.QLogits[k] - 0.01*g/(math.Abs(g)+1e-8); math.Abs(res.QLogits[k]-want) > 1e-9 {
-				t.Errorf("workers=%d: q[%d] = %v, want %v", workers, k, res.QLogits[k], want)
+			est, err := train.EstimateObjective(context.Background(), g, cfg, init.L, init.R, init.QLogits, n, 9)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if first == nil {
-			first = res.L
-		} else {
-			for i := range first {
-				if first[i] != res.L[i] {
-					t.Fatalf("workers=%d: embeddings differ from workers=1", workers)
+			// SGD divides the paper formulation's step by N².
+			step := lr / float64(n*n)
+			for i := range init.L {
+				want := float64(init.L[i]) - step*est.GradL[i]
+				if math.Abs(float64(res.L[i])-want) > 1e-5 {
+					t.Fatalf("block=%d workers=%d: L[%d] = %v after one step, want %v", block, workers, i, res.L[i], want)
+				}
+				want = float64(init.R[i]) - step*est.GradR[i]
+				if math.Abs(float64(res.R[i])-want) > 1e-5 {
+					t.Fatalf("block=%d workers=%d: R[%d] = %v after one step, want %v", block, workers, i, res.R[i], want)
+				}
+			}
+			for k := range init.QLogits {
+				// q always steps with Adam: its first step is QLR·g/(|g|+1e-8).
+				g := est.GradQ[k]
+				if want := init.QLogits[k] - 0.01*g/(math.Abs(g)+1e-8); math.Abs(res.QLogits[k]-want) > 1e-9 {
+					t.Errorf("block=%d workers=%d: q[%d] = %v, want %v", block, workers, k, res.QLogits[k], want)
+				}
+			}
+			if first == nil {
+				first = res.L
+			} else {
+				for i := range first {
+					if first[i] != res.L[i] {
+						t.Fatalf("block=%d workers=%d: embeddings differ from workers=1", block, workers)
+					}
 				}
 			}
 		}

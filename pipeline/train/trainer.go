@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/wys-project/wys/lowrank"
@@ -37,8 +38,9 @@ type trainer struct {
 	fixedQ []float64
 
 	// Estimator weights: each walk's pairs carry posScale/walks, each
-	// negative negScale/negatives (see batch).
-	posScale, negScale float64
+	// negative negScale/negatives (see batch); pairScale is the weight of
+	// the non-edge term per uniform pair of nodes (see negativeBlocks).
+	posScale, negScale, pairScale float64
 
 	// Adam moments (lazy: updated for touched rows only).
 	ml, vl, mr, vr []float32
@@ -60,6 +62,10 @@ type trainer struct {
 	// Pairs of the current batch bucketed by row block (see bucket).
 	byL, byR       []pairCoef
 	startL, startR [numBlocks + 1]int
+	// The summed row gradients of negative blocks, likewise by row block.
+	vecL, vecR       []rowVec
+	vstartL, vstartR [numBlocks + 1]int
+	shardVecs        [][]float32
 }
 
 // pairCoef is one sampled pair and dJ/dg for it, already weighted.
@@ -76,6 +82,17 @@ type shardOut struct {
 	// Scratch of the factored source: the powers of one pair and the
 	// series' buffer.
 	pw, scratch []float64
+	// block holds the rows of a negative block (see negativeBlocks);
+	// vecL and vecR its rows' summed gradients, stored in vecs.
+	block      []int32
+	vecL, vecR []rowVec
+	vecs       []float32
+}
+
+// rowVec is a gradient contribution summed in a shard: the h floats at
+// off in the vecs of shard shard, to be added to row.
+type rowVec struct {
+	row, shard, off int32
 }
 
 func newTrainer(g *pipeline.Graph, cfg Config) *trainer {
@@ -94,6 +111,7 @@ func newTrainer(g *pipeline.Graph, cfg Config) *trainer {
 		// Σ_vu 80·Σ_k Q_k T^k_vu ℓ = 80·N·E_{v uniform}[...]; negatives summed.
 		t.posScale = obj.WalksPerNode * float64(n)
 		t.negScale = nn - nnz
+		t.pairScale = nn
 	} else {
 		// (1/N²)·Σ_v 80·N·deg(v)·Σ_k Q_k Σ_u T^k_vu ℓ = (80·vol/N)·E_{v∝deg}[...].
 		vol := 0.0
@@ -102,6 +120,7 @@ func newTrainer(g *pipeline.Graph, cfg Config) *trainer {
 		}
 		t.posScale = obj.WalksPerNode * vol / float64(n)
 		t.negScale = (nn - nnz) / nn
+		t.pairScale = 1
 		t.eps = pipeline.CodeLogEpsilon
 	}
 	rng := pipeline.Stream(cfg.Seed, pipeline.StreamInit, 0)
@@ -171,9 +190,10 @@ func (t *trainer) negTerm(g float64) (loss, grad float64) {
 // batch's, which set the estimator weights. It only reads the parameters.
 // When ctx is cancelled it returns early, leaving a partial shard (the
 // batch then fails with ctx.Err()).
-func (t *trainer) sampleShard(ctx context.Context, out *shardOut, seed uint64, shard uint64, walks, totalWalks, totalNeg int, Q []float64) {
+func (t *trainer) sampleShard(ctx context.Context, out *shardOut, index int, seed uint64, shard uint64, walks, totalWalks, totalNeg int, Q []float64) {
 	rng := pipeline.Stream(seed, pipeline.StreamWalk, shard)
 	out.pairs = out.pairs[:0]
+	out.vecL, out.vecR, out.vecs = out.vecL[:0], out.vecR[:0], out.vecs[:0]
 	if out.dQ == nil {
 		out.dQ = make([]float64, t.k)
 	}
@@ -217,7 +237,11 @@ func (t *trainer) sampleShard(ctx context.Context, out *shardOut, seed uint64, s
 			}
 		}
 	}
-	negs := walks * t.k * t.cfg.Negatives
+	if t.cfg.NegativeBlock > 0 {
+		t.negativeBlocks(ctx, out, int32(index), rng, t.negativeUnits(walks), t.pairScale/float64(totalNeg*t.cfg.NegativeBlock*t.cfg.NegativeBlock))
+		return
+	}
+	negs := t.negativeUnits(walks)
 	for i := 0; i < negs; i++ {
 		if i&4095 == 4095 && ctx.Err() != nil {
 			return
@@ -227,6 +251,86 @@ func (t *trainer) sampleShard(ctx context.Context, out *shardOut, seed uint64, s
 		loss, grad := t.negTerm(g)
 		out.loss += wNeg * loss
 		out.pairs = append(out.pairs, pairCoef{v, u, float32(wNeg * grad)})
+	}
+}
+
+// negativeUnits returns the negative draws of a shard of the given walks:
+// non-edge pairs (Negatives per positive pair), or with NegativeBlock m
+// the blocks of m x m uniform pairs that hold at least as many.
+func (t *trainer) negativeUnits(walks int) int {
+	negs := walks * t.k * t.cfg.Negatives
+	if m := t.cfg.NegativeBlock; m > 0 {
+		return (negs + m*m - 1) / (m * m)
+	}
+	return negs
+}
+
+// negativeBlocks adds the shard's negatives as blocks: each block draws m
+// uniform rows a_1..a_m of L and m uniform rows b_1..b_m of R and scores
+// all m² pairs (a_i, b_j) that are not arcs, each weighted w. Every pair
+// of a block is a uniform pair of nodes, so with w = pairScale/(m²·blocks
+// of the batch) the sum is an unbiased estimate of the non-edge term, as
+// the per-pair rejection sampler's is; it fetches 2m rows for m² pairs
+// instead of two rows per pair, so the negatives cost little memory
+// traffic (PyTorch-BigGraph's shared negatives, kept unbiased).
+func (t *trainer) negativeBlocks(ctx context.Context, out *shardOut, shard int32, rng *rand.Rand, blocks int, w float64) {
+	h, m := t.half, t.cfg.NegativeBlock
+	if cap(out.block) < 2*m {
+		out.block = make([]int32, 2*m)
+	}
+	a, b := out.block[:m], out.block[m:2*m]
+	coef := make([]float32, m*m)
+	for blk := 0; blk < blocks; blk++ {
+		if blk&63 == 63 && ctx.Err() != nil {
+			return
+		}
+		for i := range a {
+			a[i] = int32(rng.IntN(t.n))
+		}
+		for j := range b {
+			b[j] = int32(rng.IntN(t.n))
+		}
+		for i, v := range a {
+			lv := t.l[int(v)*h : int(v)*h+h]
+			for j, u := range b {
+				coef[i*m+j] = 0
+				if t.adj.Has(int(v), int(u)) {
+					continue
+				}
+				loss, grad := t.negTerm(float64(kernels.Dot(lv, t.r[int(u)*h:int(u)*h+h])))
+				out.loss += w * loss
+				coef[i*m+j] = float32(w * grad)
+			}
+		}
+		t.blockGradients(out, shard, a, b, coef)
+	}
+}
+
+// blockGradients sums, while the block's rows are in the cache, the
+// gradient of each row of a negative block (a: rows of L, b: rows of R,
+// coef[i*m+j] = dJ/dg of the pair (a_i, b_j)) into out.vecs, and lists
+// them for the update as one vector per row instead of m pairs.
+func (t *trainer) blockGradients(out *shardOut, shard int32, a, b []int32, coef []float32) {
+	h, m := t.half, len(a)
+	for side, rows := range [2][]int32{a, b} {
+		for i, row := range rows {
+			off := len(out.vecs)
+			out.vecs = append(out.vecs, make([]float32, h)...)
+			g := out.vecs[off : off+h]
+			for j := 0; j < m; j++ {
+				if side == 0 {
+					kernels.Axpy(g, coef[i*m+j], t.r[int(b[j])*h:int(b[j])*h+h])
+				} else {
+					kernels.Axpy(g, coef[j*m+i], t.l[int(a[j])*h:int(a[j])*h+h])
+				}
+			}
+			rv := rowVec{row, shard, int32(off)}
+			if side == 0 {
+				out.vecL = append(out.vecL, rv)
+			} else {
+				out.vecR = append(out.vecR, rv)
+			}
+		}
 	}
 }
 
@@ -335,10 +439,13 @@ func (t *trainer) sampleBatch(ctx context.Context, b uint64, walks int) ([]shard
 	}
 	shards := t.shards[:nShards]
 	Q := t.Q()
-	totalNeg := walks * t.k * t.cfg.Negatives
+	totalNeg := 0
+	for s := 0; s < nShards; s++ {
+		totalNeg += t.negativeUnits(min(shardWalks, walks-s*shardWalks))
+	}
 	err := sparse.ParallelFor(ctx, nShards, t.cfg.Workers, func(s int) {
 		sw := min(shardWalks, walks-s*shardWalks)
-		t.sampleShard(ctx, &shards[s], t.cfg.Seed, b<<20|uint64(s), sw, walks, totalNeg, Q)
+		t.sampleShard(ctx, &shards[s], s, t.cfg.Seed, b<<20|uint64(s), sw, walks, totalNeg, Q)
 	})
 	return shards, err
 }
@@ -370,9 +477,9 @@ func (t *trainer) batch(ctx context.Context, b uint64, lr float64) (float64, err
 	err = sparse.ParallelFor(ctx, 2*numBlocks, t.cfg.Workers, func(i int) {
 		blk, left := i/2, i%2 == 0
 		if left {
-			touched[i] = t.accumulate(t.byL[t.startL[blk]:t.startL[blk+1]], true)
+			touched[i] = t.accumulate(t.byL[t.startL[blk]:t.startL[blk+1]], t.vecL[t.vstartL[blk]:t.vstartL[blk+1]], true)
 		} else {
-			touched[i] = t.accumulate(t.byR[t.startR[blk]:t.startR[blk+1]], false)
+			touched[i] = t.accumulate(t.byR[t.startR[blk]:t.startR[blk+1]], t.vecR[t.vstartR[blk]:t.vstartR[blk+1]], false)
 		}
 	})
 	if err != nil {
@@ -433,29 +540,67 @@ func (t *trainer) bucket(shards []shardOut) {
 			countR[br]++
 		}
 	}
+	t.shardVecs = t.shardVecs[:0]
+	for i := range shards {
+		t.shardVecs = append(t.shardVecs, shards[i].vecs)
+	}
+	t.vecL, t.vstartL = bucketVecs(t.vecL, shards, blockSize, func(s *shardOut) []rowVec { return s.vecL })
+	t.vecR, t.vstartR = bucketVecs(t.vecR, shards, blockSize, func(s *shardOut) []rowVec { return s.vecR })
+}
+
+// bucketVecs lists the row vectors that of returns for each shard by row
+// block, in shard order, reusing dst.
+func bucketVecs(dst []rowVec, shards []shardOut, blockSize int, of func(*shardOut) []rowVec) ([]rowVec, [numBlocks + 1]int) {
+	var count [numBlocks + 1]int
+	total := 0
+	for i := range shards {
+		for _, x := range of(&shards[i]) {
+			count[int(x.row)/blockSize+1]++
+			total++
+		}
+	}
+	for b := 0; b < numBlocks; b++ {
+		count[b+1] += count[b]
+	}
+	start := count
+	dst = slices.Grow(dst[:0], total)[:total]
+	for i := range shards {
+		for _, x := range of(&shards[i]) {
+			b := int(x.row) / blockSize
+			dst[count[b]] = x
+			count[b]++
+		}
+	}
+	return dst, start
 }
 
 // accumulate sums, in order, the gradient contributions of pairs (all in
 // one row block) to L (left) or R, and returns the rows it touched.
-func (t *trainer) accumulate(pairs []pairCoef, left bool) []int32 {
+func (t *trainer) accumulate(pairs []pairCoef, vecs []rowVec, left bool) []int32 {
 	h := t.half
 	var rows []int32
 	grad, stamp, other := t.gl, t.stampL, t.r
 	if !left {
 		grad, stamp, other = t.gr, t.stampR, t.l
 	}
-	for _, p := range pairs {
-		row, src := p.v, p.u
-		if !left {
-			row, src = p.u, p.v
-		}
+	rowGrad := func(row int32) []float32 {
 		g := grad[int(row)*h : int(row)*h+h]
 		if stamp[row] != t.stamp {
 			stamp[row] = t.stamp
 			clear(g)
 			rows = append(rows, row)
 		}
-		kernels.Axpy(g, p.coef, other[int(src)*h:int(src)*h+h])
+		return g
+	}
+	for _, p := range pairs {
+		row, src := p.v, p.u
+		if !left {
+			row, src = p.u, p.v
+		}
+		kernels.Axpy(rowGrad(row), p.coef, other[int(src)*h:int(src)*h+h])
+	}
+	for _, x := range vecs {
+		kernels.Axpy(rowGrad(x.row), 1, t.shardVecs[x.shard][x.off:int(x.off)+h])
 	}
 	return rows
 }
