@@ -137,19 +137,24 @@ func graphLines(ctx context.Context, h *benchmarks.Harness, o *options) ([]line,
 }
 
 // trainerLines measures the sparse trainer's throughput on the training
-// graph tg with 1 and 5 negatives per positive.
+// graph tg with 1 and 5 negatives per positive, drawn pair by pair, and
+// with 5 in negative blocks of 8 x 8 pairs.
 func trainerLines(ctx context.Context, h *benchmarks.Harness, o *options, tg *pipeline.Graph) ([]line, error) {
 	var lines []line
-	for _, neg := range []int{1, 5} {
-		l := line{kernel: "sparse trainer (d = 128, C = 10)", setting: fmt.Sprintf("%s, %d negative(s) per positive pair", o.split, neg), unit: "positive pairs/s"}
+	for _, s := range []struct{ neg, block int }{{1, 0}, {5, 0}, {5, 8}} {
+		setting := fmt.Sprintf("%s, %d negative(s) per positive pair", o.split, s.neg)
+		if s.block > 0 {
+			setting += fmt.Sprintf(" in blocks of %d x %d", s.block, s.block)
+		}
+		l := line{kernel: "sparse trainer (d = 128, C = 10)", setting: setting, unit: "positive pairs/s"}
 		for _, w := range workers {
-			cfg := train.Config{Epochs: o.epochs, Negatives: neg, Workers: w, Seed: 1, EvalEvery: o.epochs}
+			cfg := train.Config{Epochs: o.epochs, Negatives: s.neg, NegativeBlock: s.block, Workers: w, Seed: 1, EvalEvery: o.epochs}
 			res, err := train.Run(ctx, tg, nil, cfg, nil)
 			if err != nil {
 				return nil, err
 			}
 			l.vals = append(l.vals, res.Stats.PairsPerSecond)
-			fmt.Fprintf(h.Stderr, "trainer negatives=%d workers=%d: %.2fM pairs/s\n", neg, w, res.Stats.PairsPerSecond/1e6)
+			fmt.Fprintf(h.Stderr, "trainer negatives=%d block=%d workers=%d: %.2fM pairs/s\n", s.neg, s.block, w, res.Stats.PairsPerSecond/1e6)
 		}
 		lines = append(lines, l)
 	}
