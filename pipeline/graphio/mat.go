@@ -166,19 +166,25 @@ func matHeader(data []byte, name string) (binary.ByteOrder, error) {
 	if bytes.HasPrefix(data, []byte(hdf5Magic)) {
 		return nil, fail("an HDF5 file (MATLAB v7.3 format), which is not supported; " + resave)
 	}
+	var mark string
+	if len(data) >= matHeaderLen {
+		mark = string(data[126:128])
+	}
+	// A Level 4 file starts with a 20-byte matrix header whose first
+	// 4 bytes (the type code) hold a zero byte; a Level 5 header starts
+	// with text.
+	if mark != "IM" && mark != "MI" && len(data) >= 20 && slices.Contains(data[:4], 0) {
+		return nil, fail("a MATLAB Level 4 file (or not a .mat file), which is not supported; " + resave)
+	}
 	if len(data) < matHeaderLen {
 		return nil, fail("%d bytes, shorter than the 128-byte MAT-file header: the file is truncated or not a .mat file", len(data))
 	}
-	var order binary.ByteOrder
-	switch string(data[126:128]) {
-	case "IM":
-		order = binary.LittleEndian
+	var order binary.ByteOrder = binary.LittleEndian
+	switch mark {
 	case "MI":
 		order = binary.BigEndian
+	case "IM":
 	default:
-		if slices.Contains(data[:4], 0) {
-			return nil, fail("a MATLAB Level 4 file (or not a .mat file), which is not supported; " + resave)
-		}
 		return nil, fail("no byte-order mark (IM or MI) at byte 126: not a MATLAB Level 5 .mat file")
 	}
 	switch v := order.Uint16(data[124:126]); v {
@@ -535,10 +541,13 @@ func (f *MATFile) matrixVar(name string) (*matVar, error) {
 	return v, nil
 }
 
-// maxSparseRows bounds the rows of a sparse variable by its size in the
-// file, so that a corrupt dimension cannot ask for gigabytes of row
-// pointers: at most 8 rows per byte of its element, or 2^20.
-func maxSparseRows(elementBytes int) int { return max(1<<20, 8*elementBytes) }
+// maxDim bounds the dimensions of a variable by its size in the file, so
+// that a corrupt dimension cannot ask for gigabytes of row pointers (a
+// sparse matrix's rows, or either dimension of an empty array): at most 64
+// per byte of its element, or 2^16. (An N x N sparse matrix stores N+1
+// column starts of 4 bytes, so no square matrix comes near; nor does an
+// N x L label matrix unless fewer than one row in 256 carries a label.)
+func maxDim(elementBytes int) int { return max(1<<16, 64*elementBytes) }
 
 // entries calls fn for every nonzero of v in column-major order (MATLAB's
 // storage order). Stored zeros of a sparse matrix are skipped.

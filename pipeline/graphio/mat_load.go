@@ -140,7 +140,7 @@ func asymmetric(n int, src, dst []int32, w []float64, weighted bool) int {
 // implausible for its size in the file (a corrupt dimension).
 func (f *MATFile) checkSize(v *matVar) error {
 	rows, cols := v.dims[0], v.dims[1]
-	if rows > math.MaxInt32 || cols > math.MaxInt32 || (v.class == mxSPARSE && rows > maxSparseRows(v.elements)) {
+	if limit := min(maxDim(v.elements), math.MaxInt32); rows > limit || cols > limit {
 		return f.varErr(v, "is %d x %d, too large for its %d bytes: the file is corrupt; re-save it", rows, cols, v.elements)
 	}
 	return nil
