@@ -591,8 +591,8 @@ func (f *MATFile) Sparse(name string) (*sparse.CSR, error) {
 		return nil, err
 	}
 	rows, cols := v.dims[0], v.dims[1]
-	var src, dst []int32
-	var w []float64
+	// At most one entry per stored value.
+	src, dst, w := make([]int32, 0, len(v.re)), make([]int32, 0, len(v.re)), make([]float64, 0, len(v.re))
 	err = v.entries(func(i, j int, x float64) error {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return f.varErr(v, "has the value %v at row %d, column %d (1-based): replace it by a finite number", x, i+1, j+1)

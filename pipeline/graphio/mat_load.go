@@ -71,8 +71,8 @@ func (f *MATFile) Graph(ctx context.Context, opt LoadOptions) (*pipeline.Graph, 
 	if v.dims[1] != n {
 		return nil, nil, nil, f.varErr(v, "is %d x %d; an adjacency matrix must be square (N x N)", v.dims[0], v.dims[1])
 	}
-	var src, dst []int32
-	var w []float64
+	// At most one entry per stored value.
+	src, dst, w := make([]int32, 0, len(v.re)), make([]int32, 0, len(v.re)), make([]float64, 0, len(v.re))
 	err = v.entries(func(i, j int, x float64) error {
 		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
 			return f.varErr(v, "has the weight %v at row %d, column %d (1-based); edge weights must be finite and positive (0 means no edge)", x, i+1, j+1)
