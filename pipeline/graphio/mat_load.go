@@ -78,6 +78,9 @@ func (f *MATFile) Graph(ctx context.Context, opt LoadOptions) (*pipeline.Graph, 
 			return f.varErr(v, "has the weight %v at row %d, column %d (1-based); edge weights must be finite and positive (0 means no edge)", x, i+1, j+1)
 		}
 		src, dst, w = append(src, int32(i)), append(dst, int32(j)), append(w, x)
+		if len(src)&(1<<16-1) == 0 {
+			return ctx.Err()
+		}
 		return nil
 	})
 	if err != nil {
