@@ -576,9 +576,9 @@ func (v *matVar) entries(fn func(i, j int, x float64) error) error {
 }
 
 // Sparse returns the variable name as a rows x cols CSR matrix of its
-// nonzeros: a sparse array as stored (duplicate entries summed, stored
-// zeros dropped), a dense numeric or logical array converted (logical true
-// is 1). Values of integer classes beyond 2^53 are rounded to float64.
+// nonzeros: a sparse array as stored (stored zeros dropped, duplicate
+// entries summed, which leaves an explicit zero where they cancel), a
+// dense numeric or logical array converted (logical true is 1). Values of integer classes beyond 2^53 are rounded to float64.
 // NaN and infinite values are refused. The error names the variable when
 // it is missing, not 2-D, complex, or not numeric (cell arrays, structs,
 // char arrays), and wraps pipeline.ErrFormat.
