@@ -322,6 +322,9 @@ func TestLoadMATGzip(t *testing.T) {
 // TestLoadMATReal loads PPI and POS and checks them against what
 // scipy.io.loadmat reads (testdata/mat/real_stats.py prints the numbers).
 func TestLoadMATReal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads PPI and POS (about 2 s under -race); skipped under -short")
+	}
 	for _, c := range []struct {
 		rel                                    string
 		n, nnz, loops, edges, labels, labelNNZ int
