@@ -17,7 +17,9 @@ type MultiLabels struct {
 	// Of[i] lists the labels of row i in increasing order (empty when the
 	// row has none).
 	Of [][]int32
-	// Count is the number of labels (1 + the largest label).
+	// Count is the number of labels: at least 1 + the largest label; for
+	// a .mat `group` matrix, its number of columns (graphio.MATFile.Labels),
+	// which may include labels no row carries.
 	Count int
 }
 

@@ -20,6 +20,11 @@
 // column with -weighted, '#' or '%' comments, plain or gzip). Ids may be
 // any non-negative integers or tokens; outputs use them. Self-loops and
 // duplicate edges are dropped (and counted) unless -keep-self-loops.
+// A -graph FILE ending in .mat or .mat.gz is read as a MATLAB .mat file
+// (as DeepWalk's and node2vec's BlogCatalog, PPI and POS): its N x N
+// variable `network` is the adjacency matrix, nonzero entries are edges
+// (their values the weights with -weighted), ids are the 0-based row
+// numbers, and an asymmetric matrix is symmetrised unless -directed.
 // The whole graph is embedded by default; with -test-fraction f > 0 (the
 // demo uses 0.5) a fraction f of the edges is held out for link
 // prediction, keeping the training graph connected, and as many non-edges

@@ -213,7 +213,17 @@ func (c *config) readGraph(ctx context.Context, opt graphio.LoadOptions, rep *re
 	h := sha256.New()
 	n := &countingWriter{}
 	tee := io.TeeReader(src, io.MultiWriter(h, n))
-	g, lr, err := graphio.ReadEdgeList(ctx, tee, name, opt)
+	var g *pipeline.Graph
+	var lr *graphio.LoadReport
+	var err error
+	if isMAT(c.graph) {
+		var f *graphio.MATFile
+		if f, err = graphio.ReadMAT(tee, name); err == nil {
+			g, _, lr, err = f.Graph(ctx, opt)
+		}
+	} else {
+		g, lr, err = graphio.ReadEdgeList(ctx, tee, name, opt)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -224,6 +234,13 @@ func (c *config) readGraph(ctx context.Context, opt graphio.LoadOptions, rep *re
 	return g, lr, nil
 }
 
+// isMAT says whether path names a MATLAB .mat file (plain or .mat.gz),
+// which -graph reads with graphio.ReadMAT instead of as an edge list.
+func isMAT(path string) bool {
+	p := strings.ToLower(path)
+	return strings.HasSuffix(p, ".mat") || strings.HasSuffix(p, ".mat.gz")
+}
+
 // countingWriter counts the bytes written to it.
 type countingWriter struct{ n int64 }
 
@@ -232,19 +249,25 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// repeats describes the edge lines that named an edge already read: for
-// an undirected graph mostly the second direction of each edge, as SNAP
-// lists undirected graphs, which is expected, not a fault of the file.
+// repeats describes the edge lines (or, for a .mat file, the matrix
+// entries) that named an edge already read: for an undirected graph mostly
+// the second direction of each edge, as SNAP lists undirected graphs and
+// a symmetric matrix stores them, which is expected, not a fault of the
+// file.
 func repeats(lr *graphio.LoadReport) string {
 	if lr.Duplicates == 0 {
 		return ""
 	}
-	what := fmt.Sprintf(", %d lines repeated an arc already read (one arc kept", lr.Duplicates)
+	unit, both, first := "lines", "as when both u v and v u are listed", "the first line's weight"
+	if lr.Format == "mat" {
+		unit, both, first = "matrix entries", "as the transposed entry of a symmetric matrix does", "the weight of the entry stored first"
+	}
+	what := fmt.Sprintf(", %d %s repeated an arc already read (one arc kept", lr.Duplicates, unit)
 	if !lr.Directed {
-		what = fmt.Sprintf(", %d lines named an edge already read, in either direction (as when both u v and v u are listed; one edge kept", lr.Duplicates)
+		what = fmt.Sprintf(", %d %s named an edge already read, in either direction (%s; one edge kept", lr.Duplicates, unit, both)
 	}
 	if lr.Weighted {
-		what += ", with the first line's weight"
+		what += ", with " + first
 	}
 	return what + ")"
 }

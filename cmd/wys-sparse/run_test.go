@@ -317,6 +317,29 @@ func TestCoraClassification(t *testing.T) {
 	}
 }
 
+// TestGraphMAT reads -graph from a .mat.gz file (PPI, whose counts
+// scipy.io.loadmat gives: 3,890 nodes, 38,739 edges with 894 self-loops,
+// each off-diagonal edge stored twice) and from a .mat file that is not
+// one, which fails with one line naming it.
+func TestGraphMAT(t *testing.T) {
+	ds := sharedDatasets(t)
+	code, stdout, stderr := runCLI(t, "-graph", filepath.Join(ds, "PPI", "Homo_sapiens.mat.gz"), "-method", "svd", "-dim", "8", "-progress", "none")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	if !strings.Contains(stdout, "Homo_sapiens.mat.gz: 3890 nodes, 38739 edges, 894 self-loops dropped, 37845 matrix entries named an edge already read") {
+		t.Errorf("unexpected load line:\n%s", stdout)
+	}
+	bad := filepath.Join(t.TempDir(), "edges.mat")
+	if err := os.WriteFile(bad, []byte(goodEdges), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "-graph", bad, "-progress", "none")
+	if code != 1 || !strings.Contains(stderr, "edges.mat: ") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
 // TestBaselineMethods runs the spectral baselines on the demo graph.
 func TestBaselineMethods(t *testing.T) {
 	for _, m := range []string{"svd", "eigenmaps"} {

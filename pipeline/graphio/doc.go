@@ -10,6 +10,12 @@
 // weight, and undirected graphs store both arcs; the LoadReport returned
 // with the graph counts what each policy did.
 //
+// ReadMAT reads a MATLAB Level 5 .mat file (plain or gzip, compressed
+// variables, both byte orders) and MATFile.Sparse returns a variable as a
+// CSR matrix; LoadMAT (MATFile.Graph) reads the `network` adjacency
+// matrix and `group` labels of the DeepWalk and node2vec benchmark files,
+// with the edge-list policies, each stored entry counting as an edge line.
+//
 // LoadSplitDir reads a released link-prediction split (the .npy arrays of
 // AsymProj, read through npyio, and an index.tsv of original ids) and
 // WriteSplitDir writes one. LoadPlanetoid and ReadLabels read node classes

@@ -91,6 +91,14 @@ type LoadReport struct {
 	Directed   bool `json:"directed"`
 	Weighted   bool `json:"weighted"`
 	NumericIDs bool `json:"numeric_ids"` // ids were read as integers (false: tokens)
+	// Format is "mat" for a graph read from a MATLAB .mat file (see
+	// MATFile.Graph), whose "edge lines" are the stored nonzero entries of
+	// its matrix, and empty for an edge list.
+	Format string `json:"format,omitempty"`
+	// Asymmetric (.mat input read as undirected) counts the off-diagonal
+	// entries whose transposed entry was missing or, when weighted, had
+	// another weight: symmetrising changed the matrix there.
+	Asymmetric int `json:"asymmetric,omitempty"`
 }
 
 // maxLine bounds the length of one line of text input.
@@ -552,10 +560,7 @@ func (x *idIndex) row(v uint64) int32 {
 }
 
 // build renumbers the ids and assembles the CSR. The edge chunks are
-// released as they are mapped to rows.
-//
-// It is longer than 80 lines because it builds the CSR in one streaming
-// pass with the reader's policies (dedup, symmetrise, loops) interleaved.
+// released as they are mapped to rows; assemble applies the policies.
 func (p *edgeParser) build(ctx context.Context) (*pipeline.Graph, error) {
 	var ids *pipeline.NodeIDs
 	var row func(i int) int32 // row of the i-th id read
@@ -610,44 +615,65 @@ func (p *edgeParser) build(ctx context.Context) (*pipeline.Graph, error) {
 	p.rep.Nodes = n
 	p.rep.NumericIDs = ids.Numeric()
 
-	// Apply the policies. For an undirected graph both arcs of a line are
-	// appended together; NewFromCOO keeps input order within a row, so with
-	// DupFirst the first line naming an edge, in either direction, sets the
-	// weight of both arcs.
-	lines := p.rep.EdgesRead
+	edge := func(e int) (u, v int32, w float64) {
+		u, v = row(2*e), row(2*e+1)
+		if p.opt.Weighted {
+			w = p.w.at(e)
+		}
+		return u, v, w
+	}
+	adj, err := assemble(ctx, p.name, n, p.rep.EdgesRead, edge, p.opt, p.rep)
+	p.nums, p.toks, p.w = chunked[uint64]{}, chunked[uint32]{}, chunked[float64]{}
+	if err != nil {
+		return nil, err
+	}
+	return &pipeline.Graph{Adj: adj, IDs: ids, Directed: p.opt.Directed, Weighted: p.opt.Weighted}, nil
+}
+
+// assemble builds the adjacency matrix of n nodes from lines edges, the
+// e-th read by edge (its weight is used when opt.Weighted), with the
+// loaders' policies: self-loops dropped unless opt.KeepSelfLoops (and
+// counted), duplicates merged keeping the first edge's weight, and for an
+// undirected graph both arcs of each edge stored, an edge given in either
+// direction being one edge. It sets the report's SelfLoops, Arcs,
+// UniqueEdges and Duplicates (from rep.EdgesRead).
+func assemble(ctx context.Context, name string, n, lines int, edge func(e int) (u, v int32, w float64), opt LoadOptions, rep *LoadReport) (*sparse.CSR, error) {
+	// For an undirected graph both arcs of a line are appended together;
+	// NewFromCOO keeps input order within a row, so with DupFirst the first
+	// line naming an edge, in either direction, sets the weight of both
+	// arcs.
 	capacity := lines
-	if !p.opt.Directed {
+	if !opt.Directed {
 		capacity *= 2
 	}
 	src := make([]int32, 0, capacity)
 	dst := make([]int32, 0, capacity)
 	var w []float64
-	if p.opt.Weighted {
+	if opt.Weighted {
 		w = make([]float64, 0, capacity)
 	}
 	loops := make([]uint64, (n+63)/64) // distinct self-loops, as a bit set
 	for e := 0; e < lines; e++ {
-		u, v := row(2*e), row(2*e+1)
+		u, v, x := edge(e)
 		if u == v {
 			loops[u/64] |= 1 << (u % 64)
-			if !p.opt.KeepSelfLoops {
+			if !opt.KeepSelfLoops {
 				continue
 			}
 		}
 		src = append(src, u)
 		dst = append(dst, v)
 		if w != nil {
-			w = append(w, p.w.at(e))
+			w = append(w, x)
 		}
-		if !p.opt.Directed && u != v {
+		if !opt.Directed && u != v {
 			src = append(src, v)
 			dst = append(dst, u)
 			if w != nil {
-				w = append(w, p.w.at(e))
+				w = append(w, x)
 			}
 		}
 	}
-	p.nums, p.toks, p.w = chunked[uint64]{}, chunked[uint32]{}, chunked[float64]{}
 	nloops := 0
 	for _, b := range loops {
 		nloops += bits.OnesCount64(b)
@@ -657,29 +683,27 @@ func (p *edgeParser) build(ctx context.Context) (*pipeline.Graph, error) {
 	}
 	adj, err := sparse.NewFromCOO(n, n, src, dst, w, sparse.DupFirst)
 	if err != nil {
-		return nil, &pipeline.ParseError{File: p.name, Err: err}
+		return nil, &pipeline.ParseError{File: name, Err: err}
 	}
 	if adj.NNZ() < len(src) {
 		// Merged duplicates leave slack in the arrays; release it.
 		adj.Indices = slices.Clone(adj.Indices)
 		adj.Data = slices.Clone(adj.Data)
 	}
-	src, dst, w = nil, nil, nil
-
-	p.rep.SelfLoops = nloops
-	p.rep.Arcs = adj.NNZ()
+	rep.SelfLoops = nloops
+	rep.Arcs = adj.NNZ()
 	kept := 0
-	if p.opt.KeepSelfLoops {
+	if opt.KeepSelfLoops {
 		kept = nloops
 	}
-	if p.opt.Directed {
-		p.rep.UniqueEdges = adj.NNZ() - kept + nloops
+	if opt.Directed {
+		rep.UniqueEdges = adj.NNZ() - kept + nloops
 	} else {
-		p.rep.UniqueEdges = (adj.NNZ()-kept)/2 + nloops
+		rep.UniqueEdges = (adj.NNZ()-kept)/2 + nloops
 	}
-	p.rep.Duplicates = p.rep.EdgesRead - p.rep.UniqueEdges
+	rep.Duplicates = rep.EdgesRead - rep.UniqueEdges
 	if adj.NNZ() == 0 {
-		return nil, &pipeline.ParseError{File: p.name, Err: fmt.Errorf("%w: every edge is a self-loop, and self-loops are dropped (keep them to load this graph)", pipeline.ErrEmptyGraph)}
+		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: every edge is a self-loop, and self-loops are dropped (keep them to load this graph)", pipeline.ErrEmptyGraph)}
 	}
-	return &pipeline.Graph{Adj: adj, IDs: ids, Directed: p.opt.Directed, Weighted: p.opt.Weighted}, nil
+	return adj, nil
 }
