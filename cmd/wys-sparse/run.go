@@ -406,7 +406,7 @@ func (c *config) write(stdout io.Writer, res *pipeline.Result, ids *pipeline.Nod
 		if err := graphio.WriteEmbeddings(c.out, format, res, ids); err != nil {
 			return err
 		}
-		rep.Outputs = append(rep.Outputs, c.out)
+		rep.Outputs = append(rep.Outputs, c.out, graphio.MarkerPath(c.out))
 		note := ""
 		if format == graphio.FormatNPY {
 			note = " (ids in " + graphio.IDsPath(c.out) + ")"

@@ -1,0 +1,431 @@
+package graphio
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/wys-project/wys/pipeline"
+)
+
+// Layouts of an embedding table.
+const (
+	// LayoutAuto takes the layout from the marker file WriteEmbeddings
+	// writes beside the embeddings (MarkerPath); without one, the table is
+	// a single table.
+	LayoutAuto = ""
+	// LayoutHalves is wys's Y = [L | R]: the first d/2 columns are L, the
+	// last d/2 are R, and the score of the arc u→v is L_u·R_v.
+	LayoutHalves = "halves"
+	// LayoutSingle is one table Y, as DeepWalk, node2vec, ProNE and
+	// gensim write; pairs are scored by Y_u·Y_v or the cosine.
+	LayoutSingle = "single"
+)
+
+// Embeddings is an embedding table read back from a file.
+type Embeddings struct {
+	// IDs names the rows, in file order (0..N−1 for a bare .npy).
+	IDs *pipeline.NodeIDs
+	// Dim is the width of a row; Y holds N rows of Dim numbers.
+	Dim int
+	Y   []float32
+	// Halves reports the layout Y = [L | R] (see LayoutHalves).
+	Halves bool
+}
+
+// N returns the number of rows.
+func (e *Embeddings) N() int { return e.IDs.Len() }
+
+// Sides returns L and R of Y = [L | R], each N x Dim/2 row-major (copies).
+func (e *Embeddings) Sides() (l, r []float32) {
+	h := e.Dim / 2
+	n := e.N()
+	l, r = make([]float32, n*h), make([]float32, n*h)
+	for i := 0; i < n; i++ {
+		copy(l[i*h:i*h+h], e.Y[i*e.Dim:i*e.Dim+h])
+		copy(r[i*h:i*h+h], e.Y[i*e.Dim+h:i*e.Dim+2*h])
+	}
+	return l, r
+}
+
+// ReadOptions controls ReadEmbeddings. The zero value guesses the format
+// from the file name and the layout from the marker file.
+type ReadOptions struct {
+	// Format is FormatWord2Vec, FormatNPY or FormatTSV; "" guesses it
+	// from the name (FormatFromPath).
+	Format string
+	// Layout is LayoutAuto, LayoutHalves or LayoutSingle.
+	Layout string
+}
+
+// marker is the content of the file WriteEmbeddings writes beside an
+// embedding file to say that its rows are [L | R]: other tools' readers
+// never see it, and the embedding file itself stays exactly what numpy
+// and gensim read.
+type marker struct {
+	Layout string `json:"layout"`
+	Rows   int    `json:"rows"`
+	Dim    int    `json:"dim"`
+	Score  string `json:"score"`
+}
+
+// MarkerPath returns the marker file written beside an embedding file:
+// path with ".wys.json" appended (emb.npy.wys.json, emb.txt.gz.wys.json).
+func MarkerPath(path string) string { return path + ".wys.json" }
+
+// ReadEmbeddings reads an embedding table: word2vec text (an optional
+// header "N D", then "id x1 … xD" per line, spaces or tabs, as gensim's
+// save_word2vec_format and node2vec's or ProNE's .emb files), TSV (the
+// same without a header), each plain or gzip; or a NumPy .npy array of
+// float32 or float64 (read as float32), with row names from the ids file
+// beside it (IDsPath) or, without one, rows 0..N−1. Binary word2vec is
+// not read (re-save it with binary=False).
+//
+// The layout is [L | R] when opt.Layout says so or, with LayoutAuto, when
+// the marker file MarkerPath(path) says so; otherwise single. Errors name
+// the file and line and wrap ErrFormat: a ragged row, a number that does
+// not parse or is not finite, a header that disagrees with the rows, a
+// duplicate id. ctx is checked every 65,536 lines.
+func ReadEmbeddings(ctx context.Context, path string, opt ReadOptions) (*Embeddings, error) {
+	format := opt.Format
+	if format == "" {
+		format = FormatFromPath(path)
+	}
+	var e *Embeddings
+	var err error
+	switch format {
+	case FormatNPY:
+		e, err = loadEmbeddingsNPY(ctx, path)
+	case FormatWord2Vec, FormatTSV:
+		var f *os.File
+		if f, err = os.Open(path); err != nil {
+			return nil, fmt.Errorf("%w (check the path)", err)
+		}
+		defer f.Close()
+		e, err = ReadEmbeddingsText(ctx, f, path)
+	default:
+		return nil, fmt.Errorf("graphio: unknown embedding format %q (want %s, %s or %s)", format, FormatWord2Vec, FormatNPY, FormatTSV)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return e, setLayout(e, path, opt.Layout)
+}
+
+// setLayout decides whether e is [L | R].
+func setLayout(e *Embeddings, path, layout string) error {
+	switch layout {
+	case LayoutHalves:
+		if e.Dim%2 != 0 {
+			return fmt.Errorf("graphio: %s: %d columns cannot be split into halves [L | R]; the file holds a single table", path, e.Dim)
+		}
+		e.Halves = true
+		return nil
+	case LayoutSingle:
+		return nil
+	case LayoutAuto:
+	default:
+		return fmt.Errorf("graphio: unknown layout %q (want %s or %s)", layout, LayoutHalves, LayoutSingle)
+	}
+	b, err := os.ReadFile(MarkerPath(path))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var m marker
+	if err := json.Unmarshal(b, &m); err != nil || m.Layout != LayoutHalves {
+		return &pipeline.ParseError{File: MarkerPath(path), Err: fmt.Errorf("%w: not a wys layout marker (want {\"layout\": \"halves\", …}); delete it", pipeline.ErrFormat)}
+	}
+	if m.Rows != e.N() || m.Dim != e.Dim || e.Dim%2 != 0 {
+		return &pipeline.ParseError{File: MarkerPath(path), Err: fmt.Errorf("%w: says %d x %d but %s holds %d x %d: it belongs to another file; delete it", pipeline.ErrFormat, m.Rows, m.Dim, path, e.N(), e.Dim)}
+	}
+	e.Halves = true
+	return nil
+}
+
+// writeMarker writes the marker that says path holds rows x dim [L | R].
+func writeMarker(path string, rows, dim int) error {
+	return WriteJSON(MarkerPath(path), marker{Layout: LayoutHalves, Rows: rows, Dim: dim, Score: "L_u·R_v: the first dim/2 columns of u's row times the last dim/2 of v's"})
+}
+
+// textTable accumulates the rows of a text embedding file.
+type textTable struct {
+	name      string
+	headerN   int // -1 without a header
+	dim       int // 0 until the first row
+	names     []string
+	y         []float32
+	firstLine map[string]int
+}
+
+// ReadEmbeddingsText reads word2vec text or TSV embeddings (see
+// ReadEmbeddings) from r, plain or gzip; name is used in errors. A first
+// line of exactly two integers is the header "N D"; blank lines are
+// skipped.
+func ReadEmbeddingsText(ctx context.Context, r io.Reader, name string) (*Embeddings, error) {
+	in, err := openText(r, name)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	t := &textTable{name: name, headerN: -1, firstLine: map[string]int{}}
+	last := 0
+	err = in.lines(ctx, func(ln int, text []byte) error {
+		last = ln
+		return t.line(ln, string(text))
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(t.names) == 0 {
+		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: no embedding rows", pipeline.ErrFormat)}
+	}
+	if t.headerN >= 0 && t.headerN != len(t.names) {
+		return nil, formatErr(name, last, "the header announces %d rows but the file holds %d: the file is truncated or the header is wrong", t.headerN, len(t.names))
+	}
+	ids, err := pipeline.NewIndexedIDs(t.names)
+	if err != nil {
+		return nil, err // duplicates were caught by line already
+	}
+	return &Embeddings{IDs: ids, Dim: t.dim, Y: t.y}, nil
+}
+
+// line reads line ln of a text embedding file.
+func (t *textTable) line(ln int, text string) error {
+	f := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' })
+	if len(f) == 0 {
+		return nil
+	}
+	if ln == 1 && len(f) == 2 {
+		n, err1 := strconv.Atoi(f[0])
+		d, err2 := strconv.Atoi(f[1])
+		if err1 == nil && err2 == nil && n >= 0 && d > 0 {
+			t.headerN, t.dim = n, d
+			return nil
+		}
+	}
+	if t.dim == 0 {
+		t.dim = len(f) - 1
+		if t.dim == 0 {
+			return formatErr(t.name, ln, "a node id with no vector: each line is \"id x1 … xD\"")
+		}
+	}
+	if len(f)-1 != t.dim {
+		what := "the first row"
+		if t.headerN >= 0 {
+			what = "the header"
+		}
+		hint := ""
+		if !isText(text) {
+			hint = "; this looks like binary word2vec: re-save it as text (gensim: save_word2vec_format(path, binary=False))"
+		}
+		return formatErr(t.name, ln, "%d numbers after id %.40q, but %s says %d: every row needs the same width%s", len(f)-1, f[0], what, t.dim, hint)
+	}
+	if t.headerN >= 0 && len(t.names) == t.headerN {
+		return formatErr(t.name, ln, "more rows than the %d the header announces: fix the header", t.headerN)
+	}
+	if prev, dup := t.firstLine[f[0]]; dup {
+		return formatErr(t.name, ln, "node id %.40q already has a vector on line %d: each id once", f[0], prev)
+	}
+	t.firstLine[f[0]] = ln
+	for j, s := range f[1:] {
+		x, err := strconv.ParseFloat(s, 32)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return formatErr(t.name, ln, "column %d of id %.40q is %.40q, not a number", j+2, f[0], s)
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return formatErr(t.name, ln, "column %d of id %.40q is %s: embeddings must be finite (the run that wrote them diverged)", j+2, f[0], s)
+		}
+		t.y = append(t.y, float32(x))
+	}
+	t.names = append(t.names, f[0])
+	return nil
+}
+
+// isText reports whether s holds no NUL or invalid UTF-8 (binary
+// word2vec rows do).
+func isText(s string) bool {
+	return strings.IndexByte(s, 0) < 0 && strings.ToValidUTF8(s, "\x00") == s
+}
+
+// loadEmbeddingsNPY reads a .npy embedding table and its ids file.
+func loadEmbeddingsNPY(ctx context.Context, path string) (*Embeddings, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w (check the path)", err)
+	}
+	defer f.Close()
+	y, n, d, err := ReadMatrixNPY(ctx, f, path)
+	if err != nil {
+		return nil, err
+	}
+	ids := pipeline.IdentityIDs(n)
+	if idf, err := os.Open(IDsPath(path)); err == nil {
+		defer idf.Close()
+		if ids, err = readIDLines(ctx, idf, IDsPath(path), n); err != nil {
+			return nil, err
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return &Embeddings{IDs: ids, Dim: d, Y: y}, nil
+}
+
+// readIDLines reads one id per line, n of them, each once.
+func readIDLines(ctx context.Context, r io.Reader, name string, n int) (*pipeline.NodeIDs, error) {
+	in, err := openText(r, name)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	names := make([]string, 0, n)
+	seen := make(map[string]int, n)
+	err = in.lines(ctx, func(ln int, text []byte) error {
+		id := strings.TrimSpace(string(text))
+		if id == "" {
+			return formatErr(name, ln, "empty id: one node id per line, in the rows' order")
+		}
+		if prev, dup := seen[id]; dup {
+			return formatErr(name, ln, "node id %.40q is also on line %d: each id once", id, prev)
+		}
+		seen[id] = ln
+		names = append(names, id)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(names) != n {
+		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: %d ids for the %d rows of the .npy beside it: they belong to different runs", pipeline.ErrFormat, len(names), n)}
+	}
+	return pipeline.NewIndexedIDs(names)
+}
+
+// ReadMatrixNPY reads a 2-D C-ordered .npy array of float32 or float64
+// (either byte order; float64 is rounded to float32) as n rows of d
+// numbers. Errors name the file and wrap ErrFormat; a NaN or infinite
+// entry is an error naming its row. ctx is checked between blocks of
+// rows.
+func ReadMatrixNPY(ctx context.Context, r io.Reader, name string) (y []float32, n, d int, err error) {
+	bad := func(format string, args ...any) error {
+		return &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: "+format, append([]any{pipeline.ErrFormat}, args...)...)}
+	}
+	br := bufio.NewReaderSize(r, 1<<20)
+	pre, err := br.Peek(12)
+	if err != nil && len(pre) < 10 {
+		return nil, 0, 0, bad("not a NumPy .npy file (too short)")
+	}
+	hlen, start := 0, 10
+	if len(pre) >= 10 && pre[6] == 1 {
+		hlen = int(binary.LittleEndian.Uint16(pre[8:10]))
+	} else if len(pre) >= 12 {
+		hlen, start = int(binary.LittleEndian.Uint32(pre[8:12])), 12
+	}
+	if hlen > 1<<20 {
+		return nil, 0, 0, bad("corrupt .npy header length %d", hlen)
+	}
+	head := make([]byte, start+hlen)
+	if _, err := io.ReadFull(br, head); err != nil {
+		return nil, 0, 0, bad("truncated .npy header")
+	}
+	if _, err := npyPreamble(head); err != nil {
+		return nil, 0, 0, bad("%v", err)
+	}
+	descr, fortran, shape, err := parseNPYDict(string(head[start:]))
+	if err != nil {
+		return nil, 0, 0, bad("%v", err)
+	}
+	return readNPYRows(ctx, br, name, descr, fortran, shape)
+}
+
+// parseNPYDict reads descr, fortran_order and shape from a .npy header
+// dictionary as numpy.save writes it.
+func parseNPYDict(h string) (descr string, fortran bool, shape []int, err error) {
+	i := strings.Index(h, "'descr': '")
+	j := strings.Index(h[i+10:], "'")
+	if j < 0 {
+		return "", false, nil, errors.New("unreadable .npy dtype")
+	}
+	descr = h[i+10 : i+10+j]
+	fortran = strings.Contains(h, "'fortran_order': True")
+	s := strings.Index(h, "'shape': (")
+	e := strings.Index(h[s:], ")")
+	for _, p := range strings.Split(h[s+10:s+e], ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		v, err := strconv.Atoi(p)
+		if err != nil || v < 0 {
+			return "", false, nil, fmt.Errorf("unreadable .npy shape %q", h[s+9:s+e+1])
+		}
+		shape = append(shape, v)
+	}
+	return descr, fortran, shape, nil
+}
+
+// readNPYRows reads the payload of a float .npy array.
+func readNPYRows(ctx context.Context, br io.Reader, name, descr string, fortran bool, shape []int) ([]float32, int, int, error) {
+	bad := func(format string, args ...any) error {
+		return &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: "+format, append([]any{pipeline.ErrFormat}, args...)...)}
+	}
+	var width int
+	var order binary.ByteOrder = binary.LittleEndian
+	switch descr {
+	case "<f4", "|f4", "<f8", ">f4", ">f8":
+		width = int(descr[2] - '0')
+		if descr[0] == '>' {
+			order = binary.BigEndian
+		}
+	default:
+		return nil, 0, 0, bad("dtype %q, want float32 or float64 embeddings (numpy.asarray(y, dtype=numpy.float32))", descr)
+	}
+	if len(shape) != 2 || shape[0] == 0 || shape[1] == 0 {
+		return nil, 0, 0, bad("array shape %v, want (N, D) with N, D > 0: one row per node", shape)
+	}
+	if fortran {
+		return nil, 0, 0, bad("Fortran-ordered array; save it in C order (numpy.ascontiguousarray)")
+	}
+	n, d := shape[0], shape[1]
+	if n > math.MaxInt32 || d > 1<<20 || n*d > 1<<34 {
+		return nil, 0, 0, bad("array shape (%d, %d) is too large for an embedding table", n, d)
+	}
+	y := make([]float32, 0, min(n*d, 1<<24))
+	rowBytes := make([]byte, d*width)
+	for i := 0; i < n; i++ {
+		if i&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, 0, 0, err
+			}
+		}
+		if _, err := io.ReadFull(br, rowBytes); err != nil {
+			return nil, 0, 0, bad("the payload ends in row %d of %d: the file is truncated", i, n)
+		}
+		for j := 0; j < d; j++ {
+			var x float32
+			if width == 4 {
+				x = math.Float32frombits(order.Uint32(rowBytes[4*j:]))
+			} else {
+				x = float32(math.Float64frombits(order.Uint64(rowBytes[8*j:])))
+			}
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return nil, 0, 0, bad("row %d column %d is %v: embeddings must be finite (the run that wrote them diverged)", i, j, x)
+			}
+			y = append(y, x)
+		}
+	}
+	if k, _ := br.Read(rowBytes[:1]); k > 0 {
+		return nil, 0, 0, bad("bytes after the (%d, %d) array: the header's shape is wrong", n, d)
+	}
+	return y, n, d, nil
+}

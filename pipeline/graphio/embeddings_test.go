@@ -1,0 +1,213 @@
+package graphio
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wys-project/wys/pipeline"
+)
+
+// randomResult returns n x (2·half) embeddings with values of every
+// magnitude, including subnormals and negative zero, so that a text
+// round trip that lost a bit would show.
+func randomResult(n, half int, seed uint64) *pipeline.Result {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	res := &pipeline.Result{N: n, Half: half, L: make([]float32, n*half), R: make([]float32, n*half)}
+	for _, side := range [][]float32{res.L, res.R} {
+		for i := range side {
+			side[i] = float32(rng.NormFloat64() * math.Pow(10, float64(rng.IntN(60)-30)))
+		}
+	}
+	res.L[0], res.R[0] = math.Float32frombits(1), float32(math.Copysign(0, -1))
+	return res
+}
+
+// TestEmbeddingsRoundTrip writes every format with WriteEmbeddings and
+// reads it back: the same ids in the same order, bit-equal float32, and
+// the [L | R] layout recognised from the marker.
+func TestEmbeddingsRoundTrip(t *testing.T) {
+	t.Parallel()
+	res := randomResult(37, 3, 1)
+	ids, err := pipeline.NewIndexedIDs(func() []string {
+		s := make([]string, 37)
+		for i := range s {
+			s[i] = "node-" + string(rune('a'+i%26)) + strings.Repeat("x", i/26)
+		}
+		return s
+	}())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"e.txt", "e.txt.gz", "e.tsv", "e.tsv.gz", "e.npy", "e.emb"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, name)
+			if err := WriteEmbeddings(path, FormatFromPath(path), res, ids); err != nil {
+				t.Fatal(err)
+			}
+			e, err := ReadEmbeddings(context.Background(), path, ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.N() != res.N || e.Dim != 6 || !e.Halves {
+				t.Fatalf("read %d x %d, halves %v", e.N(), e.Dim, e.Halves)
+			}
+			l, r := e.Sides()
+			for i := range l {
+				if math.Float32bits(l[i]) != math.Float32bits(res.L[i]) || math.Float32bits(r[i]) != math.Float32bits(res.R[i]) {
+					t.Fatalf("entry %d: read %v %v, wrote %v %v", i, l[i], r[i], res.L[i], res.R[i])
+				}
+			}
+			for i := 0; i < res.N; i++ {
+				if e.IDs.Name(i) != ids.Name(i) {
+					t.Fatalf("row %d: id %q, wrote %q", i, e.IDs.Name(i), ids.Name(i))
+				}
+			}
+			// Without the marker the table is a single one.
+			os.Remove(MarkerPath(path))
+			e, err = ReadEmbeddings(context.Background(), path, ReadOptions{})
+			if err != nil || e.Halves {
+				t.Fatalf("without marker: %v, halves %v", err, e != nil && e.Halves)
+			}
+		})
+	}
+}
+
+// TestBareNPY reads a .npy without an ids file as rows 0..N−1, and a
+// float64 .npy (as numpy.save writes by default) rounded to float32.
+func TestBareNPY(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	if err := writeNPYHeader(&b, "<f8", 2, 3); err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []float64{1, 2.5, -3, 0.1, 5, 6} {
+		var w [8]byte
+		for i := range 8 {
+			w[i] = byte(math.Float64bits(x) >> (8 * i))
+		}
+		b.Write(w[:])
+	}
+	path := filepath.Join(t.TempDir(), "bare.npy")
+	os.WriteFile(path, b.Bytes(), 0o644)
+	e, err := ReadEmbeddings(context.Background(), path, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float32{1, 2.5, -3, 0.1, 5, 6}
+	if e.N() != 2 || e.Dim != 3 || e.Halves || e.IDs.Name(1) != "1" || !slicesEqual(e.Y, want) {
+		t.Errorf("read %d x %d %v ids %q", e.N(), e.Dim, e.Y, e.IDs.Name(1))
+	}
+}
+
+func slicesEqual(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestEmbeddingsTextErrors checks the one-line error of each kind of bad
+// text file: it names the file and line and says what to fix.
+func TestEmbeddingsTextErrors(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, text, want string }{
+		{"ragged", "3 2\na 1 2\nb 1\nc 1 2\n", "f:3: malformed input: 1 numbers after id \"b\", but the header says 2"},
+		{"ragged-no-header", "a 1 2 3\nb 1 2\n", "f:2: malformed input: 2 numbers after id \"b\", but the first row says 3"},
+		{"bad-number", "a 1 2\nb 1 x2\n", "f:2: malformed input: column 3 of id \"b\" is \"x2\", not a number"},
+		{"nan", "2 2\na 1 2\nb NaN 2\n", "f:3: malformed input: column 2 of id \"b\" is NaN: embeddings must be finite"},
+		{"inf", "a 1 1e99\n", "f:1: malformed input: column 3 of id \"a\" is 1e99: embeddings must be finite"},
+		{"header-more", "3 2\na 1 2\nb 1 2\n", "f:3: malformed input: the header announces 3 rows but the file holds 2"},
+		{"header-fewer", "1 2\na 1 2\nb 1 2\n", "f:3: malformed input: more rows than the 1 the header announces"},
+		{"duplicate", "a 1 2\nb 1 2\na 3 4\n", "f:3: malformed input: node id \"a\" already has a vector on line 1"},
+		{"empty", "2 3\n", "f: malformed input: no embedding rows"},
+		{"id-only", "a\n", "f:1: malformed input: a node id with no vector"},
+		{"binary", "2 2\na \x00\x01\x02\x03\xff\xfe\x01\x02\n", "looks like binary word2vec: re-save it as text"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadEmbeddingsText(context.Background(), strings.NewReader(c.text), "f")
+			if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, pipeline.ErrFormat) {
+				t.Errorf("error %v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestEmbeddingsFileErrors checks the errors that concern whole files:
+// a truncated .npy, an ids file of the wrong length, a stale marker.
+func TestEmbeddingsFileErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	res := randomResult(4, 2, 2)
+	npy := filepath.Join(dir, "e.npy")
+	if err := WriteEmbeddings(npy, FormatNPY, res, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(npy)
+	short := filepath.Join(dir, "short.npy")
+	os.WriteFile(short, b[:len(b)-3], 0o644)
+	os.WriteFile(filepath.Join(dir, "fewids.npy"), b, 0o644)
+	os.WriteFile(filepath.Join(dir, "fewids.ids.txt"), []byte("1\n2\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "stale.npy"), b, 0o644)
+	os.WriteFile(MarkerPath(filepath.Join(dir, "stale.npy")), []byte(`{"layout":"halves","rows":5,"dim":4}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "ints.npy"), append([]byte(nil), bytes.Replace(b, []byte("<f4"), []byte("<i4"), 1)...), 0o644)
+	cases := []struct{ file, want string }{
+		{"short.npy", "short.npy: malformed input: the payload ends in row 3 of 4: the file is truncated"},
+		{"fewids.npy", "fewids.ids.txt: malformed input: 2 ids for the 4 rows of the .npy beside it"},
+		{"stale.npy", "stale.npy.wys.json: malformed input: says 5 x 4 but"},
+		{"ints.npy", "dtype \"<i4\", want float32 or float64 embeddings"},
+	}
+	for _, c := range cases {
+		_, err := ReadEmbeddings(context.Background(), filepath.Join(dir, c.file), ReadOptions{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.file, err, c.want)
+		}
+	}
+}
+
+// FuzzReadEmbeddingsText checks that no input panics the text reader and
+// that what it accepts is consistent: N x Dim finite numbers, distinct
+// ids.
+func FuzzReadEmbeddingsText(f *testing.F) {
+	for _, s := range []string{"2 3\na 1 2 3\nb 4 5 6\n", "a\t1\t2\nb\t3\t4\n", "1 1\n7 0.5\n", "x 1e-45 -0 3.4e38\n", "2 2\na 1 2\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		e, err := ReadEmbeddingsText(context.Background(), bytes.NewReader(data), "fuzz")
+		if err != nil {
+			var pe *pipeline.ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error is not a ParseError: %v", err)
+			}
+			return
+		}
+		if e.Dim <= 0 || len(e.Y) != e.N()*e.Dim {
+			t.Fatalf("%d rows x %d, %d numbers", e.N(), e.Dim, len(e.Y))
+		}
+		seen := map[string]bool{}
+		for i := 0; i < e.N(); i++ {
+			if seen[e.IDs.Name(i)] {
+				t.Fatalf("duplicate id %q accepted", e.IDs.Name(i))
+			}
+			seen[e.IDs.Name(i)] = true
+		}
+		for _, x := range e.Y {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				t.Fatal("non-finite value accepted")
+			}
+		}
+	})
+}
