@@ -36,6 +36,7 @@ var layer = map[string]int{
 	"pipeline/reference":         5,
 	"pipeline/baseline":          5,
 	"pipeline/eval":              5,
+	"pipeline/knn":               5, // kernels only
 	"pipeline/train":             6,
 	"cmd/wys-sparse":             7,
 	"benchmarks":                 8,

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -282,7 +283,9 @@ func loadEmbeddingsNPY(ctx context.Context, path string) (*Embeddings, error) {
 	return &Embeddings{IDs: ids, Dim: d, Y: y}, nil
 }
 
-// readIDLines reads one id per line, n of them, each once.
+// readIDLines reads one id per line, n of them, each once. Ids that are
+// increasing canonical integers (as WriteEmbeddings writes a graph with
+// integer ids) are kept as numbers.
 func readIDLines(ctx context.Context, r io.Reader, name string, n int) (*pipeline.NodeIDs, error) {
 	in, err := openText(r, name)
 	if err != nil {
@@ -290,16 +293,11 @@ func readIDLines(ctx context.Context, r io.Reader, name string, n int) (*pipelin
 	}
 	defer in.Close()
 	names := make([]string, 0, n)
-	seen := make(map[string]int, n)
 	err = in.lines(ctx, func(ln int, text []byte) error {
 		id := strings.TrimSpace(string(text))
 		if id == "" {
 			return formatErr(name, ln, "empty id: one node id per line, in the rows' order")
 		}
-		if prev, dup := seen[id]; dup {
-			return formatErr(name, ln, "node id %.40q is also on line %d: each id once", id, prev)
-		}
-		seen[id] = ln
 		names = append(names, id)
 		return nil
 	})
@@ -309,7 +307,28 @@ func readIDLines(ctx context.Context, r io.Reader, name string, n int) (*pipelin
 	if len(names) != n {
 		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: %d ids for the %d rows of the .npy beside it: they belong to different runs", pipeline.ErrFormat, len(names), n)}
 	}
-	return pipeline.NewIndexedIDs(names)
+	if ids := increasingIntegers(names); ids != nil {
+		return ids, nil
+	}
+	ids, err := pipeline.NewIndexedIDs(names)
+	if err != nil {
+		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: %v (rows are lines − 1): each id once", pipeline.ErrFormat, err)}
+	}
+	return ids, nil
+}
+
+// increasingIntegers returns numeric ids when names are canonical
+// non-negative integers in strictly increasing order, else nil.
+func increasingIntegers(names []string) *pipeline.NodeIDs {
+	vals := make([]uint64, len(names))
+	for i, s := range names {
+		v, ok := parseID([]byte(s))
+		if !ok || (len(s) > 1 && s[0] == '0') || (i > 0 && v <= vals[i-1]) {
+			return nil
+		}
+		vals[i] = v
+	}
+	return pipeline.NewNumericIDs(vals)
 }
 
 // ReadMatrixNPY reads a 2-D C-ordered .npy array of float32 or float64
@@ -400,30 +419,41 @@ func readNPYRows(ctx context.Context, br io.Reader, name, descr string, fortran 
 	if n > math.MaxInt32 || d > 1<<20 || n*d > 1<<34 {
 		return nil, 0, 0, bad("array shape (%d, %d) is too large for an embedding table", n, d)
 	}
+	// Rows are read a chunk at a time and the table grows (doubling) with
+	// what was read, so a header that claims a huge shape over a short
+	// payload fails without allocating the claimed size.
+	chunkRows := max(1, (1<<20)/(d*width))
 	y := make([]float32, 0, min(n*d, 1<<24))
-	rowBytes := make([]byte, d*width)
-	for i := 0; i < n; i++ {
-		if i&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, 0, 0, err
-			}
+	buf := make([]byte, chunkRows*d*width)
+	for i := 0; i < n; i += chunkRows {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, 0, err
 		}
-		if _, err := io.ReadFull(br, rowBytes); err != nil {
-			return nil, 0, 0, bad("the payload ends in row %d of %d: the file is truncated", i, n)
+		rows := min(chunkRows, n-i)
+		chunk := buf[:rows*d*width]
+		if k, err := io.ReadFull(br, chunk); err != nil {
+			return nil, 0, 0, bad("the payload ends in row %d of %d: the file is truncated", i+k/(d*width), n)
 		}
-		for j := 0; j < d; j++ {
+		base := len(y)
+		if need := base + rows*d; need > cap(y) {
+			y = slices.Grow(y, min(max(2*cap(y), need), n*d)-base)
+		}
+		y = y[:base+rows*d]
+		dst := y[base:]
+		for j := range dst {
 			var x float32
 			if width == 4 {
-				x = math.Float32frombits(order.Uint32(rowBytes[4*j:]))
+				x = math.Float32frombits(order.Uint32(chunk[4*j:]))
 			} else {
-				x = float32(math.Float64frombits(order.Uint64(rowBytes[8*j:])))
+				x = float32(math.Float64frombits(order.Uint64(chunk[8*j:])))
 			}
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return nil, 0, 0, bad("row %d column %d is %v: embeddings must be finite (the run that wrote them diverged)", i, j, x)
+			if x != x || x > math.MaxFloat32 || x < -math.MaxFloat32 {
+				return nil, 0, 0, bad("row %d column %d is %v: embeddings must be finite (the run that wrote them diverged)", i+j/d, j%d, x)
 			}
-			y = append(y, x)
+			dst[j] = x
 		}
 	}
+	rowBytes := buf[:1]
 	if k, _ := br.Read(rowBytes[:1]); k > 0 {
 		return nil, 0, 0, bad("bytes after the (%d, %d) array: the header's shape is wrong", n, d)
 	}

@@ -161,12 +161,15 @@ func TestEmbeddingsFileErrors(t *testing.T) {
 	os.WriteFile(short, b[:len(b)-3], 0o644)
 	os.WriteFile(filepath.Join(dir, "fewids.npy"), b, 0o644)
 	os.WriteFile(filepath.Join(dir, "fewids.ids.txt"), []byte("1\n2\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "dupids.npy"), b, 0o644)
+	os.WriteFile(filepath.Join(dir, "dupids.ids.txt"), []byte("1\n2\nx\n2\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "stale.npy"), b, 0o644)
 	os.WriteFile(MarkerPath(filepath.Join(dir, "stale.npy")), []byte(`{"layout":"halves","rows":5,"dim":4}`), 0o644)
 	os.WriteFile(filepath.Join(dir, "ints.npy"), append([]byte(nil), bytes.Replace(b, []byte("<f4"), []byte("<i4"), 1)...), 0o644)
 	cases := []struct{ file, want string }{
 		{"short.npy", "short.npy: malformed input: the payload ends in row 3 of 4: the file is truncated"},
 		{"fewids.npy", "fewids.ids.txt: malformed input: 2 ids for the 4 rows of the .npy beside it"},
+		{"dupids.npy", "dupids.ids.txt: malformed input: pipeline: node id \"2\" is given rows 1 and 3 (rows are lines − 1): each id once"},
 		{"stale.npy", "stale.npy.wys.json: malformed input: says 5 x 4 but"},
 		{"ints.npy", "dtype \"<i4\", want float32 or float64 embeddings"},
 	}
