@@ -137,6 +137,12 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 func printUsage(w io.Writer) {
 	fs := newFlagSet(&config{}, w)
 	fmt.Fprint(w, usageText)
+	printFlags(w, fs)
+}
+
+// printFlags writes every flag of fs with its default to w, the
+// descriptions wrapped to fit 80 columns.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
 		name, usage := flag.UnquoteUsage(f)
 		line := "  -" + f.Name
@@ -207,6 +213,8 @@ Usage:
   wys-sparse [flags]                       demo on a built-in graph
   wys-sparse -graph edges.txt -out emb.txt  embed a SNAP edge list
   wys-sparse -split DIR                     train and test on a released split
+  wys-sparse eval -emb FILE -split DIR      score an embedding file
+  wys-sparse neighbors -emb FILE -node ID   the top-k nodes for a node
 
 Flags:
 `

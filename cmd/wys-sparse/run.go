@@ -43,6 +43,11 @@ func usagef(format string, args ...any) error {
 // run is the whole command: it parses args, does the work and returns the
 // exit code. It never calls os.Exit, so tests drive it in-process.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if sc, ok := subcommands[args[0]]; ok {
+			return runSub(ctx, sc, args[1:], stdout, stderr)
+		}
+	}
 	var c config
 	err := parseFlags(&c, args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
@@ -389,10 +394,15 @@ func (c *config) classify(ctx context.Context, stdout io.Writer, res *pipeline.R
 		return err
 	}
 	rep.Classify = cr
+	printClassify(stdout, cr)
+	return nil
+}
+
+// printClassify prints the accuracies of node classification.
+func printClassify(stdout io.Writer, cr *eval.ClassifyResult) {
 	fmt.Fprintf(stdout, "node classification accuracy: test %.1f%%, validation %.1f%% (α = %g, score %s)\n",
 		100*cr.TestAccuracy, 100*cr.ValAccuracy, cr.Alpha, cr.Score)
 	fmt.Fprintf(stdout, "  best validation accuracy per score: %s\n", bestPerScore(cr.Grid))
-	return nil
 }
 
 // write writes the embeddings, Q, its picture and the report.

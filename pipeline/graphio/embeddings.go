@@ -459,3 +459,25 @@ func readNPYRows(ctx context.Context, br io.Reader, name, descr string, fortran 
 	}
 	return y, n, d, nil
 }
+
+// Align returns e's rows in the order of another numbering of the nodes:
+// row i of the result is the vector of the node named ids.Name(i) (nil
+// ids name the rows "0".."n−1", as a split without an index does). Nodes
+// that e has no vector for get a zero row and are listed in missing;
+// e's rows that ids do not name are left out.
+func (e *Embeddings) Align(ids *pipeline.NodeIDs, n int) (y []float32, missing []int) {
+	if ids == nil {
+		ids = pipeline.IdentityIDs(n)
+	}
+	d := e.Dim
+	y = make([]float32, n*d)
+	for i := 0; i < n; i++ {
+		r, ok := e.IDs.Row(ids.Name(i))
+		if !ok {
+			missing = append(missing, i)
+			continue
+		}
+		copy(y[i*d:i*d+d], e.Y[r*d:r*d+d])
+	}
+	return y, missing
+}

@@ -214,3 +214,14 @@ func FuzzReadEmbeddingsText(f *testing.F) {
 		}
 	})
 }
+
+// TestAlign matches rows by name: a permuted, partial table against a
+// numbering it misses one node of.
+func TestAlign(t *testing.T) {
+	ids, _ := pipeline.NewIndexedIDs([]string{"c", "a", "x"})
+	e := &Embeddings{IDs: ids, Dim: 2, Y: []float32{1, 2, 3, 4, 5, 6}}
+	y, missing := e.Align(pipeline.NewStringIDs([]string{"a", "b", "c"}), 3)
+	if want := []float32{3, 4, 0, 0, 1, 2}; !slicesEqual(y, want) || len(missing) != 1 || missing[0] != 1 {
+		t.Errorf("Align = %v, missing %v; want %v, [1]", y, missing, want)
+	}
+}

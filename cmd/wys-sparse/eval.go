@@ -1,0 +1,270 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"time"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/eval"
+	"github.com/wys-project/wys/pipeline/graphio"
+	"github.com/wys-project/wys/pipeline/knn"
+)
+
+// Pair scores of wys-sparse eval.
+const (
+	scoreLR     = "lr"     // L_u·R_v, for [L | R] embeddings
+	scoreDot    = "dot"    // Y_u·Y_v
+	scoreCosine = "cosine" // Y_u·Y_v / (|Y_u| |Y_v|)
+)
+
+const evalUsage = `wys-sparse eval scores an existing embedding file, written by wys-sparse
+or by another tool (gensim, node2vec, ProNE…), with the code training uses.
+
+Usage:
+  wys-sparse eval -emb emb.npy -split DIR        link prediction ROC-AUC
+  wys-sparse eval -emb emb.txt -planetoid PREFIX node classification
+
+Ids in the file are matched to the split's or graph's ids by name.
+
+Flags:
+`
+
+// evalFlags is what one eval run does.
+type evalFlags struct {
+	emb                 embFlags
+	split, planetoid    string
+	directed            bool
+	score, missing, rep string
+	quiet               bool
+	started             time.Time
+}
+
+var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *flag.FlagSet) func(context.Context, io.Writer, io.Writer) error {
+	c := &evalFlags{}
+	c.emb.bind(fs)
+	fs.StringVar(&c.split, "split", "", "split `DIR` (as wys-sparse -split reads) for link prediction")
+	fs.BoolVar(&c.directed, "directed", false, "the split's pairs are arcs (as wys-sparse -split -directed)")
+	fs.StringVar(&c.planetoid, "planetoid", "", "node classification on `PREFIX`.edges.tsv, PREFIX.labels.tsv and PREFIX.split.tsv (plain or .gz) with the paper's smooth-kNN rule")
+	fs.StringVar(&c.score, "score", "", "`SCORE` of a pair for link prediction: lr (L_u·R_v, [L | R] files), dot (Y_u·Y_v) or cosine (default: lr for [L | R], dot for a single table)")
+	fs.StringVar(&c.missing, "missing", "error", "`MODE` for nodes without a vector: error, or zero (score them as zero vectors)")
+	fs.StringVar(&c.rep, "report", "", "write the numbers as JSON to `FILE`")
+	fs.BoolVar(&c.quiet, "quiet", false, "print only errors")
+	return c.run
+}}
+
+// evalReport is the JSON report of wys-sparse eval.
+type evalReport struct {
+	Tool           string               `json:"tool"`
+	Started        string               `json:"started"`
+	Inputs         []inputFile          `json:"inputs"`
+	Embeddings     embInfo              `json:"embeddings"`
+	LinkPrediction *linkResult          `json:"link_prediction,omitempty"`
+	Classify       *eval.ClassifyResult `json:"classification,omitempty"`
+	Seconds        float64              `json:"seconds"`
+	Go             string               `json:"go"`
+}
+
+type embInfo struct {
+	Path   string `json:"path"`
+	Rows   int    `json:"rows"`
+	Dim    int    `json:"dim"`
+	Layout string `json:"layout"`
+}
+
+type linkResult struct {
+	Split           string   `json:"split"`
+	Score           string   `json:"score"`
+	Nodes           int      `json:"nodes"`
+	MissingNodes    int      `json:"missing_nodes"`
+	TrainAUC        *float64 `json:"train_auc"`
+	TestAUC         *float64 `json:"test_auc"`
+	TestDirectedAUC *float64 `json:"test_directed_auc,omitempty"`
+}
+
+// check refuses bad flags before any file is read.
+func (c *evalFlags) check() error {
+	if err := c.emb.check(); err != nil {
+		return err
+	}
+	if c.split == "" && c.planetoid == "" {
+		return usagef("nothing to evaluate: give -split DIR (link prediction) or -planetoid PREFIX (node classification)")
+	}
+	if c.directed && c.split == "" {
+		return usagef("-directed says how to read -split; give -split DIR")
+	}
+	if ok, want := oneOf(c.score, scoreLR, scoreDot, scoreCosine); !ok && c.score != "" {
+		return usagef("-score %q: want %s", c.score, want)
+	}
+	if ok, want := oneOf(c.missing, "error", "zero"); !ok {
+		return usagef("-missing %q: want %s", c.missing, want)
+	}
+	return nil
+}
+
+func (c *evalFlags) run(ctx context.Context, stdout, stderr io.Writer) error {
+	c.started = time.Now()
+	if err := c.check(); err != nil {
+		return err
+	}
+	if c.quiet {
+		stdout = io.Discard
+	}
+	emb, err := c.emb.read(ctx, stdout)
+	if err != nil {
+		return err
+	}
+	switch {
+	case c.score == "" && emb.Halves:
+		c.score = scoreLR
+	case c.score == "":
+		c.score = scoreDot
+	case c.score == scoreLR && !emb.Halves:
+		return usagef("-score lr needs [L | R] embeddings, and %s holds a single table: use -score dot or cosine, or -layout halves for a wys file without its marker", c.emb.path)
+	}
+	layout := graphio.LayoutSingle
+	if emb.Halves {
+		layout = graphio.LayoutHalves
+	}
+	rep := &evalReport{Tool: "wys-sparse eval", Started: c.started.UTC().Format(time.RFC3339),
+		Embeddings: embInfo{Path: c.emb.path, Rows: emb.N(), Dim: emb.Dim, Layout: layout}}
+	if c.split != "" {
+		if err := c.linkPrediction(ctx, stdout, emb, rep); err != nil {
+			return err
+		}
+	}
+	if c.planetoid != "" {
+		if err := c.classification(ctx, stdout, emb, rep); err != nil {
+			return err
+		}
+	}
+	return c.writeReport(stdout, rep)
+}
+
+// align returns the embeddings in the rows of ids, refusing missing nodes
+// unless -missing zero.
+func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeline.NodeIDs, n int, what string) ([]float32, int, error) {
+	y, missing := emb.Align(ids, n)
+	if len(missing) == 0 {
+		return y, 0, nil
+	}
+	name := fmt.Sprint(missing[0])
+	if ids != nil {
+		name = ids.Name(missing[0])
+	}
+	if c.missing != "zero" {
+		return nil, 0, fmt.Errorf("%d of the %d nodes of %s have no vector in %s (e.g. id %q): evaluate embeddings of the same graph, or give -missing zero to score them as zero vectors", len(missing), n, what, c.emb.path, name)
+	}
+	fmt.Fprintf(stdout, "%d of the %d nodes of %s have no vector (e.g. id %q): scored as zero vectors (-missing zero)\n", len(missing), n, what, name)
+	return y, len(missing), nil
+}
+
+// pairTables returns the two tables and width that pipeline.PairAUC
+// scores with the chosen score: L and R for lr, Y twice for dot, unit
+// rows of Y twice for cosine.
+func pairTables(y []float32, dim int, score string) (l, r []float32, width int) {
+	switch score {
+	case scoreLR:
+		l, r = sides(y, dim)
+		return l, r, dim / 2
+	case scoreCosine:
+		u := knn.Normalized(y, dim)
+		return u, u, dim
+	}
+	return y, y, dim
+}
+
+// sides splits rows of Y = [L | R] into L and R.
+func sides(y []float32, dim int) (l, r []float32) {
+	e := &graphio.Embeddings{IDs: pipeline.IdentityIDs(len(y) / dim), Dim: dim, Y: y}
+	return e.Sides()
+}
+
+// scoreNames describes each score in the summary.
+var scoreNames = map[string]string{scoreLR: "L_u·R_v", scoreDot: "Y_u·Y_v", scoreCosine: "cosine of Y_u and Y_v"}
+
+// linkPrediction scores the split's pairs with pipeline.PairAUC, as
+// training does.
+func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *graphio.Embeddings, rep *evalReport) error {
+	s, err := graphio.LoadSplitDir(ctx, c.split, c.directed)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges, %d / %d negatives%s\n", c.split, s.N,
+		len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg), directedNote(s.Directed))
+	y, missing, err := c.align(stdout, emb, s.IDs, s.N, c.split)
+	if err != nil {
+		return err
+	}
+	l, r, w := pairTables(y, emb.Dim, c.score)
+	train := pipeline.PairAUC(l, r, w, s.Train, s.TrainNeg)
+	test := pipeline.PairAUC(l, r, w, s.Test, s.TestNeg)
+	directed := pipeline.PairAUC(l, r, w, s.Test, s.TestDirectedNeg)
+	rep.LinkPrediction = &linkResult{Split: c.split, Score: c.score, Nodes: s.N, MissingNodes: missing,
+		TrainAUC: finite(train), TestAUC: finite(test), TestDirectedAUC: finite(directed)}
+	fmt.Fprintf(stdout, "link prediction ROC-AUC (score %s = %s): test %.4f, train %.4f\n", c.score, scoreNames[c.score], test, train)
+	if !math.IsNaN(directed) {
+		fmt.Fprintf(stdout, "  against reversed arcs and random non-edges: %.4f\n", directed)
+	}
+	return nil
+}
+
+// classification runs the paper's node classification rule
+// (eval.Classify) on a Planetoid dataset. A single table is given as
+// L = R = Y, so that every score Classify tries is Y_u·Y_v (the cosine
+// with -score cosine).
+func (c *evalFlags) classification(ctx context.Context, stdout io.Writer, emb *graphio.Embeddings, rep *evalReport) error {
+	g, lab, _, err := graphio.LoadPlanetoid(ctx, c.planetoid, graphio.LoadOptions{})
+	if err != nil {
+		return err
+	}
+	y, _, err := c.align(stdout, emb, g.IDs, g.N(), c.planetoid)
+	if err != nil {
+		return err
+	}
+	res := &pipeline.Result{N: g.N()}
+	if emb.Halves {
+		res.Half = emb.Dim / 2
+		res.L, res.R = sides(y, emb.Dim)
+	} else {
+		res.Half = emb.Dim
+		if c.score == scoreCosine {
+			y = knn.Normalized(y, emb.Dim)
+		}
+		res.L, res.R = y, y
+	}
+	cr, err := eval.Classify(ctx, res, lab)
+	if err != nil {
+		return err
+	}
+	rep.Classify = cr
+	printClassify(stdout, cr)
+	return nil
+}
+
+// writeReport writes -report.
+func (c *evalFlags) writeReport(stdout io.Writer, rep *evalReport) error {
+	if c.rep == "" {
+		return nil
+	}
+	inputs := []string{c.emb.path}
+	if c.split != "" {
+		inputs = append(inputs, c.split)
+	}
+	files, err := hashFiles(inputs...)
+	if err != nil {
+		return err
+	}
+	rep.Inputs = files
+	rep.Seconds = time.Since(c.started).Seconds()
+	rep.Go = runtime.Version()
+	if err := graphio.WriteJSON(c.rep, rep); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote report to %s\n", c.rep)
+	return nil
+}
