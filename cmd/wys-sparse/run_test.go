@@ -149,28 +149,36 @@ func TestErrorsGolden(t *testing.T) {
 				// The flag package prints the whole usage; keep its first line.
 				got = strings.SplitN(got, "\n", 3)[0] + "\n" + strings.SplitN(got, "\n", 3)[1] + "\n"
 			}
-			golden := filepath.Join("testdata", "errors", c.name+".golden")
-			if *update {
-				os.MkdirAll(filepath.Dir(golden), 0o755)
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("got:\n%s\nwant:\n%s", got, want)
-			}
-			if code != 1 && code != 2 {
-				t.Errorf("exit code %d, want 1 or 2", code)
-			}
-			if n := strings.Count(strings.TrimSpace(stderr), "\n"); n > 1 && c.name != "unknown-flag" {
-				t.Errorf("error is %d lines, want one clear line", n+1)
-			}
+			checkErrorGolden(t, c.name, got, code, stderr, c.name != "unknown-flag")
 		})
+	}
+}
+
+// checkErrorGolden compares got with testdata/errors/NAME.golden (or
+// rewrites it under -update) and checks that the run failed with exit 1
+// or 2 and, when oneLine, at most one line besides a progress line.
+func checkErrorGolden(t *testing.T, name, got string, code int, stderr string, oneLine bool) {
+	t.Helper()
+	golden := filepath.Join("testdata", "errors", name+".golden")
+	if *update {
+		os.MkdirAll(filepath.Dir(golden), 0o755)
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if code != 1 && code != 2 {
+		t.Errorf("exit code %d, want 1 or 2", code)
+	}
+	if n := strings.Count(strings.TrimSpace(stderr), "\n"); n > 1 && oneLine {
+		t.Errorf("error is %d lines, want one clear line", n+1)
 	}
 }
 

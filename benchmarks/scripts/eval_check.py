@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""The independent check of `wys-sparse eval` on another tool's file.
+
+Usage: eval_check.py OUTDIR
+
+Draws a small planted-partition graph (60 nodes in 3 communities, numpy
+seed 7), holds out test edges (each node keeps a training edge) and samples
+as many non-edges, and writes them as a split directory OUTDIR/split
+(train.txt.npy, test.txt.npy, train.neg.txt.npy, test.neg.txt.npy, int32,
+and index.tsv naming node row i "n<1000+7i>", so that ids are matched by
+name, not by row). It trains gensim Word2Vec (skip-gram, d = 8) on uniform
+random walks of the training graph, writes OUTDIR/gensim.txt with
+KeyedVectors.save_word2vec_format (text; rows in gensim's frequency order,
+not the split's), reads it back as any user would, and scores the split's
+pairs with scikit-learn's roc_auc_score on Y_u·Y_v and on the cosine,
+computed in float64 from the float32 vectors of the file. The numbers go
+to OUTDIR/expected.json with the versions that produced them; the Go test
+TestEvalMatchesSklearn in cmd/wys-sparse compares `wys-sparse eval` with
+them. Needs Debian's python3-gensim and python3-sklearn (/usr/bin/python3).
+"""
+import json
+import os
+import sys
+
+import gensim
+import numpy as np
+import sklearn
+from gensim.models import KeyedVectors, Word2Vec
+from sklearn.metrics import roc_auc_score
+
+N, BLOCKS, P_IN, P_OUT, DIM = 60, 3, 0.3, 0.02, 8
+
+
+def graph(rng):
+    block = np.arange(N) * BLOCKS // N
+    edges = []
+    for u in range(N):
+        for v in range(u + 1, N):
+            if rng.random() < (P_IN if block[u] == block[v] else P_OUT):
+                edges.append((u, v))
+    return edges
+
+
+def split(edges, rng):
+    order = rng.permutation(len(edges))
+    deg = np.zeros(N, dtype=int)
+    for u, v in edges:
+        deg[u] += 1
+        deg[v] += 1
+    test, train = [], []
+    for i in order:
+        u, v = edges[i]
+        if len(test) < 0.3 * len(edges) and deg[u] > 1 and deg[v] > 1:
+            test.append((u, v))
+            deg[u] -= 1
+            deg[v] -= 1
+        else:
+            train.append((u, v))
+    known = set(edges)
+    negs = set()
+    while len(negs) < len(train) + len(test):
+        u, v = sorted(rng.choice(N, 2, replace=False))
+        if (u, v) not in known:
+            negs.add((int(u), int(v)))
+    negs = sorted(negs)
+    rng.shuffle(negs)
+    return train, test, negs[: len(train)], negs[len(train):]
+
+
+def walks(train, rng):
+    adj = [[] for _ in range(N)]
+    for u, v in train:
+        adj[u].append(v)
+        adj[v].append(u)
+    out = []
+    for _ in range(10):
+        for s in rng.permutation(N):
+            w = [int(s)]
+            for _ in range(19):
+                w.append(int(rng.choice(adj[w[-1]])))
+            out.append([name(x) for x in w])
+    return out
+
+
+def name(row):
+    return "n%d" % (1000 + 7 * row)
+
+
+def auc(kv, pos, neg, cosine):
+    def score(u, v):
+        a = kv[name(u)].astype(np.float64)
+        b = kv[name(v)].astype(np.float64)
+        s = float(np.dot(a, b))
+        return s / (np.linalg.norm(a) * np.linalg.norm(b)) if cosine else s
+
+    y = [1] * len(pos) + [0] * len(neg)
+    return roc_auc_score(y, [score(u, v) for u, v in pos + neg])
+
+
+def main():
+    out = sys.argv[1]
+    rng = np.random.default_rng(7)
+    train, test, train_neg, test_neg = split(graph(rng), rng)
+    os.makedirs(os.path.join(out, "split"), exist_ok=True)
+    for fname, pairs in [("train.txt.npy", train), ("test.txt.npy", test),
+                         ("train.neg.txt.npy", train_neg), ("test.neg.txt.npy", test_neg)]:
+        np.save(os.path.join(out, "split", fname), np.asarray(pairs, dtype=np.int32))
+    with open(os.path.join(out, "split", "index.tsv"), "w") as f:
+        f.write("# original_id\tnode\n")
+        for i in range(N):
+            f.write("%s\t%d\n" % (name(i), i))
+    model = Word2Vec(walks(train, rng), vector_size=DIM, window=5, min_count=1, sg=1,
+                     negative=5, workers=1, seed=1, epochs=5)
+    path = os.path.join(out, "gensim.txt")
+    model.wv.save_word2vec_format(path, binary=False)
+    kv = KeyedVectors.load_word2vec_format(path, binary=False)
+    expected = {
+        "produced_by": "benchmarks/scripts/eval_check.py",
+        "versions": {"gensim": gensim.__version__, "sklearn": sklearn.__version__, "numpy": np.__version__},
+    }
+    for score, cosine in [("dot", False), ("cosine", True)]:
+        expected[score] = {"train_auc": auc(kv, train, train_neg, cosine), "test_auc": auc(kv, test, test_neg, cosine)}
+    with open(os.path.join(out, "expected.json"), "w") as f:
+        json.dump(expected, f, indent=2)
+        f.write("\n")
+    print(json.dumps(expected))
+
+
+if __name__ == "__main__":
+    main()

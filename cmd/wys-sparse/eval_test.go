@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
+)
+
+// readJSON decodes a JSON file into v.
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// aucs are the AUCs of a report (training's "result" or eval's
+// "link_prediction").
+type aucs struct {
+	TrainAUC        *float64 `json:"train_auc"`
+	TestAUC         *float64 `json:"test_auc"`
+	TestDirectedAUC *float64 `json:"test_directed_auc"`
+}
+
+// writeSplit writes a split of a random graph to dir: undirected from a
+// planted partition, or directed from random arcs (with the reversed-arc
+// negatives).
+func writeSplit(t *testing.T, dir string, directed bool) {
+	t.Helper()
+	var g *pipeline.Graph
+	var err error
+	if directed {
+		var b strings.Builder
+		for i := 0; i < 600; i++ {
+			u, v := (i*37)%97, (i*61+i/97)%97
+			b.WriteString(strconv.Itoa(u) + " " + strconv.Itoa(v) + "\n")
+		}
+		g, _, err = graphio.ReadEdgeList(context.Background(), strings.NewReader(b.String()), "arcs", graphio.LoadOptions{Directed: true})
+	} else {
+		g, err = pipeline.PlantedPartition(120, 3, 0.15, 0.01, 3)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := pipeline.SplitEdges(context.Background(), g, 0.3, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := graphio.WriteSplitDir(context.Background(), dir, s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEvalReproducesTrainingAUC trains on a split through the command,
+// writes the embeddings as .npy and as word2vec text, and checks that
+// eval reports bit-for-bit the AUCs training reported (undirected and
+// directed, the latter with the reversed-arc negatives).
+func TestEvalReproducesTrainingAUC(t *testing.T) {
+	t.Parallel()
+	for _, directed := range []bool{false, true} {
+		tmp := t.TempDir()
+		split := filepath.Join(tmp, "split")
+		writeSplit(t, split, directed)
+		dirFlag := []string{}
+		if directed {
+			dirFlag = []string{"-directed"}
+		}
+		trainRep := filepath.Join(tmp, "train.json")
+		args := append([]string{"-split", split, "-epochs", "30", "-dim", "16", "-out", filepath.Join(tmp, "emb.npy"), "-report", trainRep, "-quiet"}, dirFlag...)
+		if code, _, stderr := runCLI(t, args...); code != 0 {
+			t.Fatal(stderr)
+		}
+		var trained struct{ Result aucs }
+		readJSON(t, trainRep, &trained)
+		if trained.Result.TestAUC == nil || (directed && trained.Result.TestDirectedAUC == nil) {
+			t.Fatalf("training report lacks AUCs: %+v", trained.Result)
+		}
+		// The same embeddings as word2vec text, with the marker.
+		e, err := graphio.ReadEmbeddings(context.Background(), filepath.Join(tmp, "emb.npy"), graphio.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, r := e.Sides()
+		if err := graphio.WriteEmbeddings(filepath.Join(tmp, "emb.txt"), graphio.FormatWord2Vec, &pipeline.Result{N: e.N(), Half: e.Dim / 2, L: l, R: r}, e.IDs); err != nil {
+			t.Fatal(err)
+		}
+		for _, file := range []string{"emb.npy", "emb.txt"} {
+			evalRep := filepath.Join(tmp, file+".eval.json")
+			code, stdout, stderr := runCLI(t, append([]string{"eval", "-emb", filepath.Join(tmp, file), "-split", split, "-report", evalRep}, dirFlag...)...)
+			if code != 0 {
+				t.Fatal(stderr)
+			}
+			var got struct {
+				LinkPrediction aucs `json:"link_prediction"`
+			}
+			readJSON(t, evalRep, &got)
+			g, w := got.LinkPrediction, trained.Result
+			if *g.TestAUC != *w.TestAUC || *g.TrainAUC != *w.TrainAUC || (directed && *g.TestDirectedAUC != *w.TestDirectedAUC) {
+				t.Errorf("directed=%v %s: eval test %v train %v, training printed %v %v\n%s", directed, file, *g.TestAUC, *g.TrainAUC, *w.TestAUC, *w.TrainAUC, stdout)
+			}
+			if !strings.Contains(stdout, "score lr = L_u·R_v") {
+				t.Errorf("%s: not scored as [L | R]:\n%s", file, stdout)
+			}
+		}
+	}
+}
+
+// TestEvalMatchesSklearn scores the gensim word2vec file of
+// testdata/evalcheck (written by benchmarks/scripts/eval_check.py, with
+// scikit-learn's roc_auc_score of its vectors in expected.json) by dot
+// product and cosine. Tolerance 1e-6: eval sums in float32, the script in
+// float64; with 60 x 60 pairs one swapped pair would move the AUC by 3e-4.
+func TestEvalMatchesSklearn(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "evalcheck")
+	var want map[string]json.RawMessage
+	readJSON(t, filepath.Join(dir, "expected.json"), &want)
+	for _, score := range []string{"dot", "cosine"} {
+		var w aucs
+		if err := json.Unmarshal(want[score], &w); err != nil {
+			t.Fatal(err)
+		}
+		rep := filepath.Join(t.TempDir(), "eval.json")
+		code, stdout, stderr := runCLI(t, "eval", "-emb", filepath.Join(dir, "gensim.txt"), "-split", filepath.Join(dir, "split"), "-score", score, "-report", rep)
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		var got struct {
+			LinkPrediction aucs `json:"link_prediction"`
+		}
+		readJSON(t, rep, &got)
+		if math.Abs(*got.LinkPrediction.TestAUC-*w.TestAUC) > 1e-6 || math.Abs(*got.LinkPrediction.TrainAUC-*w.TrainAUC) > 1e-6 {
+			t.Errorf("%s: eval test %v train %v, sklearn %v %v", score, *got.LinkPrediction.TestAUC, *got.LinkPrediction.TrainAUC, *w.TestAUC, *w.TrainAUC)
+		}
+		if !strings.Contains(stdout, "a single table (no wys marker beside it)") {
+			t.Errorf("gensim file not read as a single table:\n%s", stdout)
+		}
+	}
+}
+
+// TestSubcommandHelp: -help of each subcommand goes to stdout with exit 0
+// and fits 80 columns; the main command's -help names both.
+func TestSubcommandHelp(t *testing.T) {
+	t.Parallel()
+	for _, sub := range []string{"eval", "neighbors"} {
+		code, stdout, stderr := runCLI(t, sub, "-help")
+		if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "wys-sparse "+sub) || !strings.Contains(stdout, "-emb FILE") {
+			t.Errorf("%s -help: exit %d, stderr %q, stdout %.80q", sub, code, stderr, stdout)
+		}
+		for _, l := range strings.Split(stdout, "\n") {
+			if utf8.RuneCountInString(l) > 80 {
+				t.Errorf("%s -help line of %d columns: %q", sub, utf8.RuneCountInString(l), l)
+			}
+		}
+	}
+	if _, stdout, _ := runCLI(t, "-help"); !strings.Contains(stdout, "wys-sparse eval") || !strings.Contains(stdout, "wys-sparse neighbors") {
+		t.Error("main -help does not name the subcommands")
+	}
+}
+
+// TestSubcommandInterrupted: a cancelled context exits 130.
+func TestSubcommandInterrupted(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := filepath.Join("testdata", "evalcheck")
+	for _, args := range [][]string{
+		{"eval", "-emb", filepath.Join(dir, "gensim.txt"), "-split", filepath.Join(dir, "split")},
+		{"neighbors", "-emb", filepath.Join(dir, "gensim.txt"), "-node", "n1000"},
+	} {
+		var out, errb strings.Builder
+		if code := run(ctx, args, &out, &errb); code != exitInterrupted || !strings.Contains(errb.String(), "interrupted") {
+			t.Errorf("%s: exit %d, stderr %q", args[0], code, errb.String())
+		}
+	}
+}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
+)
+
+// smallIntEmbeddings writes n x (2·half) [L | R] embeddings with entries
+// in {−1, 0, 1} (exact integer scores, many ties) and ids "v<row*3>" to
+// path, and returns them.
+func smallIntEmbeddings(t *testing.T, path string, n, half int) *pipeline.Result {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(4, 5))
+	res := &pipeline.Result{N: n, Half: half, L: make([]float32, n*half), R: make([]float32, n*half)}
+	for _, side := range [][]float32{res.L, res.R} {
+		for i := range side {
+			side[i] = float32(rng.IntN(3) - 1)
+		}
+	}
+	names := make([]string, n)
+	for i := range names {
+		names[i] = "v" + strconv.Itoa(3*i)
+	}
+	ids, err := pipeline.NewIndexedIDs(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := graphio.WriteEmbeddings(path, graphio.FormatFromPath(path), res, ids); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// expectNeighbors is the brute-force answer: every other row scored in
+// float64, sorted by score (descending) then row, cut to k, as
+// "id<TAB>score" lines.
+func expectNeighbors(res *pipeline.Result, u, k int, by string) string {
+	h := res.Half
+	type scored struct {
+		row   int
+		score float64
+	}
+	var all []scored
+	for v := 0; v < res.N; v++ {
+		if v == u {
+			continue
+		}
+		a, b := res.L[u*h:u*h+h], res.R[v*h:v*h+h]
+		if by == "in" {
+			a, b = res.L[v*h:v*h+h], res.R[u*h:u*h+h]
+		}
+		var s float64
+		for j := range a {
+			s += float64(a[j]) * float64(b[j])
+		}
+		all = append(all, scored{v, s})
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].score > all[j].score })
+	var b strings.Builder
+	for _, x := range all[:k] {
+		b.WriteString("v" + strconv.Itoa(3*x.row) + "\t" + strconv.FormatFloat(x.score, 'g', -1, 32) + "\n")
+	}
+	return b.String()
+}
+
+// TestNeighborsAgainstBruteForce runs the command on a small file (three
+// blocks of rows, ties everywhere) by out and in, from -node and from
+// standard input, and checks the text and JSON outputs.
+func TestNeighborsAgainstBruteForce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "emb.tsv")
+	res := smallIntEmbeddings(t, path, 2500, 4)
+	for _, by := range []string{"out", "in"} {
+		code, stdout, stderr := runCLI(t, "neighbors", "-emb", path, "-node", "v300", "-k", "25", "-by", by, "-quiet")
+		if want := expectNeighbors(res, 100, 25, by); code != 0 || stdout != want {
+			t.Errorf("-by %s: exit %d, stderr %q\ngot:\n%s\nwant:\n%s", by, code, stderr, stdout, want)
+		}
+	}
+	// Standard input: one block per id, each under its header; an unknown
+	// id is reported and fails the run at the end.
+	stdin = strings.NewReader("v0\n\nnope\nv7497\n")
+	defer func() { stdin = os.Stdin }()
+	code, stdout, stderr := runCLI(t, "neighbors", "-emb", path, "-k", "3", "-workers", "3", "-quiet")
+	want := "# neighbors of v0\n" + expectNeighbors(res, 0, 3, "out") + "# neighbors of v7497\n" + expectNeighbors(res, 2499, 3, "out")
+	if code != 1 || stdout != want || !strings.Contains(stderr, `node id "nope" has no vector`) {
+		t.Errorf("stdin: exit %d, stderr %q\ngot:\n%s\nwant:\n%s", code, stderr, stdout, want)
+	}
+	// JSON, with the query node kept.
+	code, stdout, _ = runCLI(t, "neighbors", "-emb", path, "-node", "v3", "-k", "2", "-format", "json", "-include-self", "-by", "cosine", "-quiet")
+	var got struct {
+		Node, By  string
+		Neighbors []struct {
+			ID    string
+			Score float64
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); code != 0 || err != nil || got.Node != "v3" || got.By != "cosine" || len(got.Neighbors) != 2 || got.Neighbors[0].ID != "v3" {
+		t.Errorf("json: exit %d, %v, %s", code, err, stdout)
+	}
+}
+
+// TestSubcommandErrorsGolden checks the exit code and the one-line error
+// of each bad use of eval and neighbors against testdata/errors.
+func TestSubcommandErrorsGolden(t *testing.T) {
+	tmp := t.TempDir()
+	emb := filepath.Join(tmp, "emb.npy")
+	smallIntEmbeddings(t, emb, 10, 2)
+	gensim := filepath.Join("testdata", "evalcheck", "gensim.txt")
+	split := filepath.Join("testdata", "evalcheck", "split")
+	ragged := filepath.Join(tmp, "ragged.txt")
+	os.WriteFile(ragged, []byte("2 3\na 1 2 3\nb 1 2\n"), 0o644)
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"eval-no-emb", []string{"eval", "-split", split}},
+		{"eval-nothing", []string{"eval", "-emb", gensim}},
+		{"eval-bad-score", []string{"eval", "-emb", gensim, "-split", split, "-score", "l2"}},
+		{"eval-lr-single", []string{"eval", "-emb", gensim, "-split", split, "-score", "lr"}},
+		{"eval-missing-nodes", []string{"eval", "-emb", emb, "-split", split}},
+		{"eval-ragged", []string{"eval", "-emb", ragged, "-split", split}},
+		{"eval-extra-argument", []string{"eval", gensim}},
+		{"eval-directed-alone", []string{"eval", "-emb", gensim, "-directed", "-planetoid", "x"}},
+		{"neighbors-k-zero", []string{"neighbors", "-emb", emb, "-k", "0"}},
+		{"neighbors-unknown-node", []string{"neighbors", "-emb", emb, "-node", "v1"}},
+		{"neighbors-out-single", []string{"neighbors", "-emb", gensim, "-by", "out", "-node", "n1000"}},
+		{"neighbors-bad-format", []string{"neighbors", "-emb", emb, "-format", "csv"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errb strings.Builder
+			args := append([]string{c.args[0], "-quiet"}, c.args[1:]...)
+			code := run(context.Background(), args, &out, &errb)
+			got := "exit " + strconv.Itoa(code) + "\n" + strings.ReplaceAll(errb.String(), tmp, "TMP")
+			checkErrorGolden(t, c.name, got, code, errb.String(), true)
+		})
+	}
+}
