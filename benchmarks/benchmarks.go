@@ -12,35 +12,21 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/wys-project/wys/internal/atomicfile"
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/eval"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 )
 
 // MeanStd returns the mean and sample standard deviation of xs (0 for a
-// single value).
-func MeanStd(xs []float64) (mean, std float64) {
-	if len(xs) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	if len(xs) < 2 {
-		return mean, 0
-	}
-	for _, x := range xs {
-		std += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(std / float64(len(xs)-1))
-}
+// single value, NaN for none): eval.MeanStd, which the multi-label scores
+// use too.
+func MeanStd(xs []float64) (mean, std float64) { return eval.MeanStd(xs) }
 
 // FormatQ formats the first k entries of Q.
 func FormatQ(q []float64, k int) string {

@@ -1,5 +1,18 @@
-// Package eval scores embeddings on node classification with the smooth
-// kNN rule of the Watch Your Step paper (Classify), choosing the pair
-// score and α on the validation nodes and reporting test accuracy. Link
-// prediction AUCs are computed by the core (pipeline.PairAUC).
+// Package eval scores embeddings on node classification.
+//
+// Classify applies the smooth kNN rule of the Watch Your Step paper to
+// single-label (Planetoid) splits, choosing the pair score and α on the
+// validation nodes and reporting test accuracy.
+//
+// MultiLabel runs the multi-label protocol of DeepWalk and node2vec:
+// random splits at training ratios 10%…90% (MultiLabelSplits), one-vs-rest
+// L2-regularised logistic regression per label (scikit-learn's
+// LogisticRegression objective, fitted by gonum's L-BFGS in parallel over
+// labels, the same result for any worker count), the top-k rule, and
+// Micro- and Macro-F1 as scikit-learn defines them. Features builds its
+// input from our embeddings; any dense row-major matrix will do.
+// ExportMultiLabel writes the same inputs for the scikit-learn oracle,
+// benchmarks/sklearn/multilabel.py.
+//
+// Link prediction AUCs are computed by the core (pipeline.PairAUC).
 package eval

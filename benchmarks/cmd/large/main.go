@@ -45,7 +45,7 @@ type options struct {
 	testFrac float64
 	seed     uint64
 	wys      train.Config
-	gensim   gensimOptions
+	gensim   benchmarks.Gensim
 	methods  map[string]bool
 	plot     string
 }
@@ -73,7 +73,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	fs.Float64Var(&o.wys.Epochs, "epochs", 0, "wys: epochs (0: the trainer's default)")
 	fs.IntVar(&o.wys.Dim, "dim", 128, "embedding width d of wys (d/2 per side) and of gensim")
 	fs.StringVar(&o.plot, "plot", "", "draw test AUC against seconds to `PREFIX`-GRAPH.png, one picture per graph")
-	o.gensim.register(fs)
+	o.gensim.Register(fs, 1, gensimEpochsHelp)
 	if err := h.Parse(); err != nil {
 		return err
 	}
@@ -87,11 +87,11 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if !(o.testFrac > 0 && o.testFrac < 1) {
 		return h.Usagef("-test-fraction %v: want a share in (0, 1)", o.testFrac)
 	}
-	o.wys.Seed, o.gensim.seed, o.gensim.dim = o.seed, o.seed, o.wys.Dim
+	o.wys.Seed, o.gensim.Seed, o.gensim.Dim = o.seed, o.seed, o.wys.Dim
 	var b strings.Builder
 	b.WriteString(h.Header("Test AUC against time on large graphs"))
 	fmt.Fprintf(&b, "Each graph undirected, largest connected component, %.0f%% of the edges held out (seed %d). wys: `wys-sparse` defaults (d = %d, epochs %s). gensim %s. Seconds from the training graph to each evaluation; evaluations included for wys, excluded for gensim.\n\n",
-		100*o.testFrac, o.seed, o.wys.Dim, epochsText(o.wys.Epochs), o.gensim.describe())
+		100*o.testFrac, o.seed, o.wys.Dim, epochsText(o.wys.Epochs), o.gensim.Describe())
 	for _, rel := range strings.Split(o.graphs, ",") {
 		text, err := compare(ctx, h, o, rel)
 		if err != nil {

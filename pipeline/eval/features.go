@@ -1,0 +1,90 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/wys-project/wys/pipeline"
+)
+
+// Feature variants of our embeddings Y = [L | R] for the multi-label
+// classifier.
+const (
+	FeaturesLR   = "LR"  // [L | R], the whole embedding (d columns)
+	FeaturesL    = "L"   // the source side L (d/2 columns)
+	FeaturesR    = "R"   // the target side R (d/2 columns)
+	FeaturesLpR  = "L+R" // L + R (d/2 columns)
+	featuresNorm = "+norm"
+)
+
+// FeatureVariants lists the variants Features accepts; each may end in
+// "+norm" to scale every row to unit L2 norm (a zero row stays zero).
+var FeatureVariants = []string{FeaturesLR, FeaturesL, FeaturesR, FeaturesLpR}
+
+// DefaultFeatures is the variant the multi-label benchmark measured best
+// on PPI and POS (benchmarks/results/multilabel.md).
+const DefaultFeatures = FeaturesLR
+
+// Features returns the n × f row-major feature matrix of the variant
+// ("" means DefaultFeatures) built from res.L and res.R, and f.
+func Features(res *pipeline.Result, variant string) ([]float64, int, error) {
+	if variant == "" {
+		variant = DefaultFeatures
+	}
+	base, norm := variant, false
+	if len(base) > len(featuresNorm) && base[len(base)-len(featuresNorm):] == featuresNorm {
+		base, norm = base[:len(base)-len(featuresNorm)], true
+	}
+	h := res.Half
+	f := h
+	if base == FeaturesLR {
+		f = 2 * h
+	}
+	x := make([]float64, 0, res.N*f)
+	for v := range res.N {
+		l, r := res.L[v*h:(v+1)*h], res.R[v*h:(v+1)*h]
+		switch base {
+		case FeaturesLR:
+			x = appendFloats(appendFloats(x, l), r)
+		case FeaturesL:
+			x = appendFloats(x, l)
+		case FeaturesR:
+			x = appendFloats(x, r)
+		case FeaturesLpR:
+			for j := range l {
+				x = append(x, float64(l[j])+float64(r[j]))
+			}
+		default:
+			return nil, 0, fmt.Errorf("eval: unknown feature variant %q; want one of %v, optionally with %q", variant, FeatureVariants, featuresNorm)
+		}
+	}
+	if norm {
+		NormalizeRows(x, f)
+	}
+	return x, f, nil
+}
+
+func appendFloats(dst []float64, src []float32) []float64 {
+	for _, v := range src {
+		dst = append(dst, float64(v))
+	}
+	return dst
+}
+
+// NormalizeRows scales each row of the row-major matrix x (f columns) to
+// unit L2 norm in place; a zero row stays zero.
+func NormalizeRows(x []float64, f int) {
+	for i := 0; i+f <= len(x); i += f {
+		row := x[i : i+f]
+		var s float64
+		for _, v := range row {
+			s += v * v
+		}
+		if s > 0 {
+			s = 1 / math.Sqrt(s)
+			for j := range row {
+				row[j] *= s
+			}
+		}
+	}
+}

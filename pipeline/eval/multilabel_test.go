@@ -1,0 +1,250 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/wys-project/wys/pipeline"
+)
+
+// syntheticMultiLabel returns n rows of f standard normal features and
+// labels drawn from a noisy logistic model: row v carries label l with
+// probability σ(a_l·x_v + b_l), and its most likely label when it drew
+// none. The last label is rare, so that small training sets miss it.
+func syntheticMultiLabel(seed uint64, n, f, labels int) ([]float64, *pipeline.MultiLabels) {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	x := make([]float64, n*f)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	a := make([]float64, labels*f)
+	for i := range a {
+		a[i] = rng.NormFloat64()
+	}
+	lab := &pipeline.MultiLabels{Of: make([][]int32, n), Count: labels}
+	for v := range n {
+		best, bestZ := 0, math.Inf(-1)
+		for l := range labels {
+			z := -1.5
+			if l == labels-1 {
+				z = -4
+			}
+			for j := range f {
+				z += a[l*f+j] * x[v*f+j]
+			}
+			if rng.Float64() < 1/(1+math.Exp(-z)) {
+				lab.Of[v] = append(lab.Of[v], int32(l))
+			}
+			if z > bestZ {
+				best, bestZ = l, z
+			}
+		}
+		if len(lab.Of[v]) == 0 {
+			lab.Of[v] = []int32{int32(best)}
+		}
+	}
+	return x, lab
+}
+
+// TestLogRegGradient checks the gradient of the scaled objective against
+// central finite differences at a random point.
+func TestLogRegGradient(t *testing.T) {
+	x, lab := syntheticMultiLabel(1, 40, 5, 2)
+	y := make([]float64, 40)
+	for v := range y {
+		y[v] = -1
+		if lab.Of[v][0] == 0 {
+			y[v] = 1
+		}
+	}
+	o := newLogReg(x, 40, 5, y, 0.7)
+	rng := rand.New(rand.NewPCG(3, 3))
+	p := make([]float64, 6)
+	for i := range p {
+		p[i] = rng.NormFloat64()
+	}
+	grad := make([]float64, 6)
+	o.funcGrad(grad, p)
+	const h = 1e-6
+	for i := range p {
+		q := append([]float64(nil), p...)
+		q[i] = p[i] + h
+		fp := o.funcGrad(nil, q)
+		q[i] = p[i] - h
+		fm := o.funcGrad(nil, q)
+		// Central differences of a smooth O(1) function: error O(h²) plus
+		// rounding O(1e-16/h).
+		if fd := (fp - fm) / (2 * h); math.Abs(fd-grad[i]) > 1e-7 {
+			t.Errorf("∂/∂p%d: gradient %.10g, finite difference %.10g", i, grad[i], fd)
+		}
+	}
+}
+
+// TestLogRegObjective checks the objective against its definition,
+// C·Σ log(1 + exp(−y·z)) + ½‖w‖² divided by C·n, written out directly.
+func TestLogRegObjective(t *testing.T) {
+	x := []float64{1, 2, -1, 0.5, 3, -2}
+	y := []float64{1, -1, 1}
+	p := []float64{0.3, -0.2, 0.1}
+	const c = 2.0
+	var want float64
+	for i := range y {
+		z := p[0]*x[2*i] + p[1]*x[2*i+1] + p[2]
+		want += c * math.Log(1+math.Exp(-y[i]*z))
+	}
+	want = (want + 0.5*(p[0]*p[0]+p[1]*p[1])) / (c * 3)
+	if got := newLogReg(x, 3, 2, y, c).funcGrad(nil, p); math.Abs(got-want) > 1e-15 {
+		t.Errorf("objective %.17g, want %.17g", got, want)
+	}
+}
+
+// TestLogRegSeparable fits two well-separated clouds: every training
+// point must be classified correctly, and the intercept must place the
+// boundary between the clouds (they are symmetric about x = 1).
+func TestLogRegSeparable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	var x, y []float64
+	for i := range 100 {
+		s := float64(2*(i%2) - 1)
+		x = append(x, 1+3*s+0.5*rng.NormFloat64(), rng.NormFloat64())
+		y = append(y, s)
+	}
+	p, err := fitLogReg(newLogReg(x, 100, 2, y, 1), LogRegConfig{}.resolve())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range y {
+		if z := p[0]*x[2*i] + p[1]*x[2*i+1] + p[2]; z*y[i] <= 0 {
+			t.Errorf("point %d (%v, %v) of class %v scored %v", i, x[2*i], x[2*i+1], y[i], z)
+		}
+	}
+	if cut := -p[2] / p[0]; math.Abs(cut-1) > 0.5 {
+		t.Errorf("boundary at x = %v, want near 1", cut)
+	}
+}
+
+// TestTopKAndF1 checks the top-k rule and both F1 definitions on a case
+// computed by hand (and by scikit-learn 1.2.1: f1_score gives micro 0.5,
+// macro 0.29166666666666663 for these indicator matrices).
+func TestTopKAndF1(t *testing.T) {
+	order := make([]int32, 4)
+	if got := topK(order, []float64{0.1, 0.9, 0.9, -1}, 2); !reflect.DeepEqual(got, []int32{1, 2}) {
+		t.Errorf("top 2 = %v, want [1 2]", got)
+	}
+	if got := topK(order, []float64{0.5, 0.5, 0.5, math.Inf(-1)}, 1); !reflect.DeepEqual(got, []int32{0}) {
+		t.Errorf("top 1 of a tie = %v, want [0] (the smaller label)", got)
+	}
+	// Rows A {0, 1}, B {0}, C {1}; predicted A {0, 2}, B {1}, C {1}; label
+	// 3 is never true nor predicted. Label 0: tp 1, fn 1 → 2/3; label 1:
+	// tp 1, fp 1, fn 1 → 1/2; label 2: fp 1 → 0; label 3 → 0.
+	lab := &pipeline.MultiLabels{Of: [][]int32{{0, 1}, {0}, {1}}, Count: 4}
+	micro, macro := f1Scores(lab, []int{0, 1, 2}, [][]int32{{0, 2}, {1}, {1}})
+	if math.Abs(micro-0.5) > 1e-15 || math.Abs(macro-(2.0/3+0.5)/4) > 1e-15 {
+		t.Errorf("micro %v macro %v, want 0.5 and %v", micro, macro, (2.0/3+0.5)/4)
+	}
+}
+
+// TestMultiLabelDeterministic checks that the result does not depend on
+// the number of workers, that the splits are disjoint and cover the
+// labelled rows, and that a cancelled context stops the evaluation.
+func TestMultiLabelDeterministic(t *testing.T) {
+	x, lab := syntheticMultiLabel(2, 150, 6, 5)
+	splits, err := MultiLabelSplits(lab.Labelled(), []float64{0.3, 0.7}, 2, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sp := range splits {
+		if len(sp.Train) != int(sp.Ratio*150) || len(sp.Train)+len(sp.Test) != 150 {
+			t.Errorf("ratio %v: %d train, %d test", sp.Ratio, len(sp.Train), len(sp.Test))
+		}
+	}
+	var results []*MultiLabelResult
+	for _, w := range []int{1, 2, 3} {
+		res, err := MultiLabel(context.Background(), x, 150, 6, lab, splits, MultiLabelConfig{Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, res)
+	}
+	if !reflect.DeepEqual(results[0], results[1]) || !reflect.DeepEqual(results[0], results[2]) {
+		t.Errorf("results differ with the worker count:\n%+v\n%+v", results[0], results[1])
+	}
+	if r := results[0].At(0.7); r == nil || !(r.MicroMean > 0.3) {
+		t.Errorf("Micro-F1 at 70%% = %+v; the labels follow the features, want well above chance", r)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := MultiLabel(ctx, x, 150, 6, lab, splits, MultiLabelConfig{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v, want context.Canceled", err)
+	}
+}
+
+// TestMultiLabelErrors checks the refusals of bad inputs.
+func TestMultiLabelErrors(t *testing.T) {
+	x, lab := syntheticMultiLabel(2, 20, 3, 2)
+	good := []LabelSplit{{Ratio: 0.5, Train: []int{0, 1, 2}, Test: []int{3, 4}}}
+	for name, tc := range map[string]struct {
+		splits []LabelSplit
+		cfg    MultiLabelConfig
+	}{
+		"repeated row": {[]LabelSplit{{Ratio: 0.5, Train: []int{0, 1}, Test: []int{1}}}, MultiLabelConfig{}},
+		"out of range": {[]LabelSplit{{Ratio: 0.5, Train: []int{0, 20}, Test: []int{1}}}, MultiLabelConfig{}},
+		"empty test":   {[]LabelSplit{{Ratio: 0.5, Train: []int{0}}}, MultiLabelConfig{}},
+		"negative C":   {good, MultiLabelConfig{LogReg: LogRegConfig{C: -1}}},
+	} {
+		if _, err := MultiLabel(context.Background(), x, 20, 3, lab, tc.splits, tc.cfg); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if _, err := MultiLabelSplits(lab.Labelled(), []float64{0.01}, 1, 1); err == nil {
+		t.Error("a ratio leaving no training row: no error")
+	}
+}
+
+// TestFeatures checks each variant against its definition on a 2-node,
+// d = 4 embedding.
+func TestFeatures(t *testing.T) {
+	res := &pipeline.Result{N: 2, Half: 2, L: []float32{1, 2, 0, 0}, R: []float32{3, 4, 0, 0}}
+	for variant, want := range map[string][]float64{
+		"LR":       {1, 2, 3, 4, 0, 0, 0, 0},
+		"L":        {1, 2, 0, 0},
+		"R":        {3, 4, 0, 0},
+		"L+R":      {4, 6, 0, 0},
+		"R+norm":   {0.6, 0.8, 0, 0},
+		"L+R+norm": {4 / math.Sqrt(52), 6 / math.Sqrt(52), 0, 0},
+	} {
+		got, _, err := Features(res, variant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 1e-12 {
+				t.Errorf("%s: %v, want %v", variant, got, want)
+				break
+			}
+		}
+	}
+	if _, _, err := Features(res, "Y"); err == nil {
+		t.Error("unknown variant: no error")
+	}
+}
+
+// BenchmarkMultiLabel fits one split at 50% of a PPI-sized problem: 3890
+// rows, 128 features, 50 labels.
+func BenchmarkMultiLabel(b *testing.B) {
+	x, lab := syntheticMultiLabel(1, 3890, 128, 50)
+	splits, err := MultiLabelSplits(lab.Labelled(), []float64{0.5}, 1, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := MultiLabel(context.Background(), x, 3890, 128, lab, splits, MultiLabelConfig{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
