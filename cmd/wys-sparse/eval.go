@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/wys-project/wys/pipeline"
@@ -28,6 +30,7 @@ or by another tool (gensim, node2vec, ProNE…), with the code training uses.
 Usage:
   wys-sparse eval -emb emb.npy -split DIR        link prediction ROC-AUC
   wys-sparse eval -emb emb.txt -planetoid PREFIX node classification
+  wys-sparse eval -emb emb.txt -mat PPI.mat.gz   multi-label Micro/Macro-F1
 
 Ids in the file are matched to the split's or graph's ids by name.
 
@@ -42,14 +45,25 @@ type evalFlags struct {
 	score, missing, rep string
 	quiet               bool
 	started             time.Time
+	// Multi-label classification.
+	mat, features, ratios string
+	repeats, workers      int
+	seed                  uint64
+	fs                    *flag.FlagSet
 }
 
 var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *flag.FlagSet) func(context.Context, io.Writer, io.Writer) error {
-	c := &evalFlags{}
+	c := &evalFlags{fs: fs}
 	c.emb.bind(fs)
 	fs.StringVar(&c.split, "split", "", "split `DIR` (as wys-sparse -split reads) for link prediction")
 	fs.BoolVar(&c.directed, "directed", false, "the split's pairs are arcs (as wys-sparse -split -directed)")
 	fs.StringVar(&c.planetoid, "planetoid", "", "node classification on `PREFIX`.edges.tsv, PREFIX.labels.tsv and PREFIX.split.tsv (plain or .gz) with the paper's smooth-kNN rule")
+	fs.StringVar(&c.mat, "mat", "", "multi-label classification (DeepWalk/node2vec protocol) on the `FILE`.mat[.gz] with variables network and group (BlogCatalog, PPI, POS); rows are node ids 0..N-1")
+	fs.StringVar(&c.features, "features", eval.DefaultFeatures, "-mat features of an [L | R] file: LR, L, R or L+R, each optionally +norm (unit rows); a single table uses its rows")
+	fs.StringVar(&c.ratios, "ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "-mat training shares of the labelled nodes, comma-separated")
+	fs.IntVar(&c.repeats, "repeats", 10, "-mat random splits per training share")
+	fs.Uint64Var(&c.seed, "seed", 1, "-mat seed of the random splits")
+	fs.IntVar(&c.workers, "workers", 0, "-mat goroutines fitting labels (0: all cores); the result does not depend on it")
 	fs.StringVar(&c.score, "score", "", "`SCORE` of a pair for link prediction: lr (L_u·R_v, [L | R] files), dot (Y_u·Y_v) or cosine (default: lr for [L | R], dot for a single table)")
 	fs.StringVar(&c.missing, "missing", "error", "`MODE` for nodes without a vector: error, or zero (score them as zero vectors)")
 	fs.StringVar(&c.rep, "report", "", "write the numbers as JSON to `FILE`")
@@ -59,14 +73,15 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 
 // evalReport is the JSON report of wys-sparse eval.
 type evalReport struct {
-	Tool           string               `json:"tool"`
-	Started        string               `json:"started"`
-	Inputs         []inputFile          `json:"inputs"`
-	Embeddings     embInfo              `json:"embeddings"`
-	LinkPrediction *linkResult          `json:"link_prediction,omitempty"`
-	Classify       *eval.ClassifyResult `json:"classification,omitempty"`
-	Seconds        float64              `json:"seconds"`
-	Go             string               `json:"go"`
+	Tool           string                 `json:"tool"`
+	Started        string                 `json:"started"`
+	Inputs         []inputFile            `json:"inputs"`
+	Embeddings     embInfo                `json:"embeddings"`
+	LinkPrediction *linkResult            `json:"link_prediction,omitempty"`
+	Classify       *eval.ClassifyResult   `json:"classification,omitempty"`
+	MultiLabel     *eval.MultiLabelResult `json:"multilabel,omitempty"`
+	Seconds        float64                `json:"seconds"`
+	Go             string                 `json:"go"`
 }
 
 type embInfo struct {
@@ -91,8 +106,26 @@ func (c *evalFlags) check() error {
 	if err := c.emb.check(); err != nil {
 		return err
 	}
-	if c.split == "" && c.planetoid == "" {
-		return usagef("nothing to evaluate: give -split DIR (link prediction) or -planetoid PREFIX (node classification)")
+	if c.split == "" && c.planetoid == "" && c.mat == "" {
+		return usagef("nothing to evaluate: give -split DIR (link prediction), -planetoid PREFIX (node classification) or -mat FILE (multi-label classification)")
+	}
+	var ignored []string
+	c.fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "features", "ratios", "repeats", "seed", "workers":
+			if c.mat == "" {
+				ignored = append(ignored, f.Name)
+			}
+		}
+	})
+	if len(ignored) > 0 {
+		return usagef("-%s is a setting of multi-label classification; give -mat FILE", ignored[0])
+	}
+	if c.repeats < 1 {
+		return usagef("-repeats %d: want at least 1", c.repeats)
+	}
+	if _, err := parseRatios(c.ratios); err != nil {
+		return err
 	}
 	if c.directed && c.split == "" {
 		return usagef("-directed says how to read -split; give -split DIR")
@@ -139,6 +172,11 @@ func (c *evalFlags) run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	if c.planetoid != "" {
 		if err := c.classification(ctx, stdout, emb, rep); err != nil {
+			return err
+		}
+	}
+	if c.mat != "" {
+		if err := c.multiLabel(ctx, stdout, emb, rep); err != nil {
 			return err
 		}
 	}
@@ -252,8 +290,10 @@ func (c *evalFlags) writeReport(stdout io.Writer, rep *evalReport) error {
 		return nil
 	}
 	inputs := []string{c.emb.path}
-	if c.split != "" {
-		inputs = append(inputs, c.split)
+	for _, p := range []string{c.split, c.mat} {
+		if p != "" {
+			inputs = append(inputs, p)
+		}
 	}
 	files, err := hashFiles(inputs...)
 	if err != nil {
@@ -266,5 +306,61 @@ func (c *evalFlags) writeReport(stdout io.Writer, rep *evalReport) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote report to %s\n", c.rep)
+	return nil
+}
+
+// parseRatios reads -ratios.
+func parseRatios(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(x > 0 && x < 1) {
+			return nil, usagef("-ratios %q: want comma-separated shares in (0, 1), e.g. 0.1,0.5,0.9", s)
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+// multiLabel runs the DeepWalk/node2vec multi-label protocol
+// (eval.MultiLabel) on the graph and labels of a .mat file.
+func (c *evalFlags) multiLabel(ctx context.Context, stdout io.Writer, emb *graphio.Embeddings, rep *evalReport) error {
+	g, lab, _, err := graphio.LoadMAT(ctx, c.mat, graphio.LoadOptions{})
+	if err != nil {
+		return err
+	}
+	if lab == nil {
+		return fmt.Errorf("%s has no variable group: multi-label classification needs the labels (an N x L matrix named group)", c.mat)
+	}
+	y, _, err := c.align(stdout, emb, g.IDs, g.N(), c.mat)
+	if err != nil {
+		return err
+	}
+	var x []float64
+	f := emb.Dim
+	if emb.Halves {
+		l, r := sides(y, emb.Dim)
+		if x, f, err = eval.Features(&pipeline.Result{N: g.N(), Half: emb.Dim / 2, L: l, R: r}, c.features); err != nil {
+			return usagef("-features: %v", trimPackage(err.Error()))
+		}
+	} else {
+		x = make([]float64, len(y))
+		for i, v := range y {
+			x[i] = float64(v)
+		}
+	}
+	ratios, _ := parseRatios(c.ratios)
+	splits, err := eval.MultiLabelSplits(lab.Labelled(), ratios, c.repeats, c.seed)
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	res, err := eval.MultiLabel(ctx, x, g.N(), f, lab, splits, eval.MultiLabelConfig{Workers: c.workers})
+	if err != nil {
+		return err
+	}
+	rep.MultiLabel = res
+	fmt.Fprintf(stdout, "multi-label classification of %s: %d labelled nodes, %d labels, %d features, %d splits per share (%.1fs):\n%s",
+		c.mat, res.Nodes, res.Labels, f, c.repeats, time.Since(t0).Seconds(), res.Table())
 	return nil
 }

@@ -187,3 +187,95 @@ func TestSubcommandInterrupted(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalMultiLabelPPI runs -mat on PPI with two embeddings of its
+// nodes: the label indicator vectors (one column per label, so that
+// logistic regression recovers every label: Micro-F1 near 1) and random
+// vectors (F1 far below). One split at 50%.
+func TestEvalMultiLabelPPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits 50 logistic regressions twice on 3,890 nodes")
+	}
+	mat := filepath.Join(sharedDatasets(t), "PPI", "Homo_sapiens.mat.gz")
+	g, lab, _, err := graphio.LoadMAT(context.Background(), mat, graphio.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	n, half := g.N(), (lab.Count+1)/2
+	indicator := &pipeline.Result{N: n, Half: half, L: make([]float32, n*half), R: make([]float32, n*half)}
+	for v, ls := range lab.Of {
+		for _, l := range ls {
+			if int(l) < half {
+				indicator.L[v*half+int(l)] = 1
+			} else {
+				indicator.R[v*half+int(l)-half] = 1
+			}
+		}
+	}
+	random := &pipeline.Result{N: n, Half: half, L: make([]float32, n*half), R: make([]float32, n*half)}
+	for i := range random.L {
+		random.L[i], random.R[i] = float32((i*7919)%13)-6, float32((i*104729)%11)-5
+	}
+	for name, res := range map[string]*pipeline.Result{"indicator": indicator, "random": random} {
+		path := filepath.Join(tmp, name+".txt")
+		if err := graphio.WriteEmbeddings(path, graphio.FormatWord2Vec, res, g.IDs); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(graphio.MarkerPath(path)) // read as another tool's single table
+		rep := filepath.Join(tmp, name+".json")
+		code, stdout, stderr := runCLI(t, "eval", "-emb", path, "-mat", mat, "-ratios", "0.5", "-repeats", "1", "-report", rep)
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		var got struct {
+			MultiLabel struct {
+				Ratios []struct {
+					MicroMean float64 `json:"micro_mean"`
+				}
+			}
+		}
+		readJSON(t, rep, &got)
+		micro := got.MultiLabel.Ratios[0].MicroMean
+		t.Logf("%s: Micro-F1 %.4f", name, micro)
+		if (name == "indicator" && micro < 0.95) || (name == "random" && micro > 0.3) {
+			t.Errorf("%s: Micro-F1 %v\n%s", name, micro, stdout)
+		}
+	}
+}
+
+// TestEvalPlanetoid classifies a small Planetoid-style dataset whose
+// embeddings are the one-hot class vectors (every test node right) or
+// carry no class information (all nodes one vector: the rule then
+// predicts one class for everyone).
+func TestEvalPlanetoid(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	prefix := filepath.Join(tmp, "toy")
+	var edges, labels, split, onehot, flat strings.Builder
+	onehot.WriteString("30 3\n")
+	flat.WriteString("30 3\n")
+	for i := 0; i < 30; i++ {
+		id := "p" + strconv.Itoa(i)
+		edges.WriteString(id + "\tp" + strconv.Itoa((i+1)%30) + "\n")
+		labels.WriteString(id + "\t" + strconv.Itoa(i%3) + "\n")
+		set := []string{"train", "val", "test"}[i/10]
+		split.WriteString(id + "\t" + set + "\n")
+		vec := []string{"0", "0", "0"}
+		vec[i%3] = "1"
+		onehot.WriteString(id + " " + strings.Join(vec, " ") + "\n")
+		flat.WriteString(id + " 1 1 1\n")
+	}
+	for suffix, text := range map[string]string{".edges.tsv": edges.String(), ".labels.tsv": labels.String(), ".split.tsv": split.String(),
+		".onehot.txt": onehot.String(), ".flat.txt": flat.String()} {
+		if err := os.WriteFile(prefix+suffix, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for emb, want := range map[string]string{"onehot": "test 100.0%", "flat": "test 30.0%"} {
+		code, stdout, stderr := runCLI(t, "eval", "-emb", prefix+"."+emb+".txt", "-planetoid", prefix)
+		if code != 0 || !strings.Contains(stdout, "node classification accuracy: "+want) {
+			t.Errorf("%s: exit %d, want %q\n%s%s", emb, code, want, stdout, stderr)
+		}
+	}
+}
