@@ -102,7 +102,11 @@ func (e *embFlags) read(ctx context.Context, stdout io.Writer) (*graphio.Embeddi
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(stdout, "read %d x %d embeddings from %s: %s\n", emb.N(), emb.Dim, e.path, layoutNote(emb, e.layout, e.path))
+	byRow := ""
+	if emb.ByRow {
+		byRow = "; no " + filepath.Base(graphio.IDsPath(e.path)) + ": row i is node i"
+	}
+	fmt.Fprintf(stdout, "read %d x %d embeddings from %s: %s%s\n", emb.N(), emb.Dim, e.path, layoutNote(emb, e.layout, e.path), byRow)
 	return emb, nil
 }
 

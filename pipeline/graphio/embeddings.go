@@ -41,6 +41,9 @@ type Embeddings struct {
 	Y   []float32
 	// Halves reports the layout Y = [L | R] (see LayoutHalves).
 	Halves bool
+	// ByRow reports a .npy without an ids file: its rows are the rows of
+	// the graph it was trained on, and Align matches them by position.
+	ByRow bool
 }
 
 // N returns the number of rows.
@@ -88,8 +91,9 @@ func MarkerPath(path string) string { return path + ".wys.json" }
 // save_word2vec_format and node2vec's or ProNE's .emb files), TSV (the
 // same without a header), each plain or gzip; or a NumPy .npy array of
 // float32 or float64 (read as float32), with row names from the ids file
-// beside it (IDsPath) or, without one, rows 0..N−1. Binary word2vec is
-// not read (re-save it with binary=False).
+// beside it (IDsPath) or, without one, rows 0..N−1 matched by position
+// (ByRow, as DeepWalk-style scripts save row i for node i). Binary
+// word2vec is not read (re-save it with binary=False).
 //
 // The layout is [L | R] when opt.Layout says so or, with LayoutAuto, when
 // the marker file MarkerPath(path) says so; otherwise single. Errors name
@@ -272,7 +276,9 @@ func loadEmbeddingsNPY(ctx context.Context, path string) (*Embeddings, error) {
 		return nil, err
 	}
 	ids := pipeline.IdentityIDs(n)
-	if idf, err := os.Open(IDsPath(path)); err == nil {
+	idf, err := os.Open(IDsPath(path))
+	hasIDs := err == nil
+	if hasIDs {
 		defer idf.Close()
 		if ids, err = readIDLines(ctx, idf, IDsPath(path), n); err != nil {
 			return nil, err
@@ -280,7 +286,7 @@ func loadEmbeddingsNPY(ctx context.Context, path string) (*Embeddings, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	return &Embeddings{IDs: ids, Dim: d, Y: y}, nil
+	return &Embeddings{IDs: ids, Dim: d, Y: y, ByRow: !hasIDs}, nil
 }
 
 // readIDLines reads one id per line, n of them, each once. Ids that are
@@ -462,11 +468,12 @@ func readNPYRows(ctx context.Context, br io.Reader, name, descr string, fortran 
 
 // Align returns e's rows in the order of another numbering of the nodes:
 // row i of the result is the vector of the node named ids.Name(i) (nil
-// ids name the rows "0".."n−1", as a split without an index does). Nodes
-// that e has no vector for get a zero row and are listed in missing;
-// e's rows that ids do not name are left out.
+// ids name the rows "0".."n−1", as a split without an index does), or,
+// for a table read ByRow, row i of e. Nodes that e has no vector for get
+// a zero row and are listed in missing; e's rows that ids do not name are
+// left out.
 func (e *Embeddings) Align(ids *pipeline.NodeIDs, n int) (y []float32, missing []int) {
-	if ids == nil {
+	if ids == nil || e.ByRow {
 		ids = pipeline.IdentityIDs(n)
 	}
 	d := e.Dim

@@ -225,3 +225,12 @@ func TestAlign(t *testing.T) {
 		t.Errorf("Align = %v, missing %v; want %v, [1]", y, missing, want)
 	}
 }
+
+// TestAlignByRow matches a bare table by position, whatever the names.
+func TestAlignByRow(t *testing.T) {
+	e := &Embeddings{IDs: pipeline.IdentityIDs(2), Dim: 1, Y: []float32{5, 6}, ByRow: true}
+	y, missing := e.Align(pipeline.NewStringIDs([]string{"x", "y", "z"}), 3)
+	if want := []float32{5, 6, 0}; !slicesEqual(y, want) || len(missing) != 1 || missing[0] != 2 {
+		t.Errorf("Align = %v, missing %v; want %v, [2]", y, missing, want)
+	}
+}
