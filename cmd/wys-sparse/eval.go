@@ -275,13 +275,9 @@ func (c *evalFlags) classification(ctx context.Context, stdout io.Writer, emb *g
 		}
 		res.L, res.R = y, y
 	}
-	cr, err := eval.Classify(ctx, res, lab)
-	if err != nil {
-		return err
-	}
+	cr, err := classify(ctx, stdout, res, lab)
 	rep.Classify = cr
-	printClassify(stdout, cr)
-	return nil
+	return err
 }
 
 // writeReport writes -report.

@@ -389,20 +389,21 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, elapsed time.
 // classify scores the embeddings with the paper's node classification
 // rule.
 func (c *config) classify(ctx context.Context, stdout io.Writer, res *pipeline.Result, lab *pipeline.Labels, rep *report) error {
-	cr, err := eval.Classify(ctx, res, lab)
-	if err != nil {
-		return err
-	}
+	cr, err := classify(ctx, stdout, res, lab)
 	rep.Classify = cr
-	printClassify(stdout, cr)
-	return nil
+	return err
 }
 
-// printClassify prints the accuracies of node classification.
-func printClassify(stdout io.Writer, cr *eval.ClassifyResult) {
+// classify runs eval.Classify and prints the accuracies.
+func classify(ctx context.Context, stdout io.Writer, res *pipeline.Result, lab *pipeline.Labels) (*eval.ClassifyResult, error) {
+	cr, err := eval.Classify(ctx, res, lab)
+	if err != nil {
+		return nil, err
+	}
 	fmt.Fprintf(stdout, "node classification accuracy: test %.1f%%, validation %.1f%% (α = %g, score %s)\n",
 		100*cr.TestAccuracy, 100*cr.ValAccuracy, cr.Alpha, cr.Score)
 	fmt.Fprintf(stdout, "  best validation accuracy per score: %s\n", bestPerScore(cr.Grid))
+	return cr, nil
 }
 
 // write writes the embeddings, Q, its picture and the report.

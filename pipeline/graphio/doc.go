@@ -23,6 +23,16 @@
 // WriteEmbeddings writes word2vec text, .npy (with an .ids.txt) or TSV;
 // every file is written to a temporary name and renamed into place.
 //
+// ReadEmbeddings reads those formats back, bit for bit, and other tools'
+// files: gensim's save_word2vec_format text, node2vec's and ProNE's .emb,
+// a bare .npy whose row i is node i. Whether a table is wys's [L | R]
+// (score L_u·R_v) or a single table cannot be told from the numbers, and
+// neither numpy's nor gensim's formats have room for a note, so
+// WriteEmbeddings writes a small JSON marker beside the file
+// (MarkerPath: emb.npy.wys.json) and ReadEmbeddings reads a file without
+// one as a single table unless ReadOptions.Layout says otherwise (files
+// written before the marker existed need LayoutHalves).
+//
 // Bad input never panics: errors are *pipeline.ParseError values naming
 // the file and line, and unwrap to pipeline.ErrFormat, ErrEmptyGraph or
 // ErrUnknownNode (or to an I/O error, or the context's error when it is
