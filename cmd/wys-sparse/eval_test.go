@@ -279,3 +279,27 @@ func TestEvalPlanetoid(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalPlanetoidMatchesTraining: eval -planetoid on the embeddings a
+// run on Cora wrote gives exactly the classification that run reported.
+func TestEvalPlanetoidMatchesTraining(t *testing.T) {
+	t.Parallel()
+	prefix := filepath.Join(sharedDatasets(t), "Cora", "cora")
+	tmp := t.TempDir()
+	emb, trainRep, evalRep := filepath.Join(tmp, "cora.txt"), filepath.Join(tmp, "train.json"), filepath.Join(tmp, "eval.json")
+	if code, _, stderr := runCLI(t, "-graph", prefix+".edges.tsv.gz", "-labels", prefix+".labels.tsv.gz", "-label-split", prefix+".split.tsv.gz",
+		"-epochs", "5", "-dim", "16", "-out", emb, "-report", trainRep, "-quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if code, _, stderr := runCLI(t, "eval", "-emb", emb, "-planetoid", prefix, "-report", evalRep); code != 0 {
+		t.Fatal(stderr)
+	}
+	var trained, got struct {
+		Classification json.RawMessage `json:"classification"`
+	}
+	readJSON(t, trainRep, &trained)
+	readJSON(t, evalRep, &got)
+	if len(trained.Classification) == 0 || string(trained.Classification) != string(got.Classification) {
+		t.Errorf("eval's classification differs from training's:\n%s\n%s", got.Classification, trained.Classification)
+	}
+}
