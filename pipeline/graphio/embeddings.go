@@ -2,6 +2,7 @@ package graphio
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -14,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/wys-project/wys/pipeline"
 )
@@ -184,6 +186,9 @@ func ReadEmbeddingsText(ctx context.Context, r io.Reader, name string) (*Embeddi
 		return nil, err
 	}
 	defer in.Close()
+	if err := refuseBinary(in, name); err != nil {
+		return nil, err
+	}
 	t := &textTable{name: name, headerN: -1, firstLine: map[string]int{}}
 	last := 0
 	err = in.lines(ctx, func(ln int, text []byte) error {
@@ -231,11 +236,7 @@ func (t *textTable) line(ln int, text string) error {
 		if t.headerN >= 0 {
 			what = "the header"
 		}
-		hint := ""
-		if !isText(text) {
-			hint = "; this looks like binary word2vec: re-save it as text (gensim: save_word2vec_format(path, binary=False))"
-		}
-		return formatErr(t.name, ln, "%d numbers after id %.40q, but %s says %d: every row needs the same width%s", len(f)-1, f[0], what, t.dim, hint)
+		return formatErr(t.name, ln, "%d numbers after id %.40q, but %s says %d: every row needs the same width", len(f)-1, f[0], what, t.dim)
 	}
 	if t.headerN >= 0 && len(t.names) == t.headerN {
 		return formatErr(t.name, ln, "more rows than the %d the header announces: fix the header", t.headerN)
@@ -256,6 +257,31 @@ func (t *textTable) line(ln int, text string) error {
 	}
 	t.names = append(t.names, f[0])
 	return nil
+}
+
+// refuseBinary returns an error when the file starts like binary
+// word2vec: a header line "N D" followed by bytes that are not text (the
+// raw float32 after each id).
+func refuseBinary(in *textReader, name string) error {
+	head, _ := in.Peek(4096)
+	nl := bytes.IndexByte(head, '\n')
+	if nl < 0 || len(strings.Fields(string(head[:nl]))) != 2 {
+		return nil
+	}
+	rest := head[nl+1:]
+	line, _, _ := bytes.Cut(rest, []byte{'\n'})
+	if f := strings.Fields(string(line)); len(f) >= 2 {
+		if _, err := strconv.ParseFloat(f[1], 32); err == nil {
+			return nil // text, whatever bytes its ids hold
+		}
+	}
+	if len(head) == 4096 {
+		rest = rest[:max(0, len(rest)-utf8.UTFMax)] // a character cut by the peek
+	}
+	if isText(string(rest)) {
+		return nil
+	}
+	return formatErr(name, 2, "binary word2vec (raw float32 after each id) is not read: re-save it as text (gensim: KeyedVectors.save_word2vec_format(path, binary=False))")
 }
 
 // isText reports whether s holds no NUL or invalid UTF-8 (binary

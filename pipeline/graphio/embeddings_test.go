@@ -134,7 +134,8 @@ func TestEmbeddingsTextErrors(t *testing.T) {
 		{"duplicate", "a 1 2\nb 1 2\na 3 4\n", "f:3: malformed input: node id \"a\" already has a vector on line 1"},
 		{"empty", "2 3\n", "f: malformed input: no embedding rows"},
 		{"id-only", "a\n", "f:1: malformed input: a node id with no vector"},
-		{"binary", "2 2\na \x00\x01\x02\x03\xff\xfe\x01\x02\n", "looks like binary word2vec: re-save it as text"},
+		{"latin1-ids-are-text", "1 2\ncaf\xe9 1 x\n", "f:2: malformed input: column 3 of id \"caf\\xe9\" is \"x\", not a number"},
+		{"binary", "2 2\na \x00\x01\x02\x03\xff\xfe\x01\x02\n", "f:2: malformed input: binary word2vec (raw float32 after each id) is not read"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -173,6 +174,11 @@ func TestEmbeddingsFileErrors(t *testing.T) {
 		{"stale.npy", "stale.npy.wys.json: malformed input: says 5 x 4 but"},
 		{"ints.npy", "dtype \"<i4\", want float32 or float64 embeddings"},
 	}
+	// A binary word2vec file as gensim writes it (save_word2vec_format
+	// with binary=True, 60 vectors of 8).
+	bin, _ := os.ReadFile(filepath.Join("testdata", "gensim-binary.bin"))
+	os.WriteFile(filepath.Join(dir, "binary.bin"), bin, 0o644)
+	cases = append(cases, struct{ file, want string }{"binary.bin", "binary.bin:2: malformed input: binary word2vec (raw float32 after each id) is not read: re-save it as text"})
 	for _, c := range cases {
 		_, err := ReadEmbeddings(context.Background(), filepath.Join(dir, c.file), ReadOptions{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
