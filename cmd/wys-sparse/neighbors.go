@@ -100,7 +100,11 @@ func (c *neighborsFlags) run(ctx context.Context, stdout, stderr io.Writer) erro
 	if err := c.prepare(e); err != nil {
 		return err
 	}
-	fmt.Fprintf(note, "ready in %.1fs: top %d by %s\n", time.Since(t0).Seconds(), c.k, c.by)
+	from := ""
+	if len(c.nodes) == 0 {
+		from = "; reading node ids from standard input, one per line"
+	}
+	fmt.Fprintf(note, "ready in %.1fs: top %d by %s%s\n", time.Since(t0).Seconds(), c.k, c.by, from)
 	if len(c.nodes) > 0 {
 		rows := make([]int, len(c.nodes))
 		for i, id := range c.nodes {
