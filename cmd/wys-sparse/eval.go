@@ -136,7 +136,7 @@ func (c *evalFlags) check() error {
 	if ok, want := oneOf(c.missing, "error", "zero"); !ok {
 		return usagef("-missing %q: want %s", c.missing, want)
 	}
-	return nil
+	return checkOutputPath(c.rep)
 }
 
 func (c *evalFlags) run(ctx context.Context, stdout, stderr io.Writer) error {

@@ -554,18 +554,8 @@ func (c *config) checkOutputs() error {
 		}
 	}
 	for _, p := range []string{c.out, c.qJSON, c.qPlot, c.report} {
-		if p == "" {
-			continue
-		}
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return usagef("cannot write %s: it is a directory; give a file name inside it, e.g. %s", p, filepath.Join(p, "embeddings.txt"))
-		}
-		dir := filepath.Dir(p)
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return usagef("cannot write %s: directory %s does not exist", p, dir)
-		}
-		if err := writableDir(dir); err != nil {
-			return usagef("cannot write %s: directory %s is not writable (creating a file there failed: %v); choose another output path", p, dir, err)
+		if err := checkOutputPath(p); err != nil {
+			return err
 		}
 	}
 	if format := c.format; strings.EqualFold(filepath.Ext(c.out), ".gz") {
@@ -606,6 +596,25 @@ func trimPackage(msg string) string {
 		msg = strings.TrimPrefix(msg, p)
 	}
 	return msg
+}
+
+// checkOutputPath refuses, as a usage error, an output path ("" is
+// none) that is a directory or whose directory is missing or read-only.
+func checkOutputPath(p string) error {
+	if p == "" {
+		return nil
+	}
+	if st, err := os.Stat(p); err == nil && st.IsDir() {
+		return usagef("cannot write %s: it is a directory; give a file name inside it, e.g. %s", p, filepath.Join(p, "embeddings.txt"))
+	}
+	dir := filepath.Dir(p)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usagef("cannot write %s: directory %s does not exist", p, dir)
+	}
+	if err := writableDir(dir); err != nil {
+		return usagef("cannot write %s: directory %s is not writable (creating a file there failed: %v); choose another output path", p, dir, err)
+	}
+	return nil
 }
 
 // writableDir checks, before any work, that files can be created in dir:
