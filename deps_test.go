@@ -67,6 +67,9 @@ func TestImportLayering(t *testing.T) {
 		if path != "." && (strings.HasPrefix(base, ".") || base == "testdata" || base == "data") {
 			return filepath.SkipDir
 		}
+		if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != "." {
+			return filepath.SkipDir // a module of its own (beam): it may import any of ours
+		}
 		pkg, err := build.ImportDir(path, build.ImportComment)
 		if err != nil {
 			if _, ok := err.(*build.NoGoError); ok {

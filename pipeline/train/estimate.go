@@ -56,10 +56,7 @@ func EstimateObjective(ctx context.Context, g *pipeline.Graph, cfg Config, l, r 
 			dQ[k] += x
 		}
 		for _, p := range shards[i].pairs {
-			for j := 0; j < h; j++ {
-				est.GradL[int(p.v)*h+j] += float64(p.coef) * float64(r[int(p.u)*h+j])
-				est.GradR[int(p.u)*h+j] += float64(p.coef) * float64(l[int(p.v)*h+j])
-			}
+			est.addPair(int(p.v), int(p.u), float64(p.coef), l, r, h)
 		}
 		// The negative blocks' rows, summed in the shard.
 		vecs := shards[i].vecs
@@ -74,6 +71,22 @@ func EstimateObjective(ctx context.Context, g *pipeline.Graph, cfg Config, l, r 
 			}
 		}
 	}
+	t.finishEstimate(est, dQ, l, r)
+	return est, nil
+}
+
+// addPair adds the gradient of the pair (v, u) with dJ/dg = coef.
+func (est *Estimate) addPair(v, u int, coef float64, l, r []float32, h int) {
+	for j := 0; j < h; j++ {
+		est.GradL[v*h+j] += coef * float64(r[u*h+j])
+		est.GradR[u*h+j] += coef * float64(l[v*h+j])
+	}
+}
+
+// finishEstimate adds to est, which holds the sampled terms, the
+// regularisers (exactly) and the q-gradient from the ∂J/∂Q_k estimates dQ.
+func (t *trainer) finishEstimate(est *Estimate, dQ []float64, l, r []float32) {
+	h := t.half
 	est.Loss += t.qRegulariser()
 	if t.fixedQ == nil {
 		est.GradQ = t.qGradient(dQ)
@@ -88,7 +101,6 @@ func EstimateObjective(ctx context.Context, g *pipeline.Graph, cfg Config, l, r 
 			est.GradR[i] += 2 * scale * float64(r[i])
 		}
 	}
-	return est, nil
 }
 
 // Params are the trainable parameters of the WYS model.

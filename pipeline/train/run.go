@@ -281,7 +281,12 @@ func (r *run) lr(b int64) float64 {
 		frac := float64(b-r.annealFrom) / float64(r.batches-r.annealFrom)
 		return r.annealLR * (1 - 0.9*frac)
 	}
-	return r.cfg.LR * (1 - 0.9*float64(b)/float64(r.capBatches))
+	return decayedLR(r.cfg.LR, b, r.capBatches)
+}
+
+// decayedLR is lr decayed linearly to a tenth over total batches, at batch b.
+func decayedLR(lr float64, b, total int64) float64 {
+	return lr * (1 - 0.9*float64(b)/float64(total))
 }
 
 // step runs batch b with the decayed learning rate and adds its loss to

@@ -58,22 +58,28 @@ func TestEstimatorUnbiased(t *testing.T) {
 		aa       bool
 		factored bool
 		block    int
+		parts    int // > 0: the bucketed schedule's estimate with this many partitions
 	}{
-		{"code-undirected", pipeline.FormulationCode, false, 30, 0, false, false, 0},
-		{"paper-undirected", pipeline.FormulationPaper, false, 20, 0, false, false, 0},
-		{"code-directed", pipeline.FormulationCode, true, 25, 0, false, false, 0},
-		{"paper-directed", pipeline.FormulationPaper, true, 20, 0, false, false, 0},
+		{"code-undirected", pipeline.FormulationCode, false, 30, 0, false, false, 0, 0},
+		{"paper-undirected", pipeline.FormulationPaper, false, 20, 0, false, false, 0, 0},
+		{"code-directed", pipeline.FormulationCode, true, 25, 0, false, false, 0, 0},
+		{"paper-directed", pipeline.FormulationPaper, true, 20, 0, false, false, 0, 0},
 		// The extra context types of the paper's Extensions.
-		{"code-undirected-ppr-aa", pipeline.FormulationCode, false, 30, 0.3, true, false, 0},
-		{"paper-directed-ppr-aa", pipeline.FormulationPaper, true, 20, 0.2, true, false, 0},
-		{"code-directed-aa", pipeline.FormulationCode, true, 25, 0, true, false, 0},
+		{"code-undirected-ppr-aa", pipeline.FormulationCode, false, 30, 0.3, true, false, 0, 0},
+		{"paper-directed-ppr-aa", pipeline.FormulationPaper, true, 20, 0.2, true, false, 0, 0},
+		{"code-directed-aa", pipeline.FormulationCode, true, 25, 0, true, false, 0, 0},
 		// Walk pairs reweighted by the factored E[D] at full rank (exact
 		// factors): unbiased too.
-		{"code-undirected-factored", pipeline.FormulationCode, false, 30, 0, false, true, 0},
-		{"paper-directed-factored", pipeline.FormulationPaper, true, 20, 0, false, true, 0},
+		{"code-undirected-factored", pipeline.FormulationCode, false, 30, 0, false, true, 0, 0},
+		{"paper-directed-factored", pipeline.FormulationPaper, true, 20, 0, false, true, 0, 0},
 		// Negatives in blocks of 3 x 3 uniform pairs.
-		{"code-undirected-block", pipeline.FormulationCode, false, 30, 0, false, false, 3},
-		{"paper-directed-block", pipeline.FormulationPaper, true, 20, 0, false, false, 3},
+		{"code-undirected-block", pipeline.FormulationCode, false, 30, 0, false, false, 3, 0},
+		{"paper-directed-block", pipeline.FormulationPaper, true, 20, 0, false, false, 3, 0},
+		// The bucketed schedule: the mean of an epoch's P rounds, with the
+		// negatives drawn inside each bucket by its share of the area.
+		{"code-undirected-bucketed3", pipeline.FormulationCode, false, 30, 0, false, false, 0, 3},
+		{"paper-directed-bucketed4", pipeline.FormulationPaper, true, 20, 0, false, false, 0, 4},
+		{"code-directed-bucketed2", pipeline.FormulationCode, true, 25, 0, false, false, 0, 2},
 	}
 	const draws = 6000
 	for _, c := range cases {
@@ -120,6 +126,9 @@ func TestEstimatorUnbiased(t *testing.T) {
 			}
 			for d := 0; d < draws; d++ {
 				est, err := train.EstimateObjective(context.Background(), g, cfg, l, r, q, 16, uint64(d)+1)
+				if c.parts > 0 {
+					est, err = train.EstimateBucketed(context.Background(), g, cfg, c.parts, l, r, q, 16, uint64(d)+1)
+				}
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -105,24 +105,7 @@ func newTrainer(g *pipeline.Graph, cfg Config) *trainer {
 	if obj.AdamicAdar {
 		t.walker.initAdamicAdar()
 	}
-	nnz := float64(g.Adj.NNZ())
-	nn := float64(n) * float64(n)
-	if t.paper {
-		// Σ_vu 80·Σ_k Q_k T^k_vu ℓ = 80·N·E_{v uniform}[...]; negatives summed.
-		t.posScale = obj.WalksPerNode * float64(n)
-		t.negScale = nn - nnz
-		t.pairScale = nn
-	} else {
-		// (1/N²)·Σ_v 80·N·deg(v)·Σ_k Q_k Σ_u T^k_vu ℓ = (80·vol/N)·E_{v∝deg}[...].
-		vol := 0.0
-		for _, x := range g.Adj.Data {
-			vol += x
-		}
-		t.posScale = obj.WalksPerNode * vol / float64(n)
-		t.negScale = (nn - nnz) / nn
-		t.pairScale = 1
-		t.eps = pipeline.CodeLogEpsilon
-	}
+	t.setScales(g)
 	rng := pipeline.Stream(cfg.Seed, pipeline.StreamInit, 0)
 	t.l = make([]float32, n*half)
 	t.r = make([]float32, n*half)
@@ -137,14 +120,7 @@ func newTrainer(g *pipeline.Graph, cfg Config) *trainer {
 		t.q[i] = 1
 	}
 	if cfg.FixedQ != nil {
-		var s float64
-		for _, x := range cfg.FixedQ {
-			s += x
-		}
-		t.fixedQ = make([]float64, t.k)
-		for i, x := range cfg.FixedQ {
-			t.fixedQ[i] = x / s
-		}
+		t.fixedQ = normalisedQ(cfg.FixedQ)
 	}
 	if cfg.Optimizer == OptAdam {
 		t.ml, t.vl = make([]float32, n*half), make([]float32, n*half)
@@ -154,6 +130,30 @@ func newTrainer(g *pipeline.Graph, cfg Config) *trainer {
 	t.gl, t.gr = make([]float32, n*half), make([]float32, n*half)
 	t.stampL, t.stampR = make([]uint32, n), make([]uint32, n)
 	return t
+}
+
+// setScales sets the estimator weights posScale, negScale and pairScale
+// (and the code formulation's ε) for g.
+func (t *trainer) setScales(g *pipeline.Graph) {
+	obj := t.cfg.Objective
+	nnz := float64(g.Adj.NNZ())
+	nn := float64(t.n) * float64(t.n)
+	if t.paper {
+		// Σ_vu 80·Σ_k Q_k T^k_vu ℓ = 80·N·E_{v uniform}[...]; negatives summed.
+		t.posScale = obj.WalksPerNode * float64(t.n)
+		t.negScale = nn - nnz
+		t.pairScale = nn
+	} else {
+		// (1/N²)·Σ_v 80·N·deg(v)·Σ_k Q_k Σ_u T^k_vu ℓ = (80·vol/N)·E_{v∝deg}[...].
+		vol := 0.0
+		for _, x := range g.Adj.Data {
+			vol += x
+		}
+		t.posScale = obj.WalksPerNode * vol / float64(t.n)
+		t.negScale = (nn - nnz) / nn
+		t.pairScale = 1
+		t.eps = pipeline.CodeLogEpsilon
+	}
 }
 
 // Q returns the current context distribution.
