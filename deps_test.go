@@ -41,6 +41,7 @@ var layer = map[string]int{
 	"cmd/wys-sparse":             7,
 	"benchmarks":                 8,
 	"benchmarks/internal/smoke":  8, // the commands' test helpers; internal/datasets only
+	"benchmarks/cmd/bucketed":    9,
 	"benchmarks/cmd/directed":    9,
 	"benchmarks/cmd/figures":     9,
 	"benchmarks/cmd/kernels":     9,

@@ -22,19 +22,15 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
-	"github.com/wys-project/wys/pipeline"
-	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/pipeline/train"
 )
 
-// Job is what every worker needs to rebuild the schedule: the graph (an
-// edge list on any Beam filesystem), its reading options, the trainer's
+// Job is what every worker needs to rebuild the schedule: the training
+// graph (a file of WriteGraph on any Beam filesystem), the trainer's
 // configuration as JSON, P, the steps per round and the directory of the
 // parameter blocks.
 type Job struct {
 	Graph        string `json:"graph"`
-	Directed     bool   `json:"directed"`
-	Weighted     bool   `json:"weighted"`
 	Config       string `json:"config"`
 	Partitions   int    `json:"partitions"`
 	RoundBatches int    `json:"round_batches"`
@@ -54,12 +50,7 @@ func (j Job) Schedule(ctx context.Context) (*train.Schedule, error) {
 	if s, ok := schedules[j]; ok {
 		return s, nil
 	}
-	var g *pipeline.Graph
-	err := readFile(ctx, j.Graph, func(r io.Reader) error {
-		var err error
-		g, _, err = graphio.ReadEdgeList(ctx, r, j.Graph, graphio.LoadOptions{Directed: j.Directed, Weighted: j.Weighted})
-		return err
-	})
+	g, err := ReadGraph(ctx, j.Graph)
 	if err != nil {
 		return nil, err
 	}

@@ -3,12 +3,9 @@ package wysbeam
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -17,25 +14,31 @@ import (
 
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/train"
+	"github.com/wys-project/wys/sparse"
 )
 
 func TestMain(m *testing.M) {
 	ptest.MainWithDefault(m, "prism")
 }
 
-// writeGraph writes a random undirected edge list of n nodes and m edges.
+// writeGraph writes a random undirected graph of n nodes and m edges as
+// the workers' training graph.
 func writeGraph(t *testing.T, dir string, n, m int) string {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(3, 4))
-	var b strings.Builder
+	var src, dst []int32
 	for e := 0; e < m; e++ {
-		u, v := rng.IntN(n), rng.IntN(n)
+		u, v := int32(rng.IntN(n)), int32(rng.IntN(n))
 		if u != v {
-			fmt.Fprintf(&b, "%d %d\n", u, v)
+			src, dst = append(src, u, v), append(dst, v, u)
 		}
 	}
-	path := filepath.Join(dir, "graph.txt")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	adj, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "graph.csr")
+	if err := WriteGraph(context.Background(), path, &pipeline.Graph{Adj: adj, IDs: pipeline.IdentityIDs(n)}); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -1,0 +1,95 @@
+// Command wys-beam trains Watch Your Step embeddings with the bucketed
+// schedule of the sparse trainer on Apache Beam: Prism in-process by
+// default, or Flink, Spark or Dataflow with -runner. Its flags are
+// wys-sparse's where they apply, plus -partitions (P), -round-batches and
+// -temp_location (where the training graph and the versioned parameter
+// blocks live: a local directory for Prism, gs:// or s3:// on a cluster);
+// the Beam SDK's own flags (-runner, -endpoint, -environment_type,
+// -project, -region, …) pass through. It writes the same embeddings,
+// Q and report files as wys-sparse. The same seed and P give the same
+// embeddings on any runner, with any number of workers.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx" // runners, local and gs:// filesystems
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/train"
+)
+
+// config is one run's settings.
+type config struct {
+	graph, split       string
+	directed, weighted bool
+	testFraction       float64
+	partitions, perRnd int
+	out, format        string
+	qOut, report       string
+	Sparse             train.Config
+}
+
+func bindFlags(fs *flag.FlagSet) *config {
+	c := &config{}
+	sp := &c.Sparse
+	fs.StringVar(&c.graph, "graph", "", "edge list `FILE` to embed (SNAP text, plain or .gz)")
+	fs.StringVar(&c.split, "split", "", "released split `DIR` (train/test .npy arrays and index.tsv) instead of -graph")
+	fs.BoolVar(&c.directed, "directed", false, "treat edges as arcs (default: undirected, both arcs stored)")
+	fs.BoolVar(&c.weighted, "weighted", false, "read the third column of -graph as an edge weight")
+	fs.Float64Var(&c.testFraction, "test-fraction", 0, "with -graph: fraction of edges held out to evaluate link prediction (0: embed the whole graph)")
+	fs.IntVar(&c.partitions, "partitions", 4, "P: node partitions; each round trains P buckets of P x P in parallel (1: the single-machine trainer)")
+	fs.IntVar(&c.perRnd, "round-batches", 1, "minibatch steps of each bucket per round (1: the trainer's schedule; more: fewer, longer rounds)")
+	fs.IntVar(&sp.Dim, "dim", 128, "embedding width d of Y = [L | R], d/2 per side (even)")
+	fs.IntVar(&sp.Objective.C, "C", pipeline.DefaultC, "number of transition-matrix powers k = 1..C")
+	fs.Float64Var(&sp.Objective.Beta, "beta", pipeline.DefaultBeta, "weight of the attention regulariser on q")
+	fs.Float64Var(&sp.Objective.WalksPerNode, "walks-per-node", pipeline.DefaultWalksPerNode, "starting mass P0 of E[D] (walks per node)")
+	fs.StringVar((*string)(&sp.Objective.Formulation), "formulation", string(pipeline.FormulationCode), "E[D] weighting and loss: code or paper")
+	fs.StringVar(&sp.Optimizer, "optimizer", train.OptAdam, "adam or sgd")
+	fs.Float64Var(&sp.LR, "lr", 0, "learning rate (0: 0.02 with adam, 0.2 with sgd)")
+	fs.Float64Var(&sp.QLR, "qlr", 0.005, "learning rate of the attention logits q")
+	fs.Float64Var(&sp.Epochs, "epochs", 0, "epochs, each N walks of length C (0: the trainer's default)")
+	fs.IntVar(&sp.BatchWalks, "batch", 0, "walks per minibatch step (0: the trainer's default)")
+	fs.IntVar(&sp.Negatives, "negatives", 1, "non-edge pairs per positive pair")
+	fs.Uint64Var(&sp.Seed, "seed", 1, "seed of every random choice (same seed and P: same output on any runner)")
+	fs.IntVar(&sp.Workers, "workers", 0, "goroutines per bucket step (0: all cores); the output does not depend on it")
+	fs.StringVar(&c.out, "out", "", "write embeddings to `FILE` (.npy, .tsv, else word2vec text)")
+	fs.StringVar(&c.format, "format", "", "embedding format: w2v, npy or tsv (default: from the -out extension)")
+	fs.StringVar(&c.qOut, "q-out", "", "write the learned Q and q as JSON to `FILE`")
+	fs.StringVar(&c.report, "report", "", "write a JSON report (settings, AUCs, Q, rounds, bytes moved, timings) to `FILE`")
+	return c
+}
+
+func main() {
+	c := bindFlags(flag.CommandLine)
+	flag.Parse()
+	beam.Init() // a worker process runs its bundles here and never returns
+	if err := run(context.Background(), c, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "wys-beam:", err)
+		os.Exit(1)
+	}
+}
+
+// tempRoot is the Beam flag -temp_location (a directory of any Beam
+// filesystem for the training graph and the parameter blocks), else the
+// system's temporary directory.
+func tempRoot() string {
+	if d := flagLookup("temp_location"); d != "" {
+		return d
+	}
+	return os.TempDir()
+}
+
+// flagLookup returns the value of a command-line flag, "" when unset or
+// not defined.
+func flagLookup(name string) string {
+	if f := flag.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
+}

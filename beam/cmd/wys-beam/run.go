@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+
+	"github.com/wys-project/wys/beam/wysbeam"
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
+	"github.com/wys-project/wys/pipeline/train"
+)
+
+// load reads -graph or -split and returns the training graph, the
+// evaluation pairs and the node ids.
+func (c *config) load(ctx context.Context, stdout io.Writer) (*pipeline.Graph, *pipeline.Split, error) {
+	if (c.graph == "") == (c.split == "") {
+		return nil, nil, errors.New("give one input: -graph FILE or -split DIR")
+	}
+	if c.split != "" {
+		s, err := graphio.LoadSplitDir(ctx, c.split, c.directed)
+		if err != nil {
+			return nil, nil, err
+		}
+		g, err := s.TrainGraph()
+		fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges\n", c.split, s.N, len(s.Train), len(s.Test))
+		return g, s, err
+	}
+	g, _, err := graphio.LoadEdgeList(ctx, c.graph, graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted})
+	if err != nil {
+		return nil, nil, err
+	}
+	fmt.Fprintf(stdout, "graph %s: %d nodes, %d arcs\n", c.graph, g.N(), g.Adj.NNZ())
+	if c.testFraction <= 0 {
+		return g, &pipeline.Split{N: g.N(), IDs: g.IDs, Directed: g.Directed}, nil
+	}
+	s, err := pipeline.SplitEdges(ctx, g, c.testFraction, c.Sparse.Seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	tg, err := s.TrainGraph()
+	return tg, s, err
+}
+
+// report is the JSON report of a run.
+type report struct {
+	Tool         string       `json:"tool"`
+	Started      string       `json:"started"`
+	Input        string       `json:"input"`
+	Nodes        int          `json:"nodes"`
+	TrainArcs    int          `json:"train_arcs"`
+	Settings     train.Config `json:"settings"`
+	Partitions   int          `json:"partitions"`
+	RoundBatches int          `json:"round_batches"`
+	Runner       string       `json:"runner"`
+	Rounds       int64        `json:"rounds"`
+	Steps        int64        `json:"steps"`
+	// BlockBytesPerEpoch is what the bucket steps of P rounds read and
+	// write of parameter blocks (each round reads and writes every block
+	// once).
+	BlockBytesPerEpoch int64     `json:"block_bytes_per_epoch"`
+	TrainAUC           *float64  `json:"train_auc"`
+	TestAUC            *float64  `json:"test_auc"`
+	Q                  []float64 `json:"Q"`
+	QLogits            []float64 `json:"q_logits"`
+	Seconds            float64   `json:"seconds"`
+	SecondsPerRound    float64   `json:"seconds_per_round"`
+	Dir                string    `json:"blocks_dir"`
+}
+
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// run loads the input, runs the pipeline on the chosen runner, gathers
+// the blocks and writes the outputs.
+func run(ctx context.Context, c *config, stdout io.Writer) error {
+	started := time.Now()
+	g, split, err := c.load(ctx, stdout)
+	if err != nil {
+		return err
+	}
+	cj, err := json.Marshal(c.Sparse)
+	if err != nil {
+		return err
+	}
+	dir := path.Join(tempRoot(), fmt.Sprintf("wys-beam-%d", started.UnixNano()))
+	job := wysbeam.Job{Graph: dir + "/graph.csr", Config: string(cj), Partitions: c.partitions, RoundBatches: c.perRnd, Dir: dir + "/blocks"}
+	if err := wysbeam.WriteGraph(ctx, job.Graph, g); err != nil {
+		return err
+	}
+	s, err := job.Schedule(ctx)
+	if err != nil {
+		return err
+	}
+	rounds := s.Rounds()
+	fmt.Fprintf(stdout, "%d rounds of %d buckets (%d minibatch steps), blocks under %s\n", rounds, c.partitions, s.Steps(), job.Dir)
+	p, scope := beam.NewPipelineWithRoot()
+	wysbeam.Build(scope, job, rounds)
+	t0 := time.Now()
+	if err := beamx.Run(ctx, p); err != nil {
+		return fmt.Errorf("pipeline: %w", err)
+	}
+	elapsed := time.Since(t0)
+	m, err := wysbeam.Gather(ctx, job, s, rounds)
+	if err != nil {
+		return err
+	}
+	res := s.Result(m, split)
+	fmt.Fprintf(stdout, "trained in %s (%.3f s per round); train AUC %.4f, test AUC %.4f\n",
+		elapsed.Round(time.Millisecond), elapsed.Seconds()/float64(rounds), res.TrainAUC, res.TestAUC)
+	rep := &report{Tool: "wys-beam", Started: started.UTC().Format(time.RFC3339), Input: c.graph + c.split,
+		Nodes: g.N(), TrainArcs: g.Adj.NNZ(), Settings: s.Config(), Partitions: c.partitions, RoundBatches: c.perRnd,
+		Runner: runnerName(), Rounds: rounds, Steps: s.Steps(), BlockBytesPerEpoch: blockBytesPerEpoch(s, m),
+		TrainAUC: finite(res.TrainAUC), TestAUC: finite(res.TestAUC), Q: res.Q, QLogits: res.QLogits,
+		Seconds: elapsed.Seconds(), SecondsPerRound: elapsed.Seconds() / float64(rounds), Dir: job.Dir}
+	return c.write(stdout, res, split.IDs, g, rep)
+}
+
+// blockBytesPerEpoch is the block bytes read and written by P rounds.
+func blockBytesPerEpoch(s *train.Schedule, m *train.Model) int64 {
+	var per int64
+	for i := range m.L {
+		for _, b := range []train.Block{m.L[i], m.R[i]} {
+			per += int64(4 * (len(b.X) + len(b.M) + len(b.V)))
+		}
+	}
+	return 2 * per * int64(s.Partition().P())
+}
+
+// runnerName is the Beam flag -runner (prism when empty).
+func runnerName() string {
+	if f := flagLookup("runner"); f != "" {
+		return f
+	}
+	return "prism"
+}
+
+// write writes the embeddings, Q and the report that were asked for.
+func (c *config) write(stdout io.Writer, res *pipeline.Result, ids *pipeline.NodeIDs, g *pipeline.Graph, rep *report) error {
+	if ids == nil {
+		ids = g.IDs
+	}
+	if c.out != "" {
+		format := c.format
+		if format == "" {
+			format = graphio.FormatFromPath(c.out)
+		}
+		if err := graphio.WriteEmbeddings(c.out, format, res, ids); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %d x %d embeddings [L | R] to %s\n", res.N, 2*res.Half, c.out)
+	}
+	if c.qOut != "" {
+		obj := c.Sparse.Objective.Resolve()
+		if err := graphio.WriteJSON(c.qOut, graphio.QReport{Q: res.Q, Logits: res.QLogits, Names: obj.ContextNames()}); err != nil {
+			return err
+		}
+	}
+	if c.report != "" {
+		if err := graphio.WriteJSON(c.report, rep); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote report to %s\n", c.report)
+	}
+	return nil
+}

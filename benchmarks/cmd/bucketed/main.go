@@ -1,0 +1,99 @@
+// Command bucketed compares the bucketed schedule of the sparse trainer
+// (train.Schedule, the plain Go loop that the Beam pipeline of beam/
+// equals bit for bit) with the single-machine trainer on a released split:
+// test AUC, learned Q and time for each number of partitions.
+//
+//	go run ./benchmarks/cmd/bucketed -epochs 50 -partitions 4,8 -out benchmarks/results/bucketed.md
+//
+// Every row trains the same number of minibatch steps from the same seed
+// and is scored at its last step (the trainer with one evaluation at the
+// end), so the rows differ by the schedule only. The shared flags (-data,
+// -out, -allow-dirty) and the exit statuses are those of
+// benchmarks.Harness.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wys-project/wys/benchmarks"
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
+	"github.com/wys-project/wys/pipeline/train"
+)
+
+func main() { os.Exit(benchmarks.Main("bucketed", run)) }
+
+func run(ctx context.Context, h *benchmarks.Harness) error {
+	var split, parts string
+	var epochs float64
+	var dim, roundBatches int
+	var seed uint64
+	fs := h.Flags
+	fs.StringVar(&split, "split", "ca-HepTh/asymproj", "released split folder under -data")
+	fs.StringVar(&parts, "partitions", "4,8", "numbers of partitions P, comma-separated")
+	fs.Float64Var(&epochs, "epochs", 50, "epochs of every row (0: the trainer's default)")
+	fs.IntVar(&dim, "dim", 128, "embedding width d")
+	fs.IntVar(&roundBatches, "round-batches", 1, "minibatch steps of each bucket per round")
+	fs.Uint64Var(&seed, "seed", 1, "seed of every row")
+	if err := h.Parse(); err != nil {
+		return err
+	}
+	var ps []int
+	for _, f := range strings.Split(parts, ",") {
+		p, err := strconv.Atoi(f)
+		if err != nil || p < 1 {
+			return h.Usagef("-partitions: %q is not a number of partitions", f)
+		}
+		ps = append(ps, p)
+	}
+	s, err := graphio.LoadSplitDir(ctx, filepath.Join(h.Data, split), false)
+	if err != nil {
+		return err
+	}
+	g, err := s.TrainGraph()
+	if err != nil {
+		return err
+	}
+	cfg := train.Config{Dim: dim, Epochs: epochs, Seed: seed}.Resolve(g.N(), g.Adj.NNZ())
+	cfg.EvalEvery = cfg.Epochs // one evaluation, at the end: the last step
+	var b strings.Builder
+	b.WriteString(h.Header("The bucketed schedule against the single-machine trainer"))
+	fmt.Fprintf(&b, "`%s`: %d nodes, %d training arcs. d = %d, %g epochs of %d-walk steps, seed %d, otherwise the trainer's defaults; %d minibatch steps per bucket and round. Test AUC of the last step.\n\n",
+		split, g.N(), g.Adj.NNZ(), dim, cfg.Epochs, cfg.BatchWalks, seed, roundBatches)
+	b.WriteString("| schedule | test AUC | Δ vs trainer (points) | Q | time |\n|---|---|---|---|---|\n")
+	start := time.Now()
+	ref, err := train.Run(ctx, g, s, cfg, nil)
+	if err != nil {
+		return err
+	}
+	row(h, &b, "trainer", ref, ref, time.Since(start))
+	for _, p := range ps {
+		start := time.Now()
+		sch, err := train.NewSchedule(g, cfg, p, roundBatches)
+		if err != nil {
+			return err
+		}
+		m, err := sch.Train(ctx, nil)
+		if err != nil {
+			return err
+		}
+		row(h, &b, fmt.Sprintf("P = %d", p), sch.Result(m, s), ref, time.Since(start))
+	}
+	return h.WriteResult(b.String())
+}
+
+// row adds one schedule's line to b and reports it on stderr.
+func row(h *benchmarks.Harness, b *strings.Builder, name string, res, ref *pipeline.Result, took time.Duration) {
+	q := make([]string, len(res.Q))
+	for k, x := range res.Q {
+		q[k] = fmt.Sprintf("%.2f", x)
+	}
+	fmt.Fprintf(h.Stderr, "%s: test AUC %.4f, %v\n", name, res.TestAUC, took.Round(time.Second))
+	fmt.Fprintf(b, "| %s | %.2f | %+.2f | %s | %.1f s |\n", name, 100*res.TestAUC, 100*(res.TestAUC-ref.TestAUC), strings.Join(q, " "), took.Seconds())
+}
