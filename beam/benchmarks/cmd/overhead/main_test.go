@@ -23,7 +23,7 @@ func TestSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads ca-HepTh's split and runs Prism (over 1 s); skipped under -short")
 	}
-	data := filepath.Join("..", "..", "..", "..", "shared", "datasets")
+	data := filepath.Join("..", "..", "..", "..", "..", "shared", "datasets")
 	if _, err := os.Stat(filepath.Join(data, "ca-HepTh", "asymproj", "index.tsv.gz")); err != nil {
 		t.Skip("shared/datasets/ca-HepTh/asymproj not found beside the repository; CI provides it")
 	}

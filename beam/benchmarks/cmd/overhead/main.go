@@ -6,7 +6,8 @@
 // per round and per step, the parameter-block bytes read and written per
 // epoch of P rounds, and checks that Prism's embeddings equal the loop's.
 //
-//	cd beam && go run ./benchmarks/overhead -out ../benchmarks/results/beam-overhead.md
+//	cd beam && go run ./benchmarks/cmd/overhead -data ../../shared/datasets -round-batches 1,8,32 \
+//	    -out ../benchmarks/results/beam-overhead.md
 //
 // The shared flags (-data, -out, -allow-dirty) and the exit statuses are
 // those of benchmarks.Harness.
@@ -90,10 +91,10 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		return err
 	}
 	steps := one.Steps() // the trainer's batches
-	fmt.Fprintf(&b, "`%s`: %d nodes, %d training arcs; d = %d, %g epochs (%d minibatch steps of %d walks), P = %d. The trainer takes %.2f s (%.1f ms per step). Block bytes: L and R blocks with their Adam moments, read and written once per round.\n\n",
+	fmt.Fprintf(&b, "`%s`: %d nodes, %d training arcs; d = %d, %g epochs (%d minibatch steps of %d walks), P = %d. The trainer takes %.2f s (%.1f ms per step). Block bytes: the L and R blocks with their Adam moments, each read and written once per round; an epoch (N walks) is N/256 steps. Through Beam itself travel only bucket numbers and the q state (a few hundred bytes per bucket and round).\n\n",
 		o.split, g.N(), g.Adj.NNZ(), o.dim, o.epochs, steps, train.Config{}.Resolve(g.N(), g.Adj.NNZ()).BatchWalks, o.parts,
 		trainer.Seconds(), 1000*trainer.Seconds()/float64(steps))
-	b.WriteString("| steps per round | rounds | plain loop: s per round | Prism: s per round | Prism / loop | Prism / trainer (per step) | block bytes per epoch (P rounds) | equal |\n|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| steps per round | rounds | plain loop: s per round | Prism: s per round | Prism / loop | Prism / trainer (per step) | block bytes per round | block bytes per epoch (N walks) | equal |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, k := range ks {
 		line, err := measure(ctx, h, g, cfg, o.parts, k, filepath.Join(tmp, fmt.Sprint(k)), trainer.Seconds()/float64(steps))
 		if err != nil {
@@ -146,8 +147,9 @@ func measure(ctx context.Context, h *benchmarks.Harness, g *pipeline.Graph, cfg 
 			bytes += int64(4 * (len(blk.X) + len(blk.M) + len(blk.V)))
 		}
 	}
-	perEpoch := 2 * bytes * int64(parts)
+	perRound := 2 * bytes // every block read and written once
+	stepsPerEpoch := float64(g.N()) / float64(s.Config().BatchWalks)
 	fmt.Fprintf(h.Stderr, "K = %d: %d rounds, loop %.3f s, Prism %.3f s per round, equal %v\n", k, rounds, loop, onPrism, equal)
-	return fmt.Sprintf("| %d | %d | %.3f | %.3f | %.1f | %.1f | %.1f MB | %v |\n", k, rounds, loop, onPrism, onPrism/loop,
-		onPrism/(float64(k)*trainerPerStep), float64(perEpoch)/1e6, equal), nil
+	return fmt.Sprintf("| %d | %d | %.3f | %.3f | %.1f | %.1f | %.1f MB | %.0f MB | %v |\n", k, rounds, loop, onPrism, onPrism/loop,
+		onPrism/(float64(k)*trainerPerStep), float64(perRound)/1e6, float64(perRound)/1e6*stepsPerEpoch/float64(k), equal), nil
 }
