@@ -16,6 +16,8 @@ race:
 
 # The Beam module (its own go.mod): vet and tests on Prism in-process.
 # No -race: the race build of the Beam SDK takes several more minutes.
+# A change to the root go.mod needs `cd beam && go mod tidy` (the module
+# replaces ours with ../, so it lists our requirements too).
 beam:
 	cd beam && $(GO) vet ./... && $(GO) test -count=1 ./...
 
