@@ -128,3 +128,25 @@ func readBlock(ctx context.Context, path string) (*train.Block, error) {
 	})
 	return b, err
 }
+
+// removeBlocks deletes the blocks of version, once the next version is
+// complete: every bucket of the round that read them has committed, so no
+// retry reads them again, and a run keeps two versions of its parameters
+// instead of one per round. It is best-effort cleanup: a filesystem without
+// removal, a file already gone (a retried q step) or a failed removal
+// leaves the file behind and the run goes on.
+func removeBlocks(ctx context.Context, dir string, version int64, p int) {
+	for i := 0; i < p; i++ {
+		for _, side := range []string{"L", "R"} {
+			path := blockPath(dir, version, side, i)
+			fs, err := filesystem.New(ctx, path)
+			if err != nil {
+				return
+			}
+			if r, ok := fs.(filesystem.Remover); ok {
+				_ = r.Remove(ctx, path)
+			}
+			fs.Close()
+		}
+	}
+}

@@ -213,7 +213,11 @@ func (f *qFn) ProcessElement(ctx context.Context, _ int, parts func(*[]byte) boo
 	if err := s.QStep(f.Round, &q, dq); err != nil {
 		return err
 	}
-	return emitQ(ctx, f.Job.Dir, f.Round+1, &q, emit)
+	if err := emitQ(ctx, f.Job.Dir, f.Round+1, &q, emit); err != nil {
+		return err
+	}
+	removeBlocks(ctx, f.Job.Dir, f.Round, f.Job.Partitions)
+	return nil
 }
 
 func bucketsOf(ps []partial) []int {

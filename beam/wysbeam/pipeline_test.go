@@ -3,9 +3,11 @@ package wysbeam
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -83,6 +85,14 @@ func TestPrismEqualsPlainLoop(t *testing.T) {
 	wl, wr, _ := s.Embeddings(want)
 	if !slices.Equal(gl, wl) || !slices.Equal(gr, wr) || !slices.Equal(got.Q.Logits, want.Q.Logits) {
 		t.Fatalf("Prism differs from the plain loop: L[0] %v vs %v, q %v vs %v", gl[0], wl[0], got.Q.Logits, want.Q.Logits)
+	}
+	// Only the last version's blocks remain.
+	blocks, err := filepath.Glob(filepath.Join(job.Dir, "v*", "*.blk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 8 || !strings.Contains(blocks[0], fmt.Sprintf("v%06d", rounds)) {
+		t.Errorf("block files left: %v, want the 8 of version %d", blocks, rounds)
 	}
 	for i := range got.L {
 		if !slices.Equal(got.L[i].M, want.L[i].M) || !slices.Equal(got.R[i].V, want.R[i].V) {
