@@ -30,12 +30,13 @@ import (
 func main() { os.Exit(benchmarks.Main("bucketed", run)) }
 
 func run(ctx context.Context, h *benchmarks.Harness) error {
-	var split, parts string
+	var split, graph, parts string
 	var epochs float64
 	var dim, roundBatches int
 	var seed uint64
 	fs := h.Flags
 	fs.StringVar(&split, "split", "ca-HepTh/asymproj", "released split folder under -data")
+	fs.StringVar(&graph, "graph", "", "edge list under -data instead of -split: its largest component, half of the edges held out by pipeline.SplitEdges (as benchmarks/cmd/large)")
 	fs.StringVar(&parts, "partitions", "4,8", "numbers of partitions P, comma-separated")
 	fs.Float64Var(&epochs, "epochs", 50, "epochs of every row (0: the trainer's default)")
 	fs.IntVar(&dim, "dim", 128, "embedding width d")
@@ -52,9 +53,12 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		}
 		ps = append(ps, p)
 	}
-	s, err := graphio.LoadSplitDir(ctx, filepath.Join(h.Data, split), false)
+	s, err := loadSplit(ctx, h, split, graph, seed)
 	if err != nil {
 		return err
+	}
+	if graph != "" {
+		split = graph
 	}
 	g, err := s.TrainGraph()
 	if err != nil {
@@ -96,4 +100,17 @@ func row(h *benchmarks.Harness, b *strings.Builder, name string, res, ref *pipel
 	}
 	fmt.Fprintf(h.Stderr, "%s: test AUC %.4f, %v\n", name, res.TestAUC, took.Round(time.Second))
 	fmt.Fprintf(b, "| %s | %.2f | %+.2f | %s | %.1f s |\n", name, 100*res.TestAUC, 100*(res.TestAUC-ref.TestAUC), strings.Join(q, " "), took.Seconds())
+}
+
+// loadSplit reads the released split under -data, or with graph set the
+// edge list's largest component split in half with seed.
+func loadSplit(ctx context.Context, h *benchmarks.Harness, split, graph string, seed uint64) (*pipeline.Split, error) {
+	if graph == "" {
+		return graphio.LoadSplitDir(ctx, filepath.Join(h.Data, split), false)
+	}
+	g, _, err := graphio.LoadEdgeList(ctx, filepath.Join(h.Data, graph), graphio.LoadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return pipeline.SplitEdges(ctx, pipeline.LargestComponent(g), 0.5, seed)
 }
