@@ -21,8 +21,11 @@ const (
 // "+norm" to scale every row to unit L2 norm (a zero row stays zero).
 var FeatureVariants = []string{FeaturesLR, FeaturesL, FeaturesR, FeaturesLpR}
 
-// DefaultFeatures is the variant the multi-label benchmark measured best
-// on PPI and POS (benchmarks/results/multilabel.md).
+// DefaultFeatures is [L | R] as trained, the variant that did well on
+// both PPI and POS in benchmarks/results/multilabel.md. Row normalisation
+// raised PPI's Macro-F1 at 50% (0.175 to 0.185) but cut POS's (0.102 to
+// 0.068), whose rare labels need the norms; L, R or L + R alone scored
+// 0.181 to 0.184 on PPI.
 const DefaultFeatures = FeaturesLR
 
 // Features returns the n × f row-major feature matrix of the variant

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"image/color"
-
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -10,10 +8,6 @@ import (
 
 	"github.com/wys-project/wys/benchmarks"
 )
-
-var palette = []color.RGBA{
-	{R: 204, G: 0, B: 0, A: 255}, {R: 52, G: 101, B: 164, A: 255}, {R: 78, G: 154, B: 6, A: 255}, {R: 245, G: 121, B: 0, A: 255},
-}
 
 // plotCurves draws test AUC (points) against seconds, one line per curve,
 // to path as a PNG.
@@ -34,7 +28,7 @@ func plotCurves(path, title string, curves []curve) error {
 		if err != nil {
 			return err
 		}
-		col := palette[i%len(palette)]
+		col := benchmarks.Palette[i%len(benchmarks.Palette)]
 		line.Color, points.Color = col, col
 		points.Shape = draw.CircleGlyph{}
 		points.Radius = vg.Points(2)

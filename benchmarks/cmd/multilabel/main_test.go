@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/wys-project/wys/benchmarks"
+	"github.com/wys-project/wys/benchmarks/internal/smoke"
+)
+
+var command = smoke.Bind(benchmarks.Run, "multilabel", run)
+
+// TestSmoke trains wys for two epochs at d = 8 on PPI, scores two feature
+// variants on one split at 50%, and draws the picture.
+func TestSmoke(t *testing.T) {
+	data := smoke.Data(t, "PPI/Homo_sapiens.mat.gz")
+	prefix := filepath.Join(t.TempDir(), "ml")
+	smoke.Run(t, command, []string{"-data", data, "-datasets", "PPI", "-methods", "wys", "-epochs", "2", "-dim", "8",
+		"-splits", "1", "-ratios", "0.5", "-features", "LR+norm,L", "-plot", prefix},
+		"## PPI\n", "3890 nodes", "50 labels", "| wys LR+norm | 0.", "| wys L | 0.", "| node2vec (node2vec Table 2) | 0.1791 |")
+	if _, err := os.Stat(prefix + "-PPI.png"); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestOracles runs the scikit-learn check and a short gensim DeepWalk
+// when python3 has scikit-learn and gensim.
+func TestOracles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs python3 (over 1 s); skipped under -short")
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import gensim, sklearn, numpy").Run(); err != nil {
+		t.Skip("python3 with gensim, scikit-learn and numpy is not installed (apt-get install python3-gensim python3-sklearn)")
+	}
+	data := smoke.Data(t, "PPI/Homo_sapiens.mat.gz")
+	smoke.Run(t, command, []string{"-data", data, "-datasets", "PPI", "-epochs", "2", "-dim", "8", "-splits", "1", "-ratios", "0.5",
+		"-sklearn", "../../sklearn/multilabel.py", "-script", "../../gensim/deepwalk.py",
+		"-gensim-walks", "1", "-gensim-length", "10", "-gensim-window", "2", "-gensim-epochs", "1"},
+		"| gensim DeepWalk | 0.", "largest difference of a mean F1 per ratio 0.00")
+}
+
+// TestUsage refuses an unknown dataset before reading any data.
+func TestUsage(t *testing.T) {
+	smoke.Exit(t, command, []string{"-datasets", "BlogCatalog", "-data", t.TempDir()}, 2, "unknown dataset")
+}
