@@ -444,6 +444,9 @@ func unusedFlags(c *config, set map[string]bool) error {
 	if set["steps"] && c.trainer != "dense" {
 		return usagef("-steps is a setting of the dense reference; add -trainer dense, or give the sparse trainer's length with -epochs")
 	}
+	if set["ids"] && isMAT(c.graph) {
+		return usagef("-ids is a setting of reading an edge list; a .mat file's nodes are the rows of its network matrix")
+	}
 	if c.split != "" {
 		for _, f := range graphOnly {
 			if set[f] {

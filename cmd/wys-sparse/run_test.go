@@ -338,6 +338,10 @@ func TestGraphMAT(t *testing.T) {
 	if !strings.Contains(stdout, "Homo_sapiens.mat.gz: 3890 nodes, 38739 edges, 894 self-loops dropped, 37845 matrix entries named an edge already read") {
 		t.Errorf("unexpected load line:\n%s", stdout)
 	}
+	code, _, stderr = runCLI(t, "-graph", filepath.Join(ds, "PPI", "Homo_sapiens.mat.gz"), "-ids", "int")
+	if code != 2 || !strings.Contains(stderr, "-ids is a setting of reading an edge list") {
+		t.Errorf("-ids with a .mat file: exit %d, stderr %q", code, stderr)
+	}
 	bad := filepath.Join(t.TempDir(), "edges.mat")
 	if err := os.WriteFile(bad, []byte(goodEdges), 0o644); err != nil {
 		t.Fatal(err)
