@@ -59,13 +59,17 @@ func appendVector(buf []byte, res *pipeline.Result, i int, sep byte) []byte {
 }
 
 // WriteEmbeddings writes Y = [L | R] of res with the original node ids in
-// the given format (see the Format constants), atomically. For FormatNPY
+// the given format (see the Format constants; "" means FormatFromPath(path),
+// as in ReadEmbeddings), atomically. For FormatNPY
 // the ids go to path with ".ids.txt" in place of ".npy", one per line in
 // row order. The score of an arc u→v is L_u·R_v: the first d/2 columns
 // of u's row times the last d/2 columns of v's row. A small JSON marker
 // at MarkerPath(path) records this layout for ReadEmbeddings; the
 // embedding file itself is exactly what numpy and gensim read.
 func WriteEmbeddings(path, format string, res *pipeline.Result, ids *pipeline.NodeIDs) error {
+	if format == "" {
+		format = FormatFromPath(path)
+	}
 	if err := writeEmbeddings(path, format, res, ids); err != nil {
 		return err
 	}

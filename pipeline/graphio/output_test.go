@@ -142,6 +142,26 @@ func TestWriteEmbeddingsNPY(t *testing.T) {
 	}
 }
 
+// TestWriteEmbeddingsFormatFromPath checks that an empty format is the
+// one FormatFromPath names: the same bytes as the explicit format.
+func TestWriteEmbeddingsFormatFromPath(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"emb.npy", "emb.tsv", "emb.txt.gz"} {
+		explicit, implied := filepath.Join(dir, "a-"+name), filepath.Join(dir, "b-"+name)
+		if err := WriteEmbeddings(explicit, FormatFromPath(name), testResult(), nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteEmbeddings(implied, "", testResult(), nil); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := os.ReadFile(explicit)
+		b, _ := os.ReadFile(implied)
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s: format \"\" wrote %d bytes unlike the %s format's %d", name, len(b), FormatFromPath(name), len(a))
+		}
+	}
+}
+
 func TestWriteEmbeddingsErrors(t *testing.T) {
 	dir := t.TempDir()
 	res := testResult()

@@ -153,11 +153,7 @@ func (c *config) write(stdout io.Writer, res *pipeline.Result, ids *pipeline.Nod
 		ids = g.IDs
 	}
 	if c.out != "" {
-		format := c.format
-		if format == "" {
-			format = graphio.FormatFromPath(c.out)
-		}
-		if err := graphio.WriteEmbeddings(c.out, format, res, ids); err != nil {
+		if err := graphio.WriteEmbeddings(c.out, c.format, res, ids); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %d x %d embeddings [L | R] to %s\n", res.N, 2*res.Half, c.out)
