@@ -142,13 +142,9 @@ type bucketFn struct {
 }
 
 func (f *bucketFn) ProcessElement(ctx context.Context, i int, qb []byte, emit func([]byte)) error {
-	s, err := f.Job.Schedule(ctx)
+	s, q, err := f.Job.roundState(ctx, f.Round, qb)
 	if err != nil {
 		return err
-	}
-	var q train.QState
-	if err := json.Unmarshal(qb, &q); err != nil {
-		return fmt.Errorf("wysbeam: q state of round %d: %w", f.Round, err)
 	}
 	j := s.Bucket(f.Round, i)
 	l, err := readBlock(ctx, blockPath(f.Job.Dir, f.Round, "L", i))
@@ -185,13 +181,9 @@ type qFn struct {
 }
 
 func (f *qFn) ProcessElement(ctx context.Context, _ int, parts func(*[]byte) bool, qb []byte, emit func([]byte)) error {
-	s, err := f.Job.Schedule(ctx)
+	s, q, err := f.Job.roundState(ctx, f.Round, qb)
 	if err != nil {
 		return err
-	}
-	var q train.QState
-	if err := json.Unmarshal(qb, &q); err != nil {
-		return fmt.Errorf("wysbeam: q state of round %d: %w", f.Round, err)
 	}
 	var got []partial
 	var b []byte
@@ -270,4 +262,18 @@ func Gather(ctx context.Context, job Job, s *train.Schedule, rounds int64) (*tra
 		return json.NewDecoder(r).Decode(&m.Q)
 	})
 	return m, err
+}
+
+// roundState returns the job's schedule and the q state qb of round, the
+// side input every step of the round starts from.
+func (j Job) roundState(ctx context.Context, round int64, qb []byte) (*train.Schedule, train.QState, error) {
+	var q train.QState
+	s, err := j.Schedule(ctx)
+	if err != nil {
+		return nil, q, err
+	}
+	if err := json.Unmarshal(qb, &q); err != nil {
+		return nil, q, fmt.Errorf("wysbeam: q state of round %d: %w", round, err)
+	}
+	return s, q, nil
 }
