@@ -82,9 +82,11 @@ type shardOut struct {
 	// Scratch of the factored source: the powers of one pair and the
 	// series' buffer.
 	pw, scratch []float64
-	// block holds the rows of a negative block (see negativeBlocks);
-	// vecL and vecR its rows' summed gradients, stored in vecs.
+	// block holds the rows of a negative block (see negativeBlocks) and
+	// coef its pairs' dJ/dg; vecL and vecR its rows' summed gradients,
+	// stored in vecs.
 	block      []int32
+	coef       []float32
 	vecL, vecR []rowVec
 	vecs       []float32
 }
@@ -278,8 +280,10 @@ func (t *trainer) negativeBlocks(ctx context.Context, out *shardOut, shard int32
 	if cap(out.block) < 2*m {
 		out.block = make([]int32, 2*m)
 	}
-	a, b := out.block[:m], out.block[m:2*m]
-	coef := make([]float32, m*m)
+	if cap(out.coef) < m*m {
+		out.coef = make([]float32, m*m)
+	}
+	a, b, coef := out.block[:m], out.block[m:2*m], out.coef[:m*m]
 	for blk := 0; blk < blocks; blk++ {
 		if blk&63 == 63 && ctx.Err() != nil {
 			return
@@ -315,8 +319,9 @@ func (t *trainer) blockGradients(out *shardOut, shard int32, a, b []int32, coef 
 	for side, rows := range [2][]int32{a, b} {
 		for i, row := range rows {
 			off := len(out.vecs)
-			out.vecs = append(out.vecs, make([]float32, h)...)
+			out.vecs = slices.Grow(out.vecs, h)[:off+h]
 			g := out.vecs[off : off+h]
+			clear(g)
 			for j := 0; j < m; j++ {
 				if side == 0 {
 					kernels.Axpy(g, coef[i*m+j], t.r[int(b[j])*h:int(b[j])*h+h])
