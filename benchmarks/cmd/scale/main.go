@@ -5,6 +5,8 @@
 // the time of generation, splitting (half the edges held out), one
 // training epoch and the evaluation, the test AUC and the peak RSS, and
 // the dense reference's memory estimate (run for real up to -dense-max).
+// Up to -gensim-max it also runs gensim skip-gram on DeepWalk walks of the
+// same training graph and scores it on the same test pairs.
 //
 //	go run ./benchmarks/cmd/scale -min 12 -max 20 -out benchmarks/results/scaling.md
 //
@@ -55,6 +57,12 @@ type row struct {
 	DenseBytes   int64   `json:"dense_bytes"`
 	DenseSeconds float64 `json:"dense_s"`
 	DenseAUC     float64 `json:"dense_auc"`
+	// GensimSeconds is DeepWalk's time from the training graph's edge
+	// list to its vectors (walks included); the AUCs score Y·Y and Y·Y′.
+	Gensim        bool    `json:"gensim"`
+	GensimSeconds float64 `json:"gensim_s"`
+	GensimYY      float64 `json:"gensim_yy"`
+	GensimYYC     float64 `json:"gensim_yyc"`
 }
 
 func main() { os.Exit(benchmarks.Main("scale", run)) }
@@ -62,8 +70,10 @@ func main() { os.Exit(benchmarks.Main("scale", run)) }
 // options are the command's own flags.
 type options struct {
 	minScale, maxScale, step, dim, denseMax, one, rank int
+	gensimMax                                          int
 	epochs                                             float64
 	plot                                               string
+	gensim                                             benchmarks.Gensim
 }
 
 func run(ctx context.Context, h *benchmarks.Harness) error {
@@ -77,6 +87,8 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	fs.IntVar(&o.denseMax, "dense-max", 12, "largest scale at which the dense reference also runs (300 steps)")
 	fs.IntVar(&o.one, "one", -1, "internal: measure this scale in this process and print one JSON row")
 	fs.IntVar(&o.rank, "rank", 64, "rank of the factorization stage (lowrank.NewSeries on the training graph; 0: skip)")
+	fs.IntVar(&o.gensimMax, "gensim-max", 0, "largest scale at which gensim DeepWalk also runs on the same split (0: none)")
+	o.gensim.Register(fs, 1, "one pass over 10 walks of 80 per node, as benchmarks/cmd/large")
 	fs.StringVar(&o.plot, "plot", "", "write log-log plots of time per stage and of peak memory against nodes to `PREFIX`-time.png and PREFIX-memory.png")
 	if err := h.Parse(); err != nil {
 		return err
@@ -85,7 +97,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		return h.Usagef("-step must be positive and -epochs not negative")
 	}
 	if o.one >= 0 {
-		r, err := measure(ctx, o.one, o.epochs, o.dim, o.rank, o.one <= o.denseMax)
+		r, err := measure(ctx, o, o.one)
 		if err != nil {
 			return err
 		}
@@ -115,7 +127,10 @@ func measureAll(ctx context.Context, h *benchmarks.Harness, o *options) ([]row, 
 	}
 	var rows []row
 	for s := o.minScale; s <= o.maxScale; s += o.step {
-		args := []string{"-one", strconv.Itoa(s), "-epochs", fmt.Sprint(o.epochs), "-dim", strconv.Itoa(o.dim), "-dense-max", strconv.Itoa(o.denseMax), "-rank", strconv.Itoa(o.rank)}
+		args := []string{"-one", strconv.Itoa(s), "-epochs", fmt.Sprint(o.epochs), "-dim", strconv.Itoa(o.dim), "-dense-max", strconv.Itoa(o.denseMax), "-rank", strconv.Itoa(o.rank),
+			"-gensim-max", strconv.Itoa(o.gensimMax), "-python", o.gensim.Python, "-script", o.gensim.Script,
+			"-gensim-walks", strconv.Itoa(o.gensim.Walks), "-gensim-length", strconv.Itoa(o.gensim.Length), "-gensim-window", strconv.Itoa(o.gensim.Window),
+			"-gensim-negative", strconv.Itoa(o.gensim.Negative), "-gensim-epochs", strconv.Itoa(o.gensim.Epochs), "-gensim-workers", strconv.Itoa(o.gensim.Workers)}
 		cmd := exec.CommandContext(ctx, self, args...)
 		cmd.Stderr = h.Stderr
 		var buf bytes.Buffer
@@ -142,68 +157,36 @@ func measureAll(ctx context.Context, h *benchmarks.Harness, o *options) ([]row, 
 func report(h *benchmarks.Harness, o *options, rows []row) string {
 	var b strings.Builder
 	b.WriteString(h.Header("Scaling on R-MAT graphs"))
-	fmt.Fprintf(&b, "Graph500 R-MAT (A = 0.57, B = 0.19, C = 0.19, edge factor 16, ids permuted, undirected, duplicates and self-loops dropped), generated, written as a SNAP edge list to a temporary file and loaded back (load = parsing that file into the CSR); half the edges held out by the splitter; factorization = lowrank.NewSeries of the training graph's transition matrix at rank %d (C = 10 powers; the factors are dropped before training); sparse trainer with default settings, d = %d, C = 10, %s (one epoch = N walks, 10 positive and 10 negative pairs each). Peak RSS is the child process's VmHWM over all stages. Dense: the reference's pre-flight memory estimate (C + 1 float32 N x N matrices); its time and AUC where it ran (300 steps).\n\n", o.rank, o.dim, lengthNote(o.epochs))
-	b.WriteString("| scale | nodes | edges | generate | load | split | factorize | epochs | one epoch | train | evaluate | end to end | pairs/s | test AUC | peak RSS | sparse estimate | dense memory | dense time | dense AUC |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "Graph500 R-MAT (A = 0.57, B = 0.19, C = 0.19, edge factor 16, ids permuted, undirected, duplicates and self-loops dropped), generated, written as a SNAP edge list to a temporary file and loaded back (load = parsing that file into the CSR); half the edges held out by the splitter; factorization = lowrank.NewSeries of the training graph's transition matrix at rank %d (C = 10 powers; the factors are dropped before training); sparse trainer with default settings, d = %d, C = 10, %s (one epoch = N walks, 10 positive and 10 negative pairs each). Peak RSS is the child process's VmHWM over all stages. Dense: the reference's pre-flight memory estimate (C + 1 float32 N x N matrices); its time and AUC where it ran (300 steps).%s\n\n", o.rank, o.dim, lengthNote(o.epochs), gensimNote(o))
+	b.WriteString("| scale | nodes | edges | generate | load | split | factorize | epochs | one epoch | train | evaluate | end to end | pairs/s | test AUC | gensim Y·Y | gensim Y·Y′ | gensim time | peak RSS | sparse estimate | dense memory | dense time | dense AUC |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		dt, da := "—", "—"
 		if r.DenseSeconds > 0 {
 			dt, da = fmt.Sprintf("%.1f s", r.DenseSeconds), fmt.Sprintf("%.4f", r.DenseAUC)
 		}
+		gy, gyc, gt := "—", "—", "—"
+		if r.Gensim {
+			gy, gyc, gt = fmt.Sprintf("%.4f", r.GensimYY), fmt.Sprintf("%.4f", r.GensimYYC), fmt.Sprintf("%.1f s", r.GensimSeconds)
+		}
 		total := r.GenSeconds + r.LoadSeconds + r.SplitSeconds + r.FactorSecs + r.TrainSeconds + r.EvalSeconds
-		fmt.Fprintf(&b, "| %d | %d | %d | %.1f s | %.1f s | %.1f s | %.1f s | %g | %.1f s | %.1f s | %.1f s | %.1f s | %.2fM | %.4f | %s | %s | %s | %s | %s |\n",
-			r.Scale, r.Nodes, r.Edges, r.GenSeconds, r.LoadSeconds, r.SplitSeconds, r.FactorSecs, r.Epochs, r.EpochSeconds, r.TrainSeconds, r.EvalSeconds, total, r.PairsPerSec/1e6, r.TestAUC,
+		fmt.Fprintf(&b, "| %d | %d | %d | %.1f s | %.1f s | %.1f s | %.1f s | %g | %.1f s | %.1f s | %.1f s | %.1f s | %.2fM | %.4f | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			r.Scale, r.Nodes, r.Edges, r.GenSeconds, r.LoadSeconds, r.SplitSeconds, r.FactorSecs, r.Epochs, r.EpochSeconds, r.TrainSeconds, r.EvalSeconds, total, r.PairsPerSec/1e6, r.TestAUC, gy, gyc, gt,
 			sysmem.FormatBytes(r.PeakRSS), sysmem.FormatBytes(r.Estimated), sysmem.FormatBytes(r.DenseBytes), dt, da)
 	}
 	return b.String()
 }
 
-func measure(ctx context.Context, scale int, epochs float64, dim, rank int, dense bool) (*row, error) {
-	r := &row{Scale: scale, Epochs: epochs}
-	t := time.Now()
-	g, err := pipeline.RMAT(scale, 16, false, 1)
+// measure runs every stage of one scale in this process.
+func measure(ctx context.Context, o *options, scale int) (*row, error) {
+	r := &row{Scale: scale, Epochs: o.epochs}
+	split, tg, err := prepare(ctx, r, scale, o.rank)
 	if err != nil {
 		return nil, err
 	}
-	r.GenSeconds = time.Since(t).Seconds()
-	// Load: the same graph as a SNAP edge list on disk, parsed back.
-	path, err := benchmarks.WriteEdgeListTemp(g.Adj)
-	if err != nil {
-		return nil, err
-	}
-	defer os.Remove(path)
-	g = nil
-	t = time.Now()
-	g, _, err = graphio.LoadEdgeList(ctx, path, graphio.LoadOptions{IDs: graphio.IDInteger})
-	if err != nil {
-		return nil, err
-	}
-	r.LoadSeconds = time.Since(t).Seconds()
-	r.Nodes, r.Edges = g.N(), g.Adj.NNZ()/2
-	t = time.Now()
-	split, err := pipeline.SplitEdges(ctx, g, 0.5, 1)
-	if err != nil {
-		return nil, err
-	}
-	r.SplitSeconds = time.Since(t).Seconds()
-	tg, err := split.TrainGraph()
-	if err != nil {
-		return nil, err
-	}
-	g = nil
-	if rank > 0 {
-		r.FactorRank = rank
-		t = time.Now()
-		// The factors are dropped at once, and collected before training.
-		if _, err := lowrank.NewSeries(ctx, tg.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: rank, Seed: 1}, C: 10}); err != nil {
-			return nil, err
-		}
-		r.FactorSecs = time.Since(t).Seconds()
-		runtime.GC()
-	}
-	cfg := train.Config{Dim: dim, Epochs: epochs, EvalEvery: epochs, EvalPairs: 100000, Seed: 1}
+	cfg := train.Config{Dim: o.dim, Epochs: o.epochs, EvalEvery: o.epochs, EvalPairs: 100000, Seed: 1}
 	r.Epochs = cfg.Resolve(tg.N(), tg.Adj.NNZ()).Epochs
 	r.Estimated = cfg.EstimateMemory(tg.N(), tg.Adj.NNZ(), 4*len(split.Train))
-	t = time.Now()
+	t := time.Now()
 	res, err := train.Run(ctx, tg, split, cfg, nil)
 	if err != nil {
 		return nil, err
@@ -216,9 +199,10 @@ func measure(ctx context.Context, scale int, epochs float64, dim, rank int, dens
 	r.TestAUC = res.TestAUC
 	r.PairsPerSec = res.Stats.PairsPerSecond
 	r.PeakRSS = sysmem.PeakRSS()
-	dcfg := reference.Config{Dim: dim}
-	r.DenseBytes, _ = reference.CheckMemory(tg.N(), reference.Config{Dim: dim, MemoryLimit: math.MaxInt64})
-	if dense {
+	res = nil
+	dcfg := reference.Config{Dim: o.dim}
+	r.DenseBytes, _ = reference.CheckMemory(tg.N(), reference.Config{Dim: o.dim, MemoryLimit: math.MaxInt64})
+	if scale <= o.denseMax {
 		t = time.Now()
 		dres, err := benchmarks.RunSplit(ctx, reference.Run, split, dcfg, nil)
 		if err == nil {
@@ -226,7 +210,83 @@ func measure(ctx context.Context, scale int, epochs float64, dim, rank int, dens
 			r.DenseAUC = dres.TestAUC
 		}
 	}
+	if scale <= o.gensimMax {
+		if err := measureGensim(ctx, r, o.gensim, o.dim, tg, split); err != nil {
+			return nil, err
+		}
+	}
 	return r, nil
+}
+
+// prepare generates the graph of scale, loads it back from an edge list,
+// splits it and factorizes the training graph at rank (0: skip), timing
+// each stage into r; it returns the split and its training graph.
+func prepare(ctx context.Context, r *row, scale, rank int) (*pipeline.Split, *pipeline.Graph, error) {
+	t := time.Now()
+	g, err := pipeline.RMAT(scale, 16, false, 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.GenSeconds = time.Since(t).Seconds()
+	// Load: the same graph as a SNAP edge list on disk, parsed back.
+	path, err := benchmarks.WriteEdgeListTemp(g.Adj)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.Remove(path)
+	g = nil
+	t = time.Now()
+	g, _, err = graphio.LoadEdgeList(ctx, path, graphio.LoadOptions{IDs: graphio.IDInteger})
+	if err != nil {
+		return nil, nil, err
+	}
+	r.LoadSeconds = time.Since(t).Seconds()
+	r.Nodes, r.Edges = g.N(), g.Adj.NNZ()/2
+	t = time.Now()
+	split, err := pipeline.SplitEdges(ctx, g, 0.5, 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.SplitSeconds = time.Since(t).Seconds()
+	tg, err := split.TrainGraph()
+	if err != nil {
+		return nil, nil, err
+	}
+	g = nil
+	if rank > 0 {
+		r.FactorRank = rank
+		t = time.Now()
+		// The factors are dropped at once, and collected before training.
+		if _, err := lowrank.NewSeries(ctx, tg.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: rank, Seed: 1}, C: 10}); err != nil {
+			return nil, nil, err
+		}
+		r.FactorSecs = time.Since(t).Seconds()
+		runtime.GC()
+	}
+	return split, tg, nil
+}
+
+// measureGensim runs DeepWalk on the training graph tg and scores its last
+// epoch's vectors on the split's test pairs by Y·Y and Y·Y′.
+func measureGensim(ctx context.Context, r *row, o benchmarks.Gensim, dim int, tg *pipeline.Graph, split *pipeline.Split) error {
+	o.Dim, o.Seed = dim, 1
+	runtime.GC()
+	return benchmarks.RunDeepWalk(ctx, o, tg.Adj, func(ep benchmarks.GensimEpoch) error {
+		r.Gensim, r.GensimSeconds = true, ep.Elapsed
+		r.GensimYY = pipeline.PairAUC(ep.Y, ep.Y, dim, split.Test, split.TestNeg)
+		r.GensimYYC = pipeline.PairAUC(ep.Y, ep.YC, dim, split.Test, split.TestNeg)
+		return nil
+	})
+}
+
+// gensimNote describes the gensim columns.
+func gensimNote(o *options) string {
+	if o.gensimMax < o.minScale {
+		return ""
+	}
+	g := o.gensim
+	g.Dim = o.dim
+	return fmt.Sprintf(" gensim (up to scale %d, in the same process after wys, on the same training graph and test pairs): %s, test AUC of Y·Y and of Y·Y′; its time runs from the edge list to the vectors, walks included; its memory is not in the peak RSS.", o.gensimMax, g.Describe())
 }
 
 // lengthNote describes the training length of -epochs.
