@@ -187,6 +187,9 @@ func (c *evalFlags) run(ctx context.Context, stdout, stderr io.Writer) error {
 // unless -missing zero.
 func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeline.NodeIDs, n int, what string) ([]float32, int, error) {
 	y, missing := emb.Align(ids, n)
+	if extra := emb.N() - (n - len(missing)); extra > 0 {
+		fmt.Fprintf(stdout, "%d of the %d vectors in %s name no node of %s: left out\n", extra, emb.N(), c.emb.path, what)
+	}
 	if len(missing) == 0 {
 		return y, 0, nil
 	}

@@ -303,3 +303,28 @@ func TestEvalPlanetoidMatchesTraining(t *testing.T) {
 		t.Errorf("eval's classification differs from training's:\n%s\n%s", got.Classification, trained.Classification)
 	}
 }
+
+// TestEvalSaysExtraVectors: vectors of nodes the split does not name are
+// left out, and eval says how many.
+func TestEvalSaysExtraVectors(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "evalcheck")
+	b, err := os.ReadFile(filepath.Join(dir, "gensim.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(b), "60 8\n", "62 8\n", 1) + "extra1 1 2 3 4 5 6 7 8\nextra2 8 7 6 5 4 3 2 1\n"
+	emb := filepath.Join(t.TempDir(), "more.txt")
+	if err := os.WriteFile(emb, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{emb: "2 of the 62 vectors in " + emb + " name no node of", filepath.Join(dir, "gensim.txt"): ""} {
+		code, stdout, stderr := runCLI(t, "eval", "-emb", file, "-split", filepath.Join(dir, "split"))
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		if got := strings.Contains(stdout, "name no node of"); got != (want != "") || !strings.Contains(stdout, want) {
+			t.Errorf("%s: want %q in stdout:\n%s", file, want, stdout)
+		}
+	}
+}
