@@ -162,7 +162,14 @@ func (t *textReader) readErr(line int, err error) error {
 // "\n" both end a line, and the last line may lack one). The slice passed
 // to fn is only valid during the call. Every 2^16 lines it checks ctx.
 func (t *textReader) lines(ctx context.Context, fn func(line int, text []byte) error) error {
+	return t.linesAt(ctx, func(line int, _ int64, text []byte) error { return fn(line, text) })
+}
+
+// linesAt is lines that also passes each line's byte offset in the
+// (decompressed) text.
+func (t *textReader) linesAt(ctx context.Context, fn func(line int, off int64, text []byte) error) error {
 	var long []byte
+	var off int64
 	for ln := 1; ; ln++ {
 		text, err := t.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
@@ -182,12 +189,14 @@ func (t *textReader) lines(ctx context.Context, fn func(line int, text []byte) e
 		if len(text) == 0 && err == io.EOF {
 			return nil
 		}
+		start := off
+		off += int64(len(text))
 		text = bytes.TrimSuffix(text, []byte{'\n'})
 		text = bytes.TrimSuffix(text, []byte{'\r'})
 		if bytes.IndexByte(text, '\r') >= 0 {
 			return formatErr(t.name, ln, "carriage return inside a line: the file seems to use CR-only line ends; convert them to LF (tr '\\r' '\\n')")
 		}
-		if ferr := fn(ln, text); ferr != nil {
+		if ferr := fn(ln, start, text); ferr != nil {
 			return ferr
 		}
 		if ln&(1<<16-1) == 0 {
@@ -199,6 +208,24 @@ func (t *textReader) lines(ctx context.Context, fn func(line int, text []byte) e
 			return nil
 		}
 	}
+}
+
+// ReadLines reads the lines of r as ReadEdgeList does (plain text or
+// gzip, recognised by its magic bytes; LF or CRLF line ends; a carriage
+// return inside a line, a line over 1 MiB or corrupt gzip is an error
+// naming name and the line) and calls fn with each line's 1-based number,
+// its byte offset in the (decompressed) text and its text without the
+// line end, valid only during the call. It returns fn's first error
+// unchanged, and checks ctx every 2^16 lines. With ParseEdgeLine it lets
+// a reader of a part of a file (a byte range of a split read) apply the
+// loader's exact rules.
+func ReadLines(ctx context.Context, r io.Reader, name string, fn func(ln int, off int64, text []byte) error) error {
+	in, err := openText(r, name)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	return in.linesAt(ctx, fn)
 }
 
 // ReadEdgeList reads a SNAP-style edge list from r: one edge per line as
@@ -382,65 +409,39 @@ func fields(line []byte, out *[3][]byte) int {
 
 func (p *edgeParser) line(ln int, line []byte) error {
 	p.rep.Lines = ln
-	if ln == 1 {
-		// A UTF-8 byte-order mark (as some Windows editors write) is not
-		// part of the first id.
-		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
-	}
-	var f [3][]byte
-	n := fields(line, &f)
-	if n == 0 {
+	e, err := ParseEdgeLine(p.name, ln, line, p.opt)
+	switch {
+	case err != nil:
+		return err
+	case e.Comment:
+		p.rep.Comments++
+		return nil
+	case !e.Edge:
 		p.rep.Blank++
 		return nil
 	}
-	if f[0][0] == '#' || f[0][0] == '%' {
-		p.rep.Comments++
-		return nil
-	}
-	if n < 2 {
-		return formatErr(p.name, ln, "missing column: want \"u v\" or \"u v weight\", got %q", bytes.TrimSpace(line))
-	}
 	if p.opt.Weighted {
-		if n < 3 {
-			return formatErr(p.name, ln, "missing weight column: the graph is read as weighted, so every edge needs \"u v weight\" (or read it unweighted)")
-		}
-		v, err := strconv.ParseFloat(string(f[2]), 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return formatErr(p.name, ln, "weight %q is not a finite number", f[2])
-		}
-		if v <= 0 {
-			return formatErr(p.name, ln, "weight %v is not positive (edge weights must be > 0; leave the edge out instead)", v)
-		}
-		p.w.push(v)
+		p.w.push(e.W)
 	}
 	if !p.decided {
 		p.decide()
 	}
 	p.rep.EdgesRead++
 	if p.numeric {
-		u, ok1 := p.parseID(f[0])
-		v, ok2 := p.parseID(f[1])
-		if ok1 && ok2 {
-			p.nums.push(u)
-			p.nums.push(v)
-			p.idset.add(u)
-			p.idset.add(v)
+		if e.Numeric {
+			p.nums.push(e.Num[0])
+			p.nums.push(e.Num[1])
+			p.idset.add(e.Num[0])
+			p.idset.add(e.Num[1])
 			return nil
-		}
-		if p.opt.IDs == IDInteger {
-			bad := f[0]
-			if ok1 {
-				bad = f[1]
-			}
-			return formatErr(p.name, ln, "node id %q is not an integer: ids must be non-negative integers below 2^64 (or read ids as tokens)", bad)
 		}
 		p.toTokens()
 	}
-	a, err := p.intern(f[0])
+	a, err := p.intern(e.U)
 	if err != nil {
 		return err
 	}
-	b, err := p.intern(f[1])
+	b, err := p.intern(e.V)
 	if err != nil {
 		return err
 	}
@@ -449,12 +450,86 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	return nil
 }
 
-// parseID parses an integer id. In IDAuto mode only the canonical
-// spelling counts as an integer: "001" (or "+1") would otherwise become
-// the same node as "1", so such an id makes the ids tokens, each kept as
-// written. IDInteger, asked for explicitly, reads "001" as 1.
-func (p *edgeParser) parseID(b []byte) (uint64, bool) {
-	if p.opt.IDs == IDAuto && len(b) > 1 && b[0] == '0' {
+// EdgeLine is one line of an edge list as ReadEdgeList reads it.
+type EdgeLine struct {
+	// Edge is false for a blank or comment line; Comment marks a comment.
+	Edge, Comment bool
+	// U and V are the two ids as written; they alias the line's text.
+	U, V []byte
+	// Num holds U and V as integers when Numeric: both read as integers
+	// under the options' IDMode (IDAuto: canonical spellings only, so
+	// "001" is not one; IDToken: never).
+	Num     [2]uint64
+	Numeric bool
+	// W is the weight when the options say Weighted, else 0.
+	W float64
+}
+
+// ParseEdgeLine parses line ln (1-based; only line 1 may start with a
+// UTF-8 byte-order mark, which is dropped) of the edge list name, given
+// without its line end, with ReadEdgeList's rules and error messages:
+// comment and blank lines, a missing column, a missing, non-finite or
+// non-positive weight when opt.Weighted, and under IDInteger an id that
+// is not an integer are errors naming name and ln and wrapping ErrFormat.
+// Whether the graph's ids end up numeric is decided over all its lines
+// (IDAuto: numeric when every id of every line is; see IDMode).
+func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine, error) {
+	var e EdgeLine
+	if ln == 1 {
+		// A UTF-8 byte-order mark (as some Windows editors write) is not
+		// part of the first id.
+		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+	}
+	var f [3][]byte
+	n := fields(line, &f)
+	if n == 0 {
+		return e, nil
+	}
+	if f[0][0] == '#' || f[0][0] == '%' {
+		e.Comment = true
+		return e, nil
+	}
+	if n < 2 {
+		return e, formatErr(name, ln, "missing column: want \"u v\" or \"u v weight\", got %q", bytes.TrimSpace(line))
+	}
+	if opt.Weighted {
+		if n < 3 {
+			return e, formatErr(name, ln, "missing weight column: the graph is read as weighted, so every edge needs \"u v weight\" (or read it unweighted)")
+		}
+		v, err := strconv.ParseFloat(string(f[2]), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return e, formatErr(name, ln, "weight %q is not a finite number", f[2])
+		}
+		if v <= 0 {
+			return e, formatErr(name, ln, "weight %v is not positive (edge weights must be > 0; leave the edge out instead)", v)
+		}
+		e.W = v
+	}
+	e.Edge, e.U, e.V = true, f[0], f[1]
+	if opt.IDs == IDToken {
+		return e, nil
+	}
+	u, ok1 := ParseNodeID(f[0], opt.IDs)
+	v, ok2 := ParseNodeID(f[1], opt.IDs)
+	e.Num, e.Numeric = [2]uint64{u, v}, ok1 && ok2
+	if !e.Numeric && opt.IDs == IDInteger {
+		bad := f[0]
+		if ok1 {
+			bad = f[1]
+		}
+		return e, formatErr(name, ln, "node id %q is not an integer: ids must be non-negative integers below 2^64 (or read ids as tokens)", bad)
+	}
+	return e, nil
+}
+
+// ParseNodeID reads an id as an integer under mode, reporting whether it
+// is one. In IDAuto mode only the canonical spelling counts as an
+// integer: "001" (or "+1") would otherwise become the same node as "1",
+// so such an id makes the ids tokens, each kept as written. IDInteger,
+// asked for explicitly, reads "001" as 1. Under IDToken no id is an
+// integer.
+func ParseNodeID(b []byte, mode IDMode) (uint64, bool) {
+	if mode == IDToken || mode == IDAuto && len(b) > 1 && b[0] == '0' {
 		return 0, false
 	}
 	return parseID(b)
