@@ -1,0 +1,304 @@
+package wysbeam
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
+)
+
+// Prep is a preprocessing job: the edge lists to read, how to read them,
+// where its outputs go and the link-prediction split to make. Its outputs
+// under Dir (any Beam filesystem) are the node ids (ids.bin), the whole
+// graph as CSR shards of row ranges (shards/csr-NNNNN.bin, read back by
+// ReadShards), the training graph every worker reads (graph.csr, a file
+// of WriteGraph) and, when TestFraction > 0, the split's pairs
+// (split.bin; ReadPrep reads it with the ids).
+type Prep struct {
+	// Input is a file or a glob of SNAP edge-list files (plain or gzip).
+	// Several files are read as their concatenation in sorted name order.
+	Input string `json:"input"`
+	// Load says how to read them, as graphio.ReadEdgeList does.
+	Load graphio.LoadOptions `json:"load"`
+	// Dir is the output directory.
+	Dir string `json:"dir"`
+	// Shards is the number of CSR shards (row ranges of equal length); 0
+	// means one per 2^20 nodes.
+	Shards int `json:"shards"`
+	// RangeBytes is the length of the byte ranges a plain file is read
+	// in, in parallel; 0 means 64 MiB. A gzip file is read whole.
+	RangeBytes int64 `json:"range_bytes"`
+	// TestFraction holds out that fraction of the edges with
+	// pipeline.SplitEdges and Seed; 0 trains on the whole graph.
+	TestFraction float64 `json:"test_fraction"`
+	Seed         uint64  `json:"seed"`
+}
+
+// Range is a byte range [Start, End) of the Index-th input file. It owns
+// the lines that start inside it; a gzip file is one range, End being
+// math.MaxInt64.
+type Range struct {
+	File       string
+	Index      int
+	Start, End int64
+}
+
+// edgeRec is an edge line: its ids as node keys (the id as written, or
+// under IDInteger its decimal value, so that "001" and "1" are one node),
+// its weight (1 when unweighted) and its place (file index, byte offset
+// of the line in the file's text), which orders the lines as
+// ReadEdgeList reads their concatenation.
+type edgeRec struct {
+	U, V string
+	W    float64
+	File int32
+	Off  int64
+}
+
+func init() { // Emitter1[int] and Iter1[int] are registered in pipeline.go
+	beam.RegisterType(reflect.TypeOf((*Range)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*edgeRec)(nil)).Elem())
+	register.DoFn3x1[context.Context, Range, func(edgeRec), error](&readFn{})
+	register.DoFn2x0[edgeRec, func(string)](&keysFn{})
+	register.Emitter1[edgeRec]()
+	register.Emitter1[string]()
+	beam.RegisterType(reflect.TypeOf((*idsInfo)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*arcRec)(nil)).Elem())
+	register.DoFn4x1[context.Context, []byte, func(*string) bool, func(idsInfo), error](&idsFn{})
+	register.DoFn4x1[context.Context, edgeRec, idsInfo, func(int, arcRec), error](&arcsFn{})
+	register.DoFn2x0[idsInfo, func(int, int)](&marksFn{})
+	register.DoFn5x1[context.Context, int, func(*int) bool, func(*arcRec) bool, func(int), error](&shardFn{})
+	register.DoFn4x1[context.Context, []byte, idsInfo, func(*int) bool, error](&assembleFn{})
+	register.Emitter1[idsInfo]()
+	register.Emitter2[int, arcRec]()
+	register.Emitter2[int, int]()
+	register.Iter1[string]()
+	register.Iter1[arcRec]()
+}
+
+// PlanRanges lists the files matching p.Input in sorted order and cuts
+// each plain file into ranges of p.RangeBytes; gzip files (recognised by
+// their magic bytes, as the loader does) are one range each.
+func PlanRanges(ctx context.Context, p Prep) ([]Range, error) {
+	fsys, err := filesystem.New(ctx, p.Input)
+	if err != nil {
+		return nil, fmt.Errorf("wysbeam: %s: %w", p.Input, err)
+	}
+	defer fsys.Close()
+	files, err := fsys.List(ctx, p.Input)
+	if err != nil {
+		return nil, fmt.Errorf("wysbeam: listing %s: %w", p.Input, err)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("wysbeam: no file matches %s (check the path)", p.Input)
+	}
+	slices.Sort(files)
+	step := p.RangeBytes
+	if step <= 0 {
+		step = 64 << 20
+	}
+	var out []Range
+	for i, f := range files {
+		size, err := fsys.Size(ctx, f)
+		if err != nil {
+			return nil, fmt.Errorf("wysbeam: %s: %w", f, err)
+		}
+		gz, err := isGzip(ctx, fsys, f)
+		if err != nil {
+			return nil, err
+		}
+		if gz {
+			out = append(out, Range{File: f, Index: i, End: math.MaxInt64})
+			continue
+		}
+		for start := int64(0); start == 0 || start < size; start += step {
+			out = append(out, Range{File: f, Index: i, Start: start, End: min(start+step, size)})
+		}
+	}
+	return out, nil
+}
+
+// isGzip reports whether file starts with the gzip magic bytes.
+func isGzip(ctx context.Context, fsys filesystem.Interface, file string) (bool, error) {
+	r, err := fsys.OpenRead(ctx, file)
+	if err != nil {
+		return false, fmt.Errorf("wysbeam: %s: %w", file, err)
+	}
+	defer r.Close()
+	var magic [2]byte
+	n, err := io.ReadFull(r, magic[:])
+	if err != nil && n < 2 && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return false, fmt.Errorf("wysbeam: reading %s: %w", file, err)
+	}
+	return n == 2 && magic == [2]byte{0x1f, 0x8b}, nil
+}
+
+// readFn parses the edge lines of a range with the loader's rules.
+type readFn struct{ Load graphio.LoadOptions }
+
+func (f *readFn) ProcessElement(ctx context.Context, r Range, emit func(edgeRec)) error {
+	key := func(id []byte, num uint64) string {
+		if f.Load.IDs == graphio.IDInteger {
+			return strconv.FormatUint(num, 10)
+		}
+		return string(id)
+	}
+	return readRange(ctx, r, f.Load, func(off int64, e graphio.EdgeLine) {
+		w := e.W
+		if !f.Load.Weighted {
+			w = 1
+		}
+		emit(edgeRec{U: key(e.U, e.Num[0]), V: key(e.V, e.Num[1]), W: w, File: int32(r.Index), Off: off})
+	})
+}
+
+// errRangeEnd stops the reading of a range at its first line past End.
+var errRangeEnd = errors.New("end of range")
+
+// readRange calls fn with the byte offset and parse of every edge line
+// that starts in r. A range after the file's start begins at the first
+// line start at or after Start; its lines are read behind one empty line,
+// so that the reader neither takes them for gzip nor for the file's first
+// line (whose byte-order mark the loader drops), and a parse error's line
+// number, counted from the range, is made the file's by counting the
+// line ends before the range (read again, on that error path only).
+func readRange(ctx context.Context, r Range, opt graphio.LoadOptions, fn func(off int64, e graphio.EdgeLine)) error {
+	fsys, err := filesystem.New(ctx, r.File)
+	if err != nil {
+		return fmt.Errorf("wysbeam: %s: %w", r.File, err)
+	}
+	defer fsys.Close()
+	rc, err := fsys.OpenRead(ctx, r.File)
+	if err != nil {
+		return fmt.Errorf("wysbeam: %s: %w", r.File, err)
+	}
+	defer rc.Close()
+	var in io.Reader = rc
+	first := int64(0) // offset of the range's first line
+	if r.Start > 0 {
+		br, skipped, err := skipTo(rc, r.Start)
+		if errors.Is(err, io.EOF) {
+			return nil // no line starts at or after Start
+		} else if err != nil {
+			return fmt.Errorf("wysbeam: reading %s: %w", r.File, err)
+		}
+		first, in = r.Start-1+skipped, io.MultiReader(strings.NewReader("\n"), br)
+	}
+	err = graphio.ReadLines(ctx, in, r.File, func(ln int, off int64, text []byte) error {
+		if r.Start > 0 {
+			if ln == 1 {
+				return nil
+			}
+			off += first - 1
+		}
+		if off >= r.End {
+			return errRangeEnd
+		}
+		e, err := graphio.ParseEdgeLine(r.File, ln, text, opt)
+		if err == nil && e.Edge {
+			fn(off, e)
+		}
+		return err
+	})
+	if errors.Is(err, errRangeEnd) {
+		return nil
+	}
+	var pe *pipeline.ParseError
+	if r.Start > 0 && errors.As(err, &pe) && pe.Line > 0 {
+		before, cerr := countLines(ctx, fsys, r.File, first)
+		if cerr != nil {
+			return fmt.Errorf("%w (line %d of the range starting at byte %d; counting the lines before it: %v)", err, pe.Line-1, first, cerr)
+		}
+		pe.Line = before + pe.Line - 1
+	}
+	return err
+}
+
+// skipTo positions a reader of rc at the first line start at or after
+// start > 0: it skips start−1 bytes and then through the next '\n',
+// returning the number of bytes of that second skip.
+func skipTo(rc io.Reader, start int64) (*bufio.Reader, int64, error) {
+	if s, ok := rc.(io.Seeker); ok {
+		if _, err := s.Seek(start-1, io.SeekStart); err != nil {
+			return nil, 0, err
+		}
+	} else if _, err := io.CopyN(io.Discard, rc, start-1); err != nil {
+		return nil, 0, err
+	}
+	br := bufio.NewReaderSize(rc, 1<<16)
+	var n int64
+	for {
+		b, err := br.ReadSlice('\n')
+		n += int64(len(b))
+		if err == nil {
+			return br, n, nil
+		}
+		if err != bufio.ErrBufferFull {
+			return nil, 0, err
+		}
+	}
+}
+
+// countLines counts the line ends in the first n bytes of file.
+func countLines(ctx context.Context, fsys filesystem.Interface, file string, n int64) (int, error) {
+	rc, err := fsys.OpenRead(ctx, file)
+	if err != nil {
+		return 0, err
+	}
+	defer rc.Close()
+	buf := make([]byte, 1<<16)
+	count := 0
+	lr := io.LimitReader(rc, n)
+	for {
+		k, err := lr.Read(buf)
+		count += strings.Count(string(buf[:k]), "\n")
+		if err == io.EOF {
+			return count, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+}
+
+// keysFn emits the two node keys of an edge.
+type keysFn struct{}
+
+func (keysFn) ProcessElement(e edgeRec, emit func(string)) {
+	emit(e.U)
+	emit(e.V)
+}
+
+// BuildPrep adds the preprocessing of p to the pipeline's root scope, for
+// the ranges of PlanRanges: a parallel read and parse of the ranges, the
+// distinct node keys, one step that sorts them into rows and writes the
+// ids, a parallel mapping of the edges to arcs (symmetrised and with the
+// self-loop policy applied), a GroupByKey per CSR shard that merges
+// duplicate arcs keeping the first line's weight and writes the shard,
+// and one step that assembles the shards, splits the graph and writes the
+// training graph. After the pipeline has run, ReadPrep reads its outputs.
+func BuildPrep(scope beam.Scope, p Prep, ranges []Range) {
+	s := scope.Scope("prep")
+	edges := beam.ParDo(s, &readFn{Load: p.Load}, beam.Reshuffle(s, beam.CreateList(s, ranges)))
+	keys := filter.Distinct(s, beam.ParDo(s, keysFn{}, edges))
+	info := beam.ParDo(s.Scope("ids"), &idsFn{Prep: p}, beam.Impulse(s), beam.SideInput{Input: keys})
+	arcs := beam.ParDo(s.Scope("arcs"), &arcsFn{Prep: p}, edges, beam.SideInput{Input: info})
+	marks := beam.ParDo(s, &marksFn{Prep: p}, info)
+	shards := beam.ParDo(s.Scope("shards"), &shardFn{Prep: p}, beam.CoGroupByKey(s, marks, arcs))
+	beam.ParDo0(s.Scope("assemble"), &assembleFn{Prep: p}, beam.Impulse(s),
+		beam.SideInput{Input: info}, beam.SideInput{Input: shards})
+}

@@ -1,0 +1,300 @@
+package wysbeam
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
+)
+
+// idsInfo is the ids step's message: the number of nodes (the ids
+// themselves are in the ids file).
+type idsInfo struct{ N int }
+
+// arcRec is a stored arc u→v with its weight and the place of the line
+// that gave it.
+type arcRec struct {
+	U, V int32
+	W    float64
+	File int32
+	Off  int64
+}
+
+// The outputs of a Prep under its Dir.
+func (p Prep) idsPath() string        { return p.Dir + "/ids.bin" }
+func (p Prep) shardPath(k int) string { return fmt.Sprintf("%s/shards/csr-%05d.bin", p.Dir, k) }
+func (p Prep) splitPath() string      { return p.Dir + "/split.bin" }
+
+// GraphPath is the training graph's file, read by every worker (Job.Graph).
+func (p Prep) GraphPath() string { return p.Dir + "/graph.csr" }
+
+// shardRows returns the rows per shard and the number of shards of n nodes.
+func (p Prep) shardRows(n int) (rows, shards int) {
+	rows = 1 << 20
+	if p.Shards > 0 {
+		rows = max(1, (n+p.Shards-1)/p.Shards)
+	}
+	return rows, (n + rows - 1) / rows
+}
+
+// idsFn sorts the distinct node keys into rows as ReadEdgeList numbers
+// them (numerically when every key is an integer under the id mode, else
+// as byte strings) and writes the ids file. It runs once, on one worker,
+// which holds the N keys.
+type idsFn struct{ Prep Prep }
+
+func (f *idsFn) ProcessElement(ctx context.Context, _ []byte, keys func(*string) bool, emit func(idsInfo)) error {
+	var all []string
+	var k string
+	numeric := f.Prep.Load.IDs != graphio.IDToken
+	for keys(&k) {
+		all = append(all, k)
+		if numeric {
+			_, numeric = graphio.ParseNodeID([]byte(k), f.Prep.Load.IDs)
+		}
+	}
+	if len(all) == 0 {
+		return &pipeline.ParseError{File: f.Prep.Input, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
+	}
+	if len(all) > math.MaxInt32 {
+		return &pipeline.ParseError{File: f.Prep.Input, Err: fmt.Errorf("%w: %d distinct nodes exceed the limit of 2^31-1", pipeline.ErrFormat, len(all))}
+	}
+	var ids *pipeline.NodeIDs
+	if numeric {
+		nums := make([]uint64, len(all))
+		for i, s := range all {
+			nums[i], _ = strconv.ParseUint(s, 10, 64)
+		}
+		ids = pipeline.NewNumericIDs(nums)
+	} else {
+		ids = pipeline.NewStringIDs(all)
+	}
+	if err := writeIDs(ctx, f.Prep.idsPath(), ids); err != nil {
+		return err
+	}
+	emit(idsInfo{N: ids.Len()})
+	return nil
+}
+
+// idsMagic starts the ids file: the magic, 'n' (numeric: N uint64
+// little-endian) or 's' (strings: N ids, each ended by '\n'), then N as
+// uint64 and the ids in row order.
+const idsMagic = "WYSIDS1\n"
+
+func writeIDs(ctx context.Context, path string, ids *pipeline.NodeIDs) error {
+	return writeFile(ctx, path, func(w io.Writer) error {
+		head := make([]byte, 17)
+		copy(head, idsMagic)
+		head[8] = 's'
+		if ids.Numeric() {
+			head[8] = 'n'
+		}
+		binary.LittleEndian.PutUint64(head[9:], uint64(ids.Len()))
+		if _, err := w.Write(head); err != nil {
+			return err
+		}
+		var buf []byte
+		for i := 0; i < ids.Len(); i++ {
+			if ids.Numeric() {
+				v, _ := strconv.ParseUint(ids.Name(i), 10, 64)
+				buf = binary.LittleEndian.AppendUint64(buf[:0], v)
+			} else {
+				buf = append(append(buf[:0], ids.Name(i)...), '\n')
+			}
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// readIDs reads an ids file.
+func readIDs(ctx context.Context, path string) (*pipeline.NodeIDs, error) {
+	var ids *pipeline.NodeIDs
+	err := readFile(ctx, path, func(r io.Reader) error {
+		head := make([]byte, 17)
+		if _, err := io.ReadFull(r, head); err != nil || string(head[:8]) != idsMagic {
+			return fmt.Errorf("not an ids file (no %q header); it is written by the preprocessing", idsMagic[:7])
+		}
+		n := binary.LittleEndian.Uint64(head[9:])
+		if n > math.MaxInt32 {
+			return fmt.Errorf("implausible number of ids: %d", n)
+		}
+		if head[8] == 'n' {
+			nums := make([]uint64, n)
+			if err := binary.Read(r, binary.LittleEndian, nums); err != nil {
+				return fmt.Errorf("truncated ids: %w", err)
+			}
+			ids = pipeline.NewNumericIDs(nums)
+			return nil
+		}
+		raw, err := io.ReadAll(r)
+		if err != nil {
+			return err
+		}
+		names := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+		if uint64(len(names)) != n {
+			return fmt.Errorf("%d ids, the header says %d", len(names), n)
+		}
+		ids = pipeline.NewStringIDs(names)
+		return nil
+	})
+	return ids, err
+}
+
+var (
+	idsMu    sync.Mutex
+	idsCache = map[string]*pipeline.NodeIDs{}
+)
+
+// cachedIDs reads an ids file once per process.
+func cachedIDs(ctx context.Context, path string) (*pipeline.NodeIDs, error) {
+	idsMu.Lock()
+	defer idsMu.Unlock()
+	if ids, ok := idsCache[path]; ok {
+		return ids, nil
+	}
+	ids, err := readIDs(ctx, path)
+	if err == nil {
+		idsCache[path] = ids
+	}
+	return ids, err
+}
+
+// arcsFn maps an edge's keys to rows and emits its arcs, keyed by shard,
+// with the loader's policies: a self-loop is dropped unless kept (its
+// node stays, as a row of the ids), and an undirected edge u ≠ v gives
+// both arcs, each carrying the line's place so that the first line naming
+// the edge in either direction sets both arcs' weight.
+type arcsFn struct{ Prep Prep }
+
+func (f *arcsFn) ProcessElement(ctx context.Context, e edgeRec, info idsInfo, emit func(int, arcRec)) error {
+	ids, err := cachedIDs(ctx, f.Prep.idsPath())
+	if err != nil {
+		return err
+	}
+	u, ok1 := ids.Row(e.U)
+	v, ok2 := ids.Row(e.V)
+	if !ok1 || !ok2 {
+		return fmt.Errorf("wysbeam: edge %q %q has an id missing from %s (the ids file is stale?)", e.U, e.V, f.Prep.idsPath())
+	}
+	if u == v && !f.Prep.Load.KeepSelfLoops {
+		return nil
+	}
+	rows, _ := f.Prep.shardRows(info.N)
+	emit(u/rows, arcRec{U: int32(u), V: int32(v), W: e.W, File: e.File, Off: e.Off})
+	if !f.Prep.Load.Directed && u != v {
+		emit(v/rows, arcRec{U: int32(v), V: int32(u), W: e.W, File: e.File, Off: e.Off})
+	}
+	return nil
+}
+
+// marksFn emits every shard number with N, so that shards without arcs
+// are written too.
+type marksFn struct{ Prep Prep }
+
+func (f *marksFn) ProcessElement(info idsInfo, emit func(int, int)) {
+	_, shards := f.Prep.shardRows(info.N)
+	for k := 0; k < shards; k++ {
+		emit(k, info.N)
+	}
+}
+
+// shardFn sorts the arcs of shard k by (row, column, line place), keeps
+// the first of each (row, column) and writes the shard's CSR rows.
+type shardFn struct{ Prep Prep }
+
+func (f *shardFn) ProcessElement(ctx context.Context, k int, marks func(*int) bool, arcs func(*arcRec) bool, emit func(int)) error {
+	n := -1
+	for marks(&n) {
+	}
+	if n < 0 {
+		return fmt.Errorf("wysbeam: arcs of shard %d, which the ids do not give", k)
+	}
+	var all []arcRec
+	var a arcRec
+	for arcs(&a) {
+		all = append(all, a)
+	}
+	slices.SortFunc(all, func(a, b arcRec) int {
+		return cmp.Or(cmp.Compare(a.U, b.U), cmp.Compare(a.V, b.V), cmp.Compare(a.File, b.File), cmp.Compare(a.Off, b.Off))
+	})
+	all = slices.CompactFunc(all, func(a, b arcRec) bool { return a.U == b.U && a.V == b.V })
+	rows, _ := f.Prep.shardRows(n)
+	lo, hi := k*rows, min(n, (k+1)*rows)
+	sh := &shard{Lo: lo, Indptr: make([]int64, hi-lo+1), Indices: make([]int32, len(all)), Data: make([]float64, len(all))}
+	for i, a := range all {
+		sh.Indptr[int(a.U)-lo+1]++
+		sh.Indices[i], sh.Data[i] = a.V, a.W
+	}
+	for r := 1; r < len(sh.Indptr); r++ {
+		sh.Indptr[r] += sh.Indptr[r-1]
+	}
+	if err := writeShard(ctx, f.Prep.shardPath(k), sh); err != nil {
+		return err
+	}
+	emit(k)
+	return nil
+}
+
+// shard is rows Lo.. of a CSR: its row pointers (from 0), columns and
+// values.
+type shard struct {
+	Lo      int
+	Indptr  []int64
+	Indices []int32
+	Data    []float64
+}
+
+// shardMagic starts a shard file: the magic, Lo, the number of rows and
+// of arcs (uint64), then Indptr (int64), Indices (int32) and Data
+// (float64), little-endian.
+const shardMagic = "WYSSHD1\n"
+
+func writeShard(ctx context.Context, path string, sh *shard) error {
+	return writeFile(ctx, path, func(w io.Writer) error {
+		head := make([]byte, 32)
+		copy(head, shardMagic)
+		binary.LittleEndian.PutUint64(head[8:], uint64(sh.Lo))
+		binary.LittleEndian.PutUint64(head[16:], uint64(len(sh.Indptr)-1))
+		binary.LittleEndian.PutUint64(head[24:], uint64(len(sh.Indices)))
+		for _, v := range []any{head, sh.Indptr, sh.Indices, sh.Data} {
+			if err := binary.Write(w, binary.LittleEndian, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func readShard(ctx context.Context, path string) (*shard, error) {
+	sh := &shard{}
+	err := readFile(ctx, path, func(r io.Reader) error {
+		head := make([]byte, 32)
+		if _, err := io.ReadFull(r, head); err != nil || string(head[:8]) != shardMagic {
+			return fmt.Errorf("not a CSR shard (no %q header); it is written by the preprocessing", shardMagic[:7])
+		}
+		lo, rows, nnz := binary.LittleEndian.Uint64(head[8:]), binary.LittleEndian.Uint64(head[16:]), binary.LittleEndian.Uint64(head[24:])
+		if lo > math.MaxInt32 || rows > math.MaxInt32 || nnz > 1<<40 {
+			return fmt.Errorf("implausible sizes: rows from %d, %d rows, %d arcs", lo, rows, nnz)
+		}
+		sh.Lo, sh.Indptr, sh.Indices, sh.Data = int(lo), make([]int64, rows+1), make([]int32, nnz), make([]float64, nnz)
+		for _, v := range []any{sh.Indptr, sh.Indices, sh.Data} {
+			if err := binary.Read(r, binary.LittleEndian, v); err != nil {
+				return fmt.Errorf("truncated shard of %d rows and %d arcs: %w", rows, nnz, err)
+			}
+		}
+		return nil
+	})
+	return sh, err
+}

@@ -1,0 +1,253 @@
+package wysbeam
+
+import (
+	"compress/gzip"
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/wys-project/wys/internal/datasets"
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
+	"github.com/wys-project/wys/pipeline/train"
+)
+
+// handGraph has comments, a byte-order mark, CRLF line ends, blank lines,
+// duplicates in both directions with different weights, self-loops (one
+// repeated), string ids and a last line without its line end.
+const handGraph = "\xef\xbb\xbf# a hand-written graph\r\n" +
+	"alice bob 2.5\r\n" +
+	"bob carol 1\n" +
+	"% another comment\n" +
+	"\n" +
+	"carol alice 3\n" +
+	"bob alice 7\n" +
+	"dave dave 4\n" +
+	"alice bob 9\n" +
+	"carol dave 0.5 extra columns\n" +
+	"  eve\tcarol   6\n" +
+	"dave dave 8\n" +
+	"10 alice 1\n" +
+	"eve 2 5\n" +
+	"carol bob 4"
+
+// runPrep runs the preprocessing p on Prism.
+func runPrep(t *testing.T, p Prep) error {
+	t.Helper()
+	ranges, err := PlanRanges(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, scope := beam.NewPipelineWithRoot()
+	BuildPrep(scope, p, ranges)
+	return ptest.Run(pl)
+}
+
+// sameGraph fails unless got is want bit for bit: ids, Indptr, Indices,
+// Data and the flags.
+func sameGraph(t *testing.T, got, want *pipeline.Graph) {
+	t.Helper()
+	if got.N() != want.N() || got.IDs.Numeric() != want.IDs.Numeric() || got.Directed != want.Directed || got.Weighted != want.Weighted {
+		t.Fatalf("graph of %d nodes (numeric ids %v, directed %v, weighted %v), loader %d (%v, %v, %v)", got.N(), got.IDs.Numeric(), got.Directed, got.Weighted,
+			want.N(), want.IDs.Numeric(), want.Directed, want.Weighted)
+	}
+	for i := 0; i < want.N(); i++ {
+		if got.IDs.Name(i) != want.IDs.Name(i) {
+			t.Fatalf("row %d is id %q, loader %q", i, got.IDs.Name(i), want.IDs.Name(i))
+		}
+	}
+	if !slices.Equal(got.Adj.Indptr, want.Adj.Indptr) || !slices.Equal(got.Adj.Indices, want.Adj.Indices) || !slices.Equal(got.Adj.Data, want.Adj.Data) {
+		t.Fatalf("CSR differs from the loader's:\nIndptr %v\n       %v\nIndices %v\n        %v\nData %v\n     %v",
+			got.Adj.Indptr, want.Adj.Indptr, got.Adj.Indices, want.Adj.Indices, got.Adj.Data, want.Adj.Data)
+	}
+}
+
+// checkPrep runs p on Prism and compares the graph it writes with
+// graphio.LoadEdgeList of file.
+func checkPrep(t *testing.T, p Prep, file string) {
+	t.Helper()
+	if err := runPrep(t, p); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadShards(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := graphio.LoadEdgeList(context.Background(), file, p.Load)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameGraph(t, got, want)
+}
+
+func writeText(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPrepEqualsLoader runs the preprocessing on Prism over the hand-
+// written graph, cut into ranges of a few bytes and written as 3 shards,
+// and compares it with the single-machine loader bit for bit: undirected
+// and weighted (the first line naming an edge in either direction sets
+// its weight), directed with self-loops kept, and split into two files
+// read through a glob against the loader on their concatenation.
+func TestPrepEqualsLoader(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "hand.txt")
+	writeText(t, file, handGraph)
+	checkPrep(t, Prep{Input: file, Load: graphio.LoadOptions{Weighted: true}, Dir: filepath.Join(dir, "a"), Shards: 3, RangeBytes: 7}, file)
+	checkPrep(t, Prep{Input: file, Load: graphio.LoadOptions{Directed: true, KeepSelfLoops: true, Weighted: true}, Dir: filepath.Join(dir, "b"), Shards: 2, RangeBytes: 23}, file)
+
+	// Integer ids, "07" and "7" one node under IDInteger; two files.
+	parts := []string{"# part one\n3 07\n10 3\n7 3\n", "2 10\n3 10\n10 10\n"}
+	for i, s := range parts {
+		writeText(t, filepath.Join(dir, "part", string(rune('a'+i))+".txt"), s)
+	}
+	writeText(t, filepath.Join(dir, "whole.txt"), strings.Join(parts, ""))
+	checkPrep(t, Prep{Input: filepath.Join(dir, "part", "*.txt"), Load: graphio.LoadOptions{IDs: graphio.IDInteger}, Dir: filepath.Join(dir, "c"), Shards: 2, RangeBytes: 5},
+		filepath.Join(dir, "whole.txt"))
+}
+
+// TestPrepSharedFile reads ca-HepTh's SNAP edge list, decompressed and
+// cut into 64 KiB ranges, and compares it with the loader's graph of the
+// released .gz file bit for bit.
+func TestPrepSharedFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads a shared data set on Prism")
+	}
+	gz := datasets.Path(t, "ca-HepTh/CA-HepTh.txt.gz")
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "hepth.txt")
+	in, err := os.Open(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	zr, err := gzip.NewReader(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.Create(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, zr); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	checkPrep(t, Prep{Input: plain, Dir: filepath.Join(dir, "prep"), Shards: 5, RangeBytes: 1 << 16}, gz)
+}
+
+// TestPrepErrors checks that a bad line in the middle of a file, read in
+// a range that does not start the file, fails the pipeline with the
+// loader's own error line (file and absolute line number), and that the
+// whole-graph errors are the loader's.
+func TestPrepErrors(t *testing.T) {
+	// Prism logs every failed bundle at level ERROR; these failures are
+	// the point of the test.
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 40; i++ {
+		b.WriteString("# comment\n1 2 1.5\n")
+	}
+	good := b.String()
+	for _, c := range []struct {
+		text string
+		opt  graphio.LoadOptions
+	}{
+		{good + "3 4 1\n5\n6 7 1\n", graphio.LoadOptions{}},
+		{good + "3 4 -1\n", graphio.LoadOptions{Weighted: true}},
+		{good + "3 x\n", graphio.LoadOptions{IDs: graphio.IDInteger}},
+		{good + "3 4\r5 6\n", graphio.LoadOptions{}},
+		{"# only comments\n\n", graphio.LoadOptions{}},
+		{"1 1\n2 2\n", graphio.LoadOptions{}},
+	} {
+		file := filepath.Join(dir, "bad.txt")
+		writeText(t, file, c.text)
+		_, _, want := graphio.LoadEdgeList(context.Background(), file, c.opt)
+		if want == nil {
+			t.Fatalf("the loader reads %q", c.text)
+		}
+		err := runPrep(t, Prep{Input: file, Load: c.opt, Dir: filepath.Join(dir, "out"), RangeBytes: 64})
+		if err == nil || !strings.Contains(err.Error(), want.Error()) {
+			t.Errorf("pipeline error %v\nwant one containing the loader's %q", err, want)
+		}
+	}
+}
+
+// TestPrepSplit checks the split and the training graph the
+// preprocessing writes against pipeline.SplitEdges on the loader's graph
+// for the same seed, and the partition the workers build from that
+// training graph against train.NewPartition of the loader's.
+func TestPrepSplit(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 300; i++ {
+		u := (i * 7919) % 97
+		b.WriteString(strings.Join([]string{itoa(u), itoa((u*u + i) % 89)}, "\t") + "\n")
+	}
+	file := filepath.Join(dir, "g.txt")
+	writeText(t, file, b.String())
+	p := Prep{Input: file, Dir: filepath.Join(dir, "prep"), Shards: 4, RangeBytes: 200, TestFraction: 0.3, Seed: 11}
+	if err := runPrep(t, p); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	got, err := ReadPrep(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := graphio.LoadEdgeList(ctx, file, p.Load)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := pipeline.SplitEdges(ctx, g, p.TestFraction, p.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.N != want.N || !slices.Equal(got.Train, want.Train) || !slices.Equal(got.Test, want.Test) ||
+		!slices.Equal(got.TrainNeg, want.TrainNeg) || !slices.Equal(got.TestNeg, want.TestNeg) || got.IDs.Name(got.N-1) != want.IDs.Name(want.N-1) {
+		t.Fatalf("split differs from SplitEdges: %d nodes, %d/%d train/test pairs; want %d, %d/%d", got.N, len(got.Train), len(got.Test), want.N, len(want.Train), len(want.Test))
+	}
+	tg, err := ReadGraph(ctx, p.GraphPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wg, err := want.TrainGraph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg.IDs = wg.IDs
+	sameGraph(t, tg, wg)
+	gp, err := train.NewPartition(tg.Adj, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wp, err := train.NewPartition(wg.Adj, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(gp.Of, wp.Of) || !slices.Equal(gp.Local, wp.Local) {
+		t.Fatal("partition of the written training graph differs from the core's")
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
