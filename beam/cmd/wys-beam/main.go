@@ -2,8 +2,10 @@
 // schedule of the sparse trainer on Apache Beam: Prism in-process by
 // default, or Flink, Spark or Dataflow with -runner. Its flags are
 // wys-sparse's where they apply, plus -partitions (P), -round-batches and
-// -temp_location (where the training graph and the versioned parameter
-// blocks live: a local directory for Prism, gs:// or s3:// on a cluster);
+// -temp_location (where the preprocessing's outputs, the training graph
+// and the versioned parameter blocks live: a local directory for Prism,
+// gs:// or s3:// on a cluster); -graph goes through the preprocessing
+// pipeline (wysbeam.BuildPrep) on the same runner before the training;
 // the Beam SDK's own flags (-runner, -endpoint, -environment_type,
 // -project, -region, …) pass through. It writes the same embeddings,
 // Q and report files as wys-sparse. The same seed and P give the same

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -19,35 +20,55 @@ import (
 	"github.com/wys-project/wys/pipeline/train"
 )
 
-// load reads -graph or -split and returns the training graph, the
-// evaluation pairs and the node ids.
-func (c *config) load(ctx context.Context, stdout io.Writer) (*pipeline.Graph, *pipeline.Split, error) {
+// load reads -split in the driver, or preprocesses -graph with the Beam
+// pipeline of wysbeam.BuildPrep under dir, and returns the training
+// graph, the evaluation pairs with the node ids, and the path of the
+// training graph's file for the workers ("" when the driver must write
+// it).
+func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipeline.Graph, *pipeline.Split, string, error) {
 	if (c.graph == "") == (c.split == "") {
-		return nil, nil, errors.New("give one input: -graph FILE or -split DIR")
+		return nil, nil, "", errors.New("give one input: -graph FILE or -split DIR")
 	}
 	if c.split != "" {
 		s, err := graphio.LoadSplitDir(ctx, c.split, c.directed)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
 		g, err := s.TrainGraph()
 		fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges\n", c.split, s.N, len(s.Train), len(s.Test))
-		return g, s, err
+		return g, s, "", err
 	}
-	g, _, err := graphio.LoadEdgeList(ctx, c.graph, graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted})
+	p := wysbeam.Prep{Input: c.graph, Load: graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted}, Dir: dir + "/prep",
+		TestFraction: max(c.testFraction, 0), Seed: c.Sparse.Seed}
+	ranges, err := wysbeam.PlanRanges(ctx, p)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
-	fmt.Fprintf(stdout, "graph %s: %d nodes, %d arcs\n", c.graph, g.N(), g.Adj.NNZ())
-	if c.testFraction <= 0 {
-		return g, &pipeline.Split{N: g.N(), IDs: g.IDs, Directed: g.Directed}, nil
+	pl, scope := beam.NewPipelineWithRoot()
+	wysbeam.BuildPrep(scope, p, ranges)
+	t0 := time.Now()
+	if err := beamx.Run(ctx, pl); err != nil {
+		return nil, nil, "", fmt.Errorf("preprocessing pipeline: %s", lastLine(err))
 	}
-	s, err := pipeline.SplitEdges(ctx, g, c.testFraction, c.Sparse.Seed)
+	s, err := wysbeam.ReadPrep(ctx, p)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
-	tg, err := s.TrainGraph()
-	return tg, s, err
+	g, err := wysbeam.ReadGraph(ctx, p.GraphPath())
+	if err != nil {
+		return nil, nil, "", err
+	}
+	fmt.Fprintf(stdout, "graph %s: %d nodes, %d training arcs, %d test edges (preprocessed in %d byte ranges in %s)\n",
+		c.graph, g.N(), g.Adj.NNZ(), len(s.Test), len(ranges), time.Since(t0).Round(time.Millisecond))
+	return g, s, p.GraphPath(), nil
+}
+
+// lastLine returns the last line of a pipeline's error: the error of the
+// failed step (such as the file and line of a bad edge line), which the
+// runners print after the plan of the failed stage.
+func lastLine(err error) string {
+	msg := strings.TrimRight(err.Error(), "\n")
+	return msg[strings.LastIndexByte(msg, '\n')+1:]
 }
 
 // report is the JSON report of a run.
@@ -87,7 +108,8 @@ func finite(x float64) *float64 {
 // the blocks and writes the outputs.
 func run(ctx context.Context, c *config, stdout io.Writer) error {
 	started := time.Now()
-	g, split, err := c.load(ctx, stdout)
+	dir := path.Join(tempRoot(), fmt.Sprintf("wys-beam-%d", started.UnixNano()))
+	g, split, graphPath, err := c.load(ctx, dir, stdout)
 	if err != nil {
 		return err
 	}
@@ -95,10 +117,12 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	dir := path.Join(tempRoot(), fmt.Sprintf("wys-beam-%d", started.UnixNano()))
-	job := wysbeam.Job{Graph: dir + "/graph.csr", Config: string(cj), Partitions: c.partitions, RoundBatches: c.perRnd, Dir: dir + "/blocks"}
-	if err := wysbeam.WriteGraph(ctx, job.Graph, g); err != nil {
-		return err
+	job := wysbeam.Job{Graph: graphPath, Config: string(cj), Partitions: c.partitions, RoundBatches: c.perRnd, Dir: dir + "/blocks"}
+	if graphPath == "" {
+		job.Graph = dir + "/graph.csr"
+		if err := wysbeam.WriteGraph(ctx, job.Graph, g); err != nil {
+			return err
+		}
 	}
 	s, err := job.Schedule(ctx)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
+	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/pipeline/train"
 )
@@ -75,5 +78,82 @@ func TestRunNeedsOneInput(t *testing.T) {
 	err := run(context.Background(), &config{partitions: 2}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "-graph FILE or -split DIR") {
 		t.Fatalf("error %v, want one naming the inputs", err)
+	}
+}
+
+// TestRunGraphMatchesDriverLoad runs the command with -graph and a test
+// fraction on Prism, so that the input goes through the Beam
+// preprocessing, and checks its .npy embeddings byte for byte against
+// the driver-side loading it replaced: graphio.LoadEdgeList,
+// pipeline.SplitEdges with the same seed and the plain loop of the same
+// schedule on the training graph, written by graphio.WriteEmbeddings.
+func TestRunGraphMatchesDriverLoad(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(5, 6))
+	var b strings.Builder
+	b.WriteString("# string ids, duplicates and self-loops\n")
+	for range 500 {
+		fmt.Fprintf(&b, "n%d n%d\n", rng.IntN(90), rng.IntN(90))
+	}
+	graph := filepath.Join(dir, "g.txt")
+	if err := os.WriteFile(graph, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := &config{graph: graph, testFraction: 0.25, partitions: 3, perRnd: 2, out: filepath.Join(dir, "e.npy"),
+		Sparse: train.Config{Dim: 8, Epochs: 6, Seed: 9}}
+	if err := run(context.Background(), c, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(c.out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	g, _, err := graphio.LoadEdgeList(ctx, graph, graphio.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := pipeline.SplitEdges(ctx, g, c.testFraction, c.Sparse.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := split.TrainGraph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := train.NewSchedule(tg, c.Sparse, c.partitions, c.perRnd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.Train(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, "want.npy")
+	if err := graphio.WriteEmbeddings(want, "", s.Result(m, split), split.IDs); err != nil {
+		t.Fatal(err)
+	}
+	wb, err := os.ReadFile(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, wb) {
+		t.Fatalf("embeddings after the Beam preprocessing (%d bytes) differ from the driver-side loading's (%d bytes)", len(got), len(wb))
+	}
+}
+
+// TestRunBadLine checks that a bad edge line fails the command with the
+// loader's own error line, after the pipeline's prefix.
+func TestRunBadLine(t *testing.T) {
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil))) // Prism logs the failed bundle
+	graph := filepath.Join(t.TempDir(), "bad.txt")
+	if err := os.WriteFile(graph, []byte("1 2\n2 3\n3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, want := graphio.LoadEdgeList(context.Background(), graph, graphio.LoadOptions{})
+	err := run(context.Background(), &config{graph: graph, partitions: 2, Sparse: train.Config{Dim: 8}}, &bytes.Buffer{})
+	if err == nil || want == nil || err.Error() != "preprocessing pipeline: "+want.Error() {
+		t.Fatalf("error %v, want the loader's %v after the pipeline's prefix", err, want)
 	}
 }
