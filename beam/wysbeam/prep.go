@@ -57,37 +57,43 @@ type Range struct {
 	Start, End int64
 }
 
-// edgeRec is an edge line: its ids as node keys (the id as written, or
-// under IDInteger its decimal value, so that "001" and "1" are one node),
-// its weight (1 when unweighted) and its place (file index, byte offset
-// of the line in the file's text), which orders the lines as
-// ReadEdgeList reads their concatenation.
-type edgeRec struct {
-	U, V string
-	W    float64
+// edgeBatch holds up to batchLines edge lines of one file, column by
+// column: their ids as node keys (the id as written, or under IDInteger
+// its decimal value, so that "001" and "1" are one node), weights (1 when
+// unweighted) and places (the file's index and each line's byte offset
+// in its text), which order the lines as ReadEdgeList reads their
+// concatenation. Batches keep the number of Beam elements, whose
+// per-element cost dominates on any runner, far below the number of
+// lines.
+type edgeBatch struct {
 	File int32
-	Off  int64
+	U, V []string
+	W    []float64
+	Off  []int64
 }
+
+// batchLines is the number of edge lines per edgeBatch.
+const batchLines = 1 << 14
 
 func init() { // Emitter1[int] and Iter1[int] are registered in pipeline.go
 	beam.RegisterType(reflect.TypeOf((*Range)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*edgeRec)(nil)).Elem())
-	register.DoFn3x1[context.Context, Range, func(edgeRec), error](&readFn{})
-	register.DoFn2x0[edgeRec, func(string)](&keysFn{})
-	register.Emitter1[edgeRec]()
+	beam.RegisterType(reflect.TypeOf((*edgeBatch)(nil)).Elem())
+	register.DoFn3x1[context.Context, Range, func(edgeBatch), error](&readFn{})
+	register.DoFn2x0[edgeBatch, func(string)](&keysFn{})
+	register.Emitter1[edgeBatch]()
 	register.Emitter1[string]()
 	beam.RegisterType(reflect.TypeOf((*idsInfo)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*arcRec)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*arcBatch)(nil)).Elem())
 	register.DoFn4x1[context.Context, []byte, func(*string) bool, func(idsInfo), error](&idsFn{})
-	register.DoFn4x1[context.Context, edgeRec, idsInfo, func(int, arcRec), error](&arcsFn{})
+	register.DoFn4x1[context.Context, edgeBatch, idsInfo, func(int, arcBatch), error](&arcsFn{})
 	register.DoFn2x0[idsInfo, func(int, int)](&marksFn{})
-	register.DoFn5x1[context.Context, int, func(*int) bool, func(*arcRec) bool, func(int), error](&shardFn{})
+	register.DoFn5x1[context.Context, int, func(*int) bool, func(*arcBatch) bool, func(int), error](&shardFn{})
 	register.DoFn4x1[context.Context, []byte, idsInfo, func(*int) bool, error](&assembleFn{})
 	register.Emitter1[idsInfo]()
-	register.Emitter2[int, arcRec]()
+	register.Emitter2[int, arcBatch]()
 	register.Emitter2[int, int]()
 	register.Iter1[string]()
-	register.Iter1[arcRec]()
+	register.Iter1[arcBatch]()
 }
 
 // PlanRanges lists the files matching p.Input in sorted order and cuts
@@ -150,20 +156,30 @@ func isGzip(ctx context.Context, fsys filesystem.Interface, file string) (bool, 
 // readFn parses the edge lines of a range with the loader's rules.
 type readFn struct{ Load graphio.LoadOptions }
 
-func (f *readFn) ProcessElement(ctx context.Context, r Range, emit func(edgeRec)) error {
+func (f *readFn) ProcessElement(ctx context.Context, r Range, emit func(edgeBatch)) error {
 	key := func(id []byte, num uint64) string {
 		if f.Load.IDs == graphio.IDInteger {
 			return strconv.FormatUint(num, 10)
 		}
 		return string(id)
 	}
-	return readRange(ctx, r, f.Load, func(off int64, e graphio.EdgeLine) {
+	b := edgeBatch{File: int32(r.Index)}
+	err := readRange(ctx, r, f.Load, func(off int64, e graphio.EdgeLine) {
 		w := e.W
 		if !f.Load.Weighted {
 			w = 1
 		}
-		emit(edgeRec{U: key(e.U, e.Num[0]), V: key(e.V, e.Num[1]), W: w, File: int32(r.Index), Off: off})
+		b.U, b.V = append(b.U, key(e.U, e.Num[0])), append(b.V, key(e.V, e.Num[1]))
+		b.W, b.Off = append(b.W, w), append(b.Off, off)
+		if len(b.U) == batchLines {
+			emit(b)
+			b = edgeBatch{File: int32(r.Index)}
+		}
 	})
+	if err == nil && len(b.U) > 0 {
+		emit(b)
+	}
+	return err
 }
 
 // errRangeEnd stops the reading of a range at its first line past End.
@@ -275,12 +291,19 @@ func countLines(ctx context.Context, fsys filesystem.Interface, file string, n i
 	}
 }
 
-// keysFn emits the two node keys of an edge.
+// keysFn emits the distinct node keys of a batch.
 type keysFn struct{}
 
-func (keysFn) ProcessElement(e edgeRec, emit func(string)) {
-	emit(e.U)
-	emit(e.V)
+func (keysFn) ProcessElement(b edgeBatch, emit func(string)) {
+	seen := make(map[string]bool, len(b.U))
+	for _, ids := range [][]string{b.U, b.V} {
+		for _, k := range ids {
+			if !seen[k] {
+				seen[k] = true
+				emit(k)
+			}
+		}
+	}
 }
 
 // BuildPrep adds the preprocessing of p to the pipeline's root scope, for

@@ -29,6 +29,18 @@ type arcRec struct {
 	Off  int64
 }
 
+// arcBatch holds arcs of one shard, column by column (see edgeBatch).
+type arcBatch struct {
+	U, V []int32
+	W    []float64
+	File []int32
+	Off  []int64
+}
+
+func (b *arcBatch) add(a arcRec) {
+	b.U, b.V, b.W, b.File, b.Off = append(b.U, a.U), append(b.V, a.V), append(b.W, a.W), append(b.File, a.File), append(b.Off, a.Off)
+}
+
 // The outputs of a Prep under its Dir.
 func (p Prep) idsPath() string        { return p.Dir + "/ids.bin" }
 func (p Prep) shardPath(k int) string { return fmt.Sprintf("%s/shards/csr-%05d.bin", p.Dir, k) }
@@ -171,30 +183,44 @@ func cachedIDs(ctx context.Context, path string) (*pipeline.NodeIDs, error) {
 	return ids, err
 }
 
-// arcsFn maps an edge's keys to rows and emits its arcs, keyed by shard,
-// with the loader's policies: a self-loop is dropped unless kept (its
+// arcsFn maps a batch's keys to rows and emits its arcs in one batch per
+// shard (in any order: the shard step sorts them), with the loader's
+// policies: a self-loop is dropped unless kept (its
 // node stays, as a row of the ids), and an undirected edge u ≠ v gives
 // both arcs, each carrying the line's place so that the first line naming
 // the edge in either direction sets both arcs' weight.
 type arcsFn struct{ Prep Prep }
 
-func (f *arcsFn) ProcessElement(ctx context.Context, e edgeRec, info idsInfo, emit func(int, arcRec)) error {
+func (f *arcsFn) ProcessElement(ctx context.Context, b edgeBatch, info idsInfo, emit func(int, arcBatch)) error {
 	ids, err := cachedIDs(ctx, f.Prep.idsPath())
 	if err != nil {
 		return err
 	}
-	u, ok1 := ids.Row(e.U)
-	v, ok2 := ids.Row(e.V)
-	if !ok1 || !ok2 {
-		return fmt.Errorf("wysbeam: edge %q %q has an id missing from %s (the ids file is stale?)", e.U, e.V, f.Prep.idsPath())
-	}
-	if u == v && !f.Prep.Load.KeepSelfLoops {
-		return nil
-	}
 	rows, _ := f.Prep.shardRows(info.N)
-	emit(u/rows, arcRec{U: int32(u), V: int32(v), W: e.W, File: e.File, Off: e.Off})
-	if !f.Prep.Load.Directed && u != v {
-		emit(v/rows, arcRec{U: int32(v), V: int32(u), W: e.W, File: e.File, Off: e.Off})
+	out := map[int]*arcBatch{}
+	add := func(a arcRec) {
+		k := int(a.U) / rows
+		if out[k] == nil {
+			out[k] = &arcBatch{}
+		}
+		out[k].add(a)
+	}
+	for e := range b.U {
+		u, ok1 := ids.Row(b.U[e])
+		v, ok2 := ids.Row(b.V[e])
+		if !ok1 || !ok2 {
+			return fmt.Errorf("wysbeam: edge %q %q has an id missing from %s (the ids file is stale?)", b.U[e], b.V[e], f.Prep.idsPath())
+		}
+		if u == v && !f.Prep.Load.KeepSelfLoops {
+			continue
+		}
+		add(arcRec{U: int32(u), V: int32(v), W: b.W[e], File: b.File, Off: b.Off[e]})
+		if !f.Prep.Load.Directed && u != v {
+			add(arcRec{U: int32(v), V: int32(u), W: b.W[e], File: b.File, Off: b.Off[e]})
+		}
+	}
+	for k, a := range out {
+		emit(k, *a)
 	}
 	return nil
 }
@@ -214,7 +240,7 @@ func (f *marksFn) ProcessElement(info idsInfo, emit func(int, int)) {
 // the first of each (row, column) and writes the shard's CSR rows.
 type shardFn struct{ Prep Prep }
 
-func (f *shardFn) ProcessElement(ctx context.Context, k int, marks func(*int) bool, arcs func(*arcRec) bool, emit func(int)) error {
+func (f *shardFn) ProcessElement(ctx context.Context, k int, marks func(*int) bool, arcs func(*arcBatch) bool, emit func(int)) error {
 	n := -1
 	for marks(&n) {
 	}
@@ -222,9 +248,11 @@ func (f *shardFn) ProcessElement(ctx context.Context, k int, marks func(*int) bo
 		return fmt.Errorf("wysbeam: arcs of shard %d, which the ids do not give", k)
 	}
 	var all []arcRec
-	var a arcRec
-	for arcs(&a) {
-		all = append(all, a)
+	var b arcBatch
+	for arcs(&b) {
+		for i := range b.U {
+			all = append(all, arcRec{U: b.U[i], V: b.V[i], W: b.W[i], File: b.File[i], Off: b.Off[i]})
+		}
 	}
 	slices.SortFunc(all, func(a, b arcRec) int {
 		return cmp.Or(cmp.Compare(a.U, b.U), cmp.Compare(a.V, b.V), cmp.Compare(a.File, b.File), cmp.Compare(a.Off, b.Off))

@@ -123,8 +123,9 @@ func TestPrepEqualsLoader(t *testing.T) {
 }
 
 // TestPrepSharedFile reads ca-HepTh's SNAP edge list, decompressed and
-// cut into 64 KiB ranges, and compares it with the loader's graph of the
-// released .gz file bit for bit.
+// cut into 512 KiB ranges, and compares it with the loader's graph of the
+// released .gz file bit for bit. Its two ranges hold more lines than a
+// batch (batchLines), so batches of a range are checked too.
 func TestPrepSharedFile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads a shared data set on Prism")
@@ -151,7 +152,7 @@ func TestPrepSharedFile(t *testing.T) {
 	if err := out.Close(); err != nil {
 		t.Fatal(err)
 	}
-	checkPrep(t, Prep{Input: plain, Dir: filepath.Join(dir, "prep"), Shards: 5, RangeBytes: 1 << 16}, gz)
+	checkPrep(t, Prep{Input: plain, Dir: filepath.Join(dir, "prep"), Shards: 5, RangeBytes: 1 << 19}, gz)
 }
 
 // TestPrepErrors checks that a bad line in the middle of a file, read in
