@@ -30,7 +30,9 @@ import (
 // (split.bin; ReadPrep reads it with the ids).
 type Prep struct {
 	// Input is a file or a glob of SNAP edge-list files (plain or gzip).
-	// Several files are read as their concatenation in sorted name order.
+	// Several files are read as their concatenation in sorted name order,
+	// each as the loader reads a file (a leading byte-order mark and a
+	// last line without its line end stay that file's).
 	Input string `json:"input"`
 	// Load says how to read them, as graphio.ReadEdgeList does.
 	Load graphio.LoadOptions `json:"load"`
