@@ -46,36 +46,45 @@ func writeGraph(t *testing.T, dir string, n, m int) string {
 	return path
 }
 
-// TestPrismEqualsPlainLoop runs the schedule with P = 4 on Prism and
-// checks the embeddings and q against the plain Go loop of the same
-// schedule, bit for bit. The run has 10 rounds, so its last epoch is cut
-// short (2 of 4 rounds), which exercises the q step of a partial epoch.
-func TestPrismEqualsPlainLoop(t *testing.T) {
+// runPrism builds the job of cfg with the given partitions and one step
+// per round on a random graph of 120 nodes, runs all its rounds on Prism
+// and returns the job, its schedule and the gathered model.
+func runPrism(t *testing.T, cfg train.Config, partitions int) (Job, *train.Schedule, *train.Model) {
+	t.Helper()
 	dir := t.TempDir()
-	cfg := train.Config{Objective: pipeline.ObjectiveConfig{C: 4}, Dim: 8, Epochs: 8, BatchWalks: 96,
-		Negatives: 2, Seed: 5, Workers: 2}
 	cj, err := json.Marshal(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	job := Job{Graph: writeGraph(t, dir, 120, 480), Config: string(cj), Partitions: 4, RoundBatches: 1,
+	job := Job{Graph: writeGraph(t, dir, 120, 480), Config: string(cj), Partitions: partitions, RoundBatches: 1,
 		Dir: filepath.Join(dir, "blocks")}
 	s, err := job.Schedule(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	rounds := s.Rounds()
-	if rounds != 10 {
-		t.Fatalf("%d rounds, want 10", rounds)
-	}
 	p, scope := beam.NewPipelineWithRoot()
-	Build(scope, job, rounds)
+	Build(scope, job, s.Rounds())
 	if _, err := ptest.RunWithMetrics(p); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Gather(context.Background(), job, s, rounds)
+	got, err := Gather(context.Background(), job, s, s.Rounds())
 	if err != nil {
 		t.Fatal(err)
+	}
+	return job, s, got
+}
+
+// TestPrismEqualsPlainLoop runs the schedule with P = 4 on Prism and
+// checks the embeddings and q against the plain Go loop of the same
+// schedule, bit for bit. The run has 10 rounds, so its last epoch is cut
+// short (2 of 4 rounds), which exercises the q step of a partial epoch.
+func TestPrismEqualsPlainLoop(t *testing.T) {
+	cfg := train.Config{Objective: pipeline.ObjectiveConfig{C: 4}, Dim: 8, Epochs: 8, BatchWalks: 96,
+		Negatives: 2, Seed: 5, Workers: 2}
+	job, s, got := runPrism(t, cfg, 4)
+	rounds := s.Rounds()
+	if rounds != 10 {
+		t.Fatalf("%d rounds, want 10", rounds)
 	}
 	want, err := s.Train(context.Background(), nil)
 	if err != nil {
@@ -98,5 +107,27 @@ func TestPrismEqualsPlainLoop(t *testing.T) {
 		if !slices.Equal(got.L[i].M, want.L[i].M) || !slices.Equal(got.R[i].V, want.R[i].V) {
 			t.Fatalf("Adam moments of block %d differ", i)
 		}
+	}
+}
+
+// TestPrismP1IsTrainer runs the schedule with P = 1 and one step per round
+// on Prism and checks its embeddings and q against the single-machine
+// trainer's (train.Run with one evaluation, at the end) for the same seed,
+// bit for bit.
+func TestPrismP1IsTrainer(t *testing.T) {
+	cfg := train.Config{Objective: pipeline.ObjectiveConfig{C: 4}, Dim: 8, Epochs: 6, EvalEvery: 6, BatchWalks: 96,
+		Negatives: 2, Seed: 9, Workers: 2}
+	job, s, got := runPrism(t, cfg, 1)
+	g, err := ReadGraph(context.Background(), job.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := train.Run(context.Background(), g, nil, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, r, _ := s.Embeddings(got)
+	if !slices.Equal(l, want.L) || !slices.Equal(r, want.R) || !slices.Equal(got.Q.Logits, want.QLogits) {
+		t.Fatalf("P = 1 on Prism differs from the trainer: L[0] %v vs %v, q %v vs %v", l[0], want.L[0], got.Q.Logits, want.QLogits)
 	}
 }
