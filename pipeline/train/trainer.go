@@ -109,8 +109,8 @@ func newTrainer(g *pipeline.Graph, cfg Config) *trainer {
 	}
 	t.setScales(g)
 	rng := pipeline.Stream(cfg.Seed, pipeline.StreamInit, 0)
-	t.l = make([]float32, n*half)
-	t.r = make([]float32, n*half)
+	t.l = hugeFloats(n * half)
+	t.r = hugeFloats(n * half)
 	for i := range t.l {
 		t.l[i] = float32(rng.Float64()*0.2 - 0.1)
 	}
@@ -125,11 +125,11 @@ func newTrainer(g *pipeline.Graph, cfg Config) *trainer {
 		t.fixedQ = normalisedQ(cfg.FixedQ)
 	}
 	if cfg.Optimizer == OptAdam {
-		t.ml, t.vl = make([]float32, n*half), make([]float32, n*half)
-		t.mr, t.vr = make([]float32, n*half), make([]float32, n*half)
+		t.ml, t.vl = hugeFloats(n*half), hugeFloats(n*half)
+		t.mr, t.vr = hugeFloats(n*half), hugeFloats(n*half)
 	}
 	t.mq, t.vq = make([]float64, t.k), make([]float64, t.k)
-	t.gl, t.gr = make([]float32, n*half), make([]float32, n*half)
+	t.gl, t.gr = hugeFloats(n*half), hugeFloats(n*half)
 	t.stampL, t.stampR = make([]uint32, n), make([]uint32, n)
 	return t
 }
