@@ -328,16 +328,23 @@ func (c Config) Validate() error {
 
 // EstimateMemory returns the bytes the sparse trainer needs for a graph of
 // n nodes and nnz arcs with evalPairs evaluation pairs under the resolved
-// configuration: parameters, optimiser moments, gradient buffers and the
-// best snapshot (10 float32 matrices of n x d/2), the graph, the sampler's
-// tables and the evaluation pairs.
+// configuration: parameters, optimiser moments and the best snapshot (8
+// float32 matrices of n x d/2), the gradient buffers (with PercentDelta
+// two more such matrices and row stamps, otherwise the compact buffers of
+// the rows a batch touches), the graph, the sampler's tables and the
+// evaluation pairs.
 func (c Config) EstimateMemory(n, nnz, evalPairs int) int64 {
 	d := c.Resolve(n, nnz)
 	half := int64(d.Dim / 2)
-	b := 10 * int64(n) * half * 4
+	b := 8 * int64(n) * half * 4
+	if d.Optimizer == OptPercentDelta {
+		b += 2*int64(n)*half*4 + int64(n)*8
+	} else {
+		pairs := int64(d.BatchWalks) * int64(d.Objective.Contexts()) * int64(1+d.Negatives)
+		b += 2 * min(pairs, int64(n)) * half * 4
+	}
 	b += int64(n)*8*2 + int64(nnz)*12 // CSR
 	b += int64(nnz)*8 + int64(n)*8    // weighted sampler tables (upper bound)
-	b += int64(n) * 8                 // row stamps
 	b += int64(evalPairs) * 16
 	if d.Objective.AdamicAdar {
 		b += int64(nnz)*8 + int64(n)*8 // Adamic–Adar sampling table
@@ -355,11 +362,11 @@ func (c Config) EstimateMemory(n, nnz, evalPairs int) int64 {
 }
 
 // batchBytes is the memory of one batch's pairs under the resolved
-// configuration c: each pair and its coefficient, and its two copies
-// bucketed by row block.
+// configuration c: each pair and its coefficient, its two copies
+// bucketed by row block and their two sort keys.
 func (c Config) batchBytes() int64 {
 	pairs := int64(c.BatchWalks) * int64(c.Objective.Contexts()) * int64(1+c.Negatives)
-	b := pairs * 12 * 3
+	b := pairs * (12*3 + 8*2)
 	if m := int64(c.NegativeBlock); m > 0 {
 		// Each block's 2m summed row gradients (d/2 float32 each) and
 		// their references, for at least Negatives pairs per positive.

@@ -66,6 +66,8 @@ type trainer struct {
 	vecL, vecR       []rowVec
 	vstartL, vstartR [numBlocks + 1]int
 	shardVecs        [][]float32
+	// Each row block's compact gradient buffer (see updateSorted).
+	blocks []blockGrads
 }
 
 // pairCoef is one sampled pair and dJ/dg for it, already weighted.
@@ -129,8 +131,12 @@ func newTrainer(g *pipeline.Graph, cfg Config) *trainer {
 		t.mr, t.vr = hugeFloats(n*half), hugeFloats(n*half)
 	}
 	t.mq, t.vq = make([]float64, t.k), make([]float64, t.k)
-	t.gl, t.gr = hugeFloats(n*half), hugeFloats(n*half)
-	t.stampL, t.stampR = make([]uint32, n), make([]uint32, n)
+	if cfg.Optimizer == OptPercentDelta {
+		// Adam and SGD sum each block's gradients in compact buffers
+		// (updateSorted).
+		t.gl, t.gr = hugeFloats(n*half), hugeFloats(n*half)
+		t.stampL, t.stampR = make([]uint32, n), make([]uint32, n)
+	}
 	return t
 }
 
@@ -475,11 +481,29 @@ func (t *trainer) batch(ctx context.Context, b uint64, lr float64) (float64, err
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		return loss, nil
 	}
-	t.stamp++
 	t.step++
 	t.bucket(shards)
+	if t.cfg.Optimizer == OptPercentDelta {
+		err = t.updatePercentDelta(ctx, lr)
+	} else {
+		err = t.updateSorted(ctx, t.rowStep(lr, 0))
+	}
+	if err != nil {
+		return 0, err
+	}
+	if t.fixedQ == nil {
+		t.updateQ(dQ, t.cfg.QLR*lr/t.cfg.LR)
+	}
+	return loss, nil
+}
+
+// updatePercentDelta sums the batch's gradients of every touched row into
+// gl and gr and then takes the PercentDelta step, whose scales are means
+// over all of them.
+func (t *trainer) updatePercentDelta(ctx context.Context, lr float64) error {
+	t.stamp++
 	touched := make([][]int32, 2*numBlocks)
-	err = sparse.ParallelFor(ctx, 2*numBlocks, t.cfg.Workers, func(i int) {
+	err := sparse.ParallelFor(ctx, 2*numBlocks, t.cfg.Workers, func(i int) {
 		blk, left := i/2, i%2 == 0
 		if left {
 			touched[i] = t.accumulate(t.byL[t.startL[blk]:t.startL[blk+1]], t.vecL[t.vstartL[blk]:t.vstartL[blk+1]], true)
@@ -488,26 +512,16 @@ func (t *trainer) batch(ctx context.Context, b uint64, lr float64) (float64, err
 		}
 	})
 	if err != nil {
-		return 0, err
+		return err
 	}
-	var pdScale [2]float64
-	if t.cfg.Optimizer == OptPercentDelta {
-		pdScale = t.percentDeltaScales(touched, lr)
-	}
-	err = sparse.ParallelFor(ctx, 2*numBlocks, t.cfg.Workers, func(blk int) {
+	pdScale := t.percentDeltaScales(touched, lr)
+	return sparse.ParallelFor(ctx, 2*numBlocks, t.cfg.Workers, func(blk int) {
 		if blk%2 == 0 {
 			t.apply(t.l, t.gl, t.ml, t.vl, touched[blk], lr, pdScale[0])
 		} else {
 			t.apply(t.r, t.gr, t.mr, t.vr, touched[blk], lr, pdScale[1])
 		}
 	})
-	if err != nil {
-		return 0, err
-	}
-	if t.fixedQ == nil {
-		t.updateQ(dQ, t.cfg.QLR*lr/t.cfg.LR)
-	}
-	return loss, nil
 }
 
 // bucket lists the batch's pairs by the row block of their L row (byL)
@@ -613,11 +627,27 @@ func (t *trainer) accumulate(pairs []pairCoef, vecs []rowVec, left bool) []int32
 // apply updates the touched rows of one parameter matrix.
 func (t *trainer) apply(x, g, m, v []float32, rows []int32, lr, pdScale float64) {
 	h := t.half
+	st := t.rowStep(lr, pdScale)
+	for _, row := range rows {
+		o := int(row) * h
+		st.update(x, g[o:o+h], m, v, o)
+	}
+}
+
+// rowStep is the optimiser's update of one row with a batch's constants.
+type rowStep struct {
+	adam     bool
+	a, decay float32
+}
+
+// rowStep returns the update of step t.step at learning rate lr (for
+// PercentDelta, step scale pdScale).
+func (t *trainer) rowStep(lr, pdScale float64) rowStep {
 	// The code formulation's 1e-6·mean(x²) regulariser, applied to the
 	// rows a batch touches (weight decay), with its exact per-row gradient.
 	var decay float32
 	if !t.paper {
-		decay = float32(2 * pipeline.CodeEmbeddingReg / float64(t.n*h))
+		decay = float32(2 * pipeline.CodeEmbeddingReg / float64(t.n*t.half))
 	}
 	if t.cfg.Optimizer == OptSGD || t.cfg.Optimizer == OptPercentDelta {
 		a := float32(lr)
@@ -627,20 +657,24 @@ func (t *trainer) apply(x, g, m, v []float32, rows []int32, lr, pdScale float64)
 		if t.cfg.Optimizer == OptPercentDelta {
 			a = float32(pdScale)
 		}
-		for _, row := range rows {
-			xr, gr := x[int(row)*h:int(row)*h+h], g[int(row)*h:int(row)*h+h]
-			for j := range xr {
-				xr[j] -= a * (gr[j] + decay*xr[j])
-			}
-		}
-		return
+		return rowStep{a: a, decay: decay}
 	}
 	c1 := 1 - math.Pow(kernels.AdamB1, float64(t.step))
 	c2 := 1 - math.Pow(kernels.AdamB2, float64(t.step))
-	a := float32(lr * math.Sqrt(c2) / c1)
-	for _, row := range rows {
-		o := int(row) * h
-		kernels.AdamRow(x[o:o+h], g[o:o+h], m[o:o+h], v[o:o+h], a, decay)
+	return rowStep{adam: true, a: float32(lr * math.Sqrt(c2) / c1), decay: decay}
+}
+
+// update applies the step to the row at offset o of x (and of the Adam
+// moments m and v) with gradient g.
+func (st rowStep) update(x, g, m, v []float32, o int) {
+	h := len(g)
+	xr := x[o : o+h]
+	if st.adam {
+		kernels.AdamRow(xr, g, m[o:o+h], v[o:o+h], st.a, st.decay)
+		return
+	}
+	for j := range xr {
+		xr[j] -= st.a * (g[j] + st.decay*xr[j])
 	}
 }
 

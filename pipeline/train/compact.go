@@ -1,0 +1,112 @@
+package train
+
+import (
+	"context"
+	"slices"
+
+	"github.com/wys-project/wys/pipeline/internal/kernels"
+	"github.com/wys-project/wys/sparse"
+)
+
+// blockGrads is the reusable scratch of one row block's update: the
+// block's rows that the batch touched, in increasing order, and their
+// summed gradients in the same order (row rows[i] at grad[i*h:i*h+h]),
+// with the sort keys that list them.
+type blockGrads struct {
+	rows       []int32
+	grad       []float32
+	keys, vkey []uint64
+}
+
+// updateSorted takes the Adam or SGD step st of the batch: each row
+// block's gradients are summed into its compact buffer (accumulateSorted),
+// then the rows are updated in increasing order. The sums and the steps
+// are those of accumulate and apply, the same arithmetic in the same
+// order; only where the gradients are kept changes, a few thousand rows
+// per block that stay in the cache instead of N x d/2 arrays written at
+// random rows.
+func (t *trainer) updateSorted(ctx context.Context, st rowStep) error {
+	if t.blocks == nil {
+		t.blocks = make([]blockGrads, 2*numBlocks)
+	}
+	// Both sides are summed before either is updated: the gradient of L
+	// reads R and that of R reads L, both as they were before the step.
+	err := sparse.ParallelFor(ctx, 2*numBlocks, t.cfg.Workers, func(i int) {
+		blk, left := i/2, i%2 == 0
+		if left {
+			t.accumulateSorted(&t.blocks[i], t.byL[t.startL[blk]:t.startL[blk+1]], t.vecL[t.vstartL[blk]:t.vstartL[blk+1]], true)
+		} else {
+			t.accumulateSorted(&t.blocks[i], t.byR[t.startR[blk]:t.startR[blk+1]], t.vecR[t.vstartR[blk]:t.vstartR[blk+1]], false)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	h := t.half
+	return sparse.ParallelFor(ctx, 2*numBlocks, t.cfg.Workers, func(i int) {
+		x, m, v := t.l, t.ml, t.vl
+		if i%2 == 1 {
+			x, m, v = t.r, t.mr, t.vr
+		}
+		b := &t.blocks[i]
+		for j, row := range b.rows {
+			st.update(x, b.grad[j*h:j*h+h], m, v, int(row)*h)
+		}
+	})
+}
+
+// accumulateSorted sums the gradient contributions of pairs and vecs (all
+// in one row block) to L (left) or R into b: for each row its pairs in
+// the order given, then its vectors in the order given, as accumulate
+// does, with the rows listed in increasing order.
+func (t *trainer) accumulateSorted(b *blockGrads, pairs []pairCoef, vecs []rowVec, left bool) {
+	h := t.half
+	other := t.r
+	if !left {
+		other = t.l
+	}
+	// Keys row<<32 | index sort by row and, within a row, by index: a
+	// stable sort of the contributions by row.
+	b.keys = b.keys[:0]
+	for j, p := range pairs {
+		row := p.v
+		if !left {
+			row = p.u
+		}
+		b.keys = append(b.keys, uint64(row)<<32|uint64(j))
+	}
+	b.vkey = b.vkey[:0]
+	for j, x := range vecs {
+		b.vkey = append(b.vkey, uint64(x.row)<<32|uint64(j))
+	}
+	slices.Sort(b.keys)
+	slices.Sort(b.vkey)
+	b.rows, b.grad = b.rows[:0], b.grad[:0]
+	pi, vi := 0, 0
+	for pi < len(b.keys) || vi < len(b.vkey) {
+		row := uint64(1) << 32
+		if pi < len(b.keys) {
+			row = b.keys[pi] >> 32
+		}
+		if vi < len(b.vkey) {
+			row = min(row, b.vkey[vi]>>32)
+		}
+		off := len(b.grad)
+		b.grad = slices.Grow(b.grad, h)[:off+h]
+		g := b.grad[off : off+h]
+		clear(g)
+		b.rows = append(b.rows, int32(row))
+		for ; pi < len(b.keys) && b.keys[pi]>>32 == row; pi++ {
+			p := pairs[uint32(b.keys[pi])]
+			src := p.u
+			if !left {
+				src = p.v
+			}
+			kernels.Axpy(g, p.coef, other[int(src)*h:int(src)*h+h])
+		}
+		for ; vi < len(b.vkey) && b.vkey[vi]>>32 == row; vi++ {
+			x := vecs[uint32(b.vkey[vi])]
+			kernels.Axpy(g, 1, t.shardVecs[x.shard][x.off:int(x.off)+h])
+		}
+	}
+}
