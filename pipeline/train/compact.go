@@ -8,6 +8,9 @@ import (
 	"github.com/wys-project/wys/sparse"
 )
 
+// prefetchAhead is how many rows ahead the updates ask for their rows.
+const prefetchAhead = 4
+
 // blockGrads is the reusable scratch of one row block's update: the
 // block's rows that the batch touched, in increasing order, and their
 // summed gradients in the same order (row rows[i] at grad[i*h:i*h+h]),
@@ -50,6 +53,14 @@ func (t *trainer) updateSorted(ctx context.Context, st rowStep) error {
 		}
 		b := &t.blocks[i]
 		for j, row := range b.rows {
+			if j+prefetchAhead < len(b.rows) {
+				o := int(b.rows[j+prefetchAhead]) * h
+				kernels.Prefetch(x[o : o+h])
+				if st.adam {
+					kernels.Prefetch(m[o : o+h])
+					kernels.Prefetch(v[o : o+h])
+				}
+			}
 			st.update(x, b.grad[j*h:j*h+h], m, v, int(row)*h)
 		}
 	})
@@ -97,6 +108,14 @@ func (t *trainer) accumulateSorted(b *blockGrads, pairs []pairCoef, vecs []rowVe
 		clear(g)
 		b.rows = append(b.rows, int32(row))
 		for ; pi < len(b.keys) && b.keys[pi]>>32 == row; pi++ {
+			if pi+prefetchAhead < len(b.keys) {
+				a := pairs[uint32(b.keys[pi+prefetchAhead])]
+				src := a.u
+				if !left {
+					src = a.v
+				}
+				kernels.Prefetch(other[int(src)*h : int(src)*h+h])
+			}
 			p := pairs[uint32(b.keys[pi])]
 			src := p.u
 			if !left {

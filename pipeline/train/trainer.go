@@ -78,6 +78,7 @@ type pairCoef struct {
 
 type shardOut struct {
 	pairs []pairCoef
+	walk  []int32   // the nodes of the current walk
 	dQ    []float64 // ∂J/∂Q_k estimates
 	loss  float64
 	pos   int64
@@ -216,13 +217,20 @@ func (t *trainer) sampleShard(ctx context.Context, out *shardOut, index int, see
 		}
 		v := t.walker.anchor(rng)
 		lv := t.l[int(v)*h : int(v)*h+h]
-		cur := v
-		for k := 0; k < t.c; k++ {
+		// The walk is drawn first and its rows asked for, then scored:
+		// the same draws and sums, with the rows' loads overlapped.
+		walk := out.walk[:0]
+		for cur := v; len(walk) < t.c; {
 			next, ok := t.walker.step(rng, cur)
 			if !ok {
 				break
 			}
 			cur = next
+			walk = append(walk, cur)
+			kernels.Prefetch(t.r[int(cur)*h : int(cur)*h+h])
+		}
+		out.walk = walk
+		for k, cur := range walk {
 			g := float64(kernels.Dot(lv, t.r[int(cur)*h:int(cur)*h+h]))
 			loss, grad := t.posTerm(g)
 			if t.series != nil && t.factoredPair(out, v, cur, wPos, Q, loss, grad) {
@@ -249,16 +257,34 @@ func (t *trainer) sampleShard(ctx context.Context, out *shardOut, index int, see
 		t.negativeBlocks(ctx, out, int32(index), rng, t.negativeUnits(walks), t.pairScale/float64(totalNeg*t.cfg.NegativeBlock*t.cfg.NegativeBlock))
 		return
 	}
-	negs := t.negativeUnits(walks)
+	t.negativePairs(ctx, out, rng, t.negativeUnits(walks), wNeg)
+}
+
+// negativePairs adds negs non-edge pairs drawn one by one, each weighted
+// wNeg. They are all drawn first (the draws read only the graph) and then
+// scored, each pair's rows asked for a few pairs ahead.
+func (t *trainer) negativePairs(ctx context.Context, out *shardOut, rng *rand.Rand, negs int, wNeg float64) {
+	h := t.half
+	start := len(out.pairs)
 	for i := 0; i < negs; i++ {
 		if i&4095 == 4095 && ctx.Err() != nil {
 			return
 		}
 		v, u := negative(t.adj, t.n, rng)
-		g := float64(kernels.Dot(t.l[int(v)*h:int(v)*h+h], t.r[int(u)*h:int(u)*h+h]))
+		out.pairs = append(out.pairs, pairCoef{v, u, 0})
+	}
+	neg := out.pairs[start:]
+	for i := range neg {
+		if i+prefetchAhead < len(neg) {
+			a := neg[i+prefetchAhead]
+			kernels.Prefetch(t.l[int(a.v)*h : int(a.v)*h+h])
+			kernels.Prefetch(t.r[int(a.u)*h : int(a.u)*h+h])
+		}
+		p := &neg[i]
+		g := float64(kernels.Dot(t.l[int(p.v)*h:int(p.v)*h+h], t.r[int(p.u)*h:int(p.u)*h+h]))
 		loss, grad := t.negTerm(g)
 		out.loss += wNeg * loss
-		out.pairs = append(out.pairs, pairCoef{v, u, float32(wNeg * grad)})
+		p.coef = float32(wNeg * grad)
 	}
 }
 

@@ -38,3 +38,17 @@ func axpyAVX2(dst *float32, alpha float32, x *float32, n int)
 //
 //go:noescape
 func adamAVX2(x, grad, m, v *float32, n int, a, decay, b1, ob1, b2, ob2, eps float32)
+
+// prefetchAsm asks for the cache lines of n > 0 float32 from p.
+//
+//go:noescape
+func prefetchAsm(p *float32, n int)
+
+// Prefetch asks the CPU to start loading x into the cache, so that a row
+// needed a little later is there when it is read. It has no effect on any
+// value.
+func Prefetch(x []float32) {
+	if len(x) > 0 {
+		prefetchAsm(&x[0], len(x))
+	}
+}

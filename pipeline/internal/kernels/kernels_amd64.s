@@ -111,3 +111,16 @@ adamloop:
 adamdone:
 	VZEROUPPER
 	RET
+
+// func prefetchAsm(p *float32, n int)
+TEXT ·prefetchAsm(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHLQ $2, CX
+	ADDQ SI, CX
+pf:
+	PREFETCHT0 (SI)
+	ADDQ $64, SI
+	CMPQ SI, CX
+	JL   pf
+	RET

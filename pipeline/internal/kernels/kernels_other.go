@@ -11,3 +11,6 @@ func axpyAVX2(dst *float32, alpha float32, x *float32, n int) { panic("unreachab
 func adamAVX2(x, grad, m, v *float32, n int, a, decay, b1, ob1, b2, ob2, eps float32) {
 	panic("unreachable")
 }
+
+// Prefetch does nothing here: the hint is amd64 only.
+func Prefetch(x []float32) {}

@@ -82,3 +82,21 @@ func TestKernelsMatchGo(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefetch checks that Prefetch accepts any length, including the
+// empty slice and a slice of one element, and changes no value.
+func TestPrefetch(t *testing.T) {
+	x := make([]float32, 100)
+	for i := range x {
+		x[i] = float32(i) / 3
+	}
+	for _, n := range []int{0, 1, 15, 16, 17, 100} {
+		Prefetch(x[:n])
+	}
+	Prefetch(nil)
+	for i := range x {
+		if x[i] != float32(i)/3 {
+			t.Fatalf("x[%d] = %v after Prefetch, want %v", i, x[i], float32(i)/3)
+		}
+	}
+}
