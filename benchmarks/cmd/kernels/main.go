@@ -4,9 +4,12 @@
 // sparse trainer's throughput in positive pairs per second, next to gensim
 // word2vec's skip-gram rate on DeepWalk walks of the same graph (when
 // python3 with gensim is available: apt-get install python3-gensim; an
-// empty -python skips it).
+// empty -python skips it). With -rmat S it also measures the trainer with
+// its parameters far out of cache: on a Graph500 R-MAT graph of 2^S nodes
+// (ids permuted, as benchmarks/cmd/scale builds it), trained whole.
 //
 //	go run ./benchmarks/cmd/kernels -out benchmarks/results/kernels.md
+//	go run ./benchmarks/cmd/kernels -rmat 20 -out benchmarks/results/kernels-rmat20.md
 //
 // The shared flags (-data, -out, -allow-dirty) and the exit statuses are
 // those of benchmarks.Harness.
@@ -40,7 +43,8 @@ var workers = []int{1, 2}
 type options struct {
 	spmmGraph, split, python string
 	cols, rank, repeats      int
-	epochs                   float64
+	rmat                     int
+	epochs, rmatEpochs       float64
 }
 
 // line is one row of the table: a kernel's value per worker count.
@@ -59,11 +63,16 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	fs.Float64Var(&o.epochs, "epochs", 40, "trainer epochs per measurement")
 	fs.StringVar(&o.python, "python", "/usr/bin/python3", "python3 with gensim for the word2vec comparison (empty: skip)")
 	fs.IntVar(&o.repeats, "repeats", 5, "SpMM repetitions (the median is reported)")
+	fs.IntVar(&o.rmat, "rmat", 0, "also measure the trainer on an R-MAT graph of 2^`scale` nodes (edge factor 16, seed 1; 0: skip)")
+	fs.Float64Var(&o.rmatEpochs, "rmat-epochs", 0.3, "trainer epochs per measurement on the R-MAT graph")
 	if err := h.Parse(); err != nil {
 		return err
 	}
-	if o.repeats < 1 || o.cols < 1 || o.rank < 1 || o.epochs <= 0 {
-		return h.Usagef("-repeats, -cols, -rank and -epochs must be positive")
+	if o.repeats < 1 || o.cols < 1 || o.rank < 1 || o.epochs <= 0 || o.rmatEpochs <= 0 {
+		return h.Usagef("-repeats, -cols, -rank, -epochs and -rmat-epochs must be positive")
+	}
+	if o.rmat < 0 || o.rmat > 26 {
+		return h.Usagef("-rmat %d: want an R-MAT scale from 1 to 26, or 0 to skip", o.rmat)
 	}
 	lines, err := graphLines(ctx, h, o)
 	if err != nil {
@@ -77,11 +86,18 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err != nil {
 		return err
 	}
-	trainer, err := trainerLines(ctx, h, o, tg)
+	trainer, err := trainerRates(ctx, h, tg, o.split, o.epochs)
 	if err != nil {
 		return err
 	}
 	lines = append(lines, trainer...)
+	if o.rmat > 0 {
+		rl, err := rmatLines(ctx, h, o)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, rl...)
+	}
 	gensimNote := "gensim: not measured (no -python)"
 	if o.python != "" {
 		vals, version, err := gensimRates(ctx, h, o.python, tg)
@@ -136,20 +152,31 @@ func graphLines(ctx context.Context, h *benchmarks.Harness, o *options) ([]line,
 	return []line{spmm, factor}, nil
 }
 
-// trainerLines measures the sparse trainer's throughput on the training
-// graph tg with 1 and 5 negatives per positive, drawn pair by pair, and
-// with 5 in negative blocks of 8 x 8 pairs.
-func trainerLines(ctx context.Context, h *benchmarks.Harness, o *options, tg *pipeline.Graph) ([]line, error) {
+// rmatLines measures the trainer's throughput on the whole R-MAT graph of
+// scale -rmat, as on the split.
+func rmatLines(ctx context.Context, h *benchmarks.Harness, o *options) ([]line, error) {
+	g, err := pipeline.RMAT(o.rmat, 16, false, 1)
+	if err != nil {
+		return nil, err
+	}
+	name := fmt.Sprintf("R-MAT scale %d (%d nodes, %d arcs, %g epochs)", o.rmat, g.N(), g.Adj.NNZ(), o.rmatEpochs)
+	return trainerRates(ctx, h, g, name, o.rmatEpochs)
+}
+
+// trainerRates measures the trainer's throughput on g (named name in the
+// table) for the given epochs with 1 and 5 negatives per positive, drawn
+// pair by pair, and with 5 in negative blocks of 8 x 8 pairs.
+func trainerRates(ctx context.Context, h *benchmarks.Harness, g *pipeline.Graph, name string, epochs float64) ([]line, error) {
 	var lines []line
 	for _, s := range []struct{ neg, block int }{{1, 0}, {5, 0}, {5, 8}} {
-		setting := fmt.Sprintf("%s, %d negative(s) per positive pair", o.split, s.neg)
+		setting := fmt.Sprintf("%s, %d negative(s) per positive pair", name, s.neg)
 		if s.block > 0 {
 			setting += fmt.Sprintf(" in blocks of %d x %d", s.block, s.block)
 		}
 		l := line{kernel: "sparse trainer (d = 128, C = 10)", setting: setting, unit: "positive pairs/s"}
 		for _, w := range workers {
-			cfg := train.Config{Epochs: o.epochs, Negatives: s.neg, NegativeBlock: s.block, Workers: w, Seed: 1, EvalEvery: o.epochs}
-			res, err := train.Run(ctx, tg, nil, cfg, nil)
+			cfg := train.Config{Epochs: epochs, Negatives: s.neg, NegativeBlock: s.block, Workers: w, Seed: 1, EvalEvery: epochs}
+			res, err := train.Run(ctx, g, nil, cfg, nil)
 			if err != nil {
 				return nil, err
 			}
