@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -225,8 +223,8 @@ func (c *config) readGraph(ctx context.Context, opt graphio.LoadOptions, rep *re
 	var err error
 	in, mat := io.Reader(tee), isMAT(c.graph)
 	if c.graph == "-" {
-		if in, mat, err = sniffMAT(tee); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		if in, mat, err = graphio.SniffMAT(tee, name); err != nil {
+			return nil, nil, err
 		}
 	}
 	if mat {
@@ -252,25 +250,6 @@ func (c *config) readGraph(ctx context.Context, opt graphio.LoadOptions, rep *re
 func isMAT(path string) bool {
 	p := strings.ToLower(path)
 	return strings.HasSuffix(p, ".mat") || strings.HasSuffix(p, ".mat.gz")
-}
-
-// sniffMAT tells a MATLAB file on standard input, plain or gzip-compressed,
-// from an edge list by its first bytes (a Level 5 file starts with the
-// text "MATLAB"), and returns a reader of the whole stream, decompressed
-// when it is gzip.
-func sniffMAT(r io.Reader) (io.Reader, bool, error) {
-	br := bufio.NewReader(r)
-	in := io.Reader(br)
-	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, false, err
-		}
-		in = zr
-	}
-	bz := bufio.NewReader(in)
-	head, _ := bz.Peek(6)
-	return bz, string(head) == "MATLAB", nil
 }
 
 // countingWriter counts the bytes written to it.

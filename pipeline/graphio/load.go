@@ -128,11 +128,11 @@ type textReader struct {
 // starts with the gzip magic bytes (whatever the name says).
 func openText(r io.Reader, name string) (*textReader, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
-	magic, err := br.Peek(2)
-	if err != nil && err != io.EOF {
-		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("read failed: %w", err)}
+	gz, err := startsGzip(br, name)
+	if err != nil {
+		return nil, err
 	}
-	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+	if gz {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: unreadable gzip header (%v); the file starts like gzip but is not: re-download or decompress it", pipeline.ErrFormat, err)}
@@ -140,6 +140,30 @@ func openText(r io.Reader, name string) (*textReader, error) {
 		return &textReader{Reader: bufio.NewReaderSize(zr, 1<<16), name: name, gz: true, zr: zr}, nil
 	}
 	return &textReader{Reader: br, name: name}, nil
+}
+
+// startsGzip reports whether br starts with the gzip magic bytes, which
+// the readers go by rather than by the file's name.
+func startsGzip(br *bufio.Reader, name string) (bool, error) {
+	magic, err := br.Peek(2)
+	if err != nil && err != io.EOF {
+		return false, &pipeline.ParseError{File: name, Err: fmt.Errorf("read failed: %w", err)}
+	}
+	return len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b, nil
+}
+
+// SniffMAT tells a MATLAB Level 5 file on r, plain or gzip-compressed,
+// from an edge list by its first bytes (such a file starts with the text
+// "MATLAB"), for a stream such as standard input that has no name to go
+// by. It returns a reader of r's whole content, decompressed when it is
+// gzip, which ReadMAT or ReadEdgeList then reads.
+func SniffMAT(r io.Reader, name string) (io.Reader, bool, error) {
+	text, err := openText(r, name)
+	if err != nil {
+		return nil, false, err
+	}
+	head, _ := text.Peek(6)
+	return text, string(head) == "MATLAB", nil
 }
 
 // Close releases the decompressor; it does not close the underlying reader.

@@ -133,12 +133,11 @@ func ReadMAT(r io.Reader, name string) (*MATFile, error) {
 // gzip magic bytes.
 func readMATBytes(r io.Reader, name string) ([]byte, error) {
 	br := bufio.NewReader(r)
-	magic, err := br.Peek(2)
-	if err != nil && err != io.EOF {
-		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("read failed: %w", err)}
+	gz, err := startsGzip(br, name)
+	if err != nil {
+		return nil, err
 	}
 	var src io.Reader = br
-	gz := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
 	if gz {
 		zr, err := gzip.NewReader(br)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -404,4 +405,47 @@ func FuzzReadMAT(f *testing.F) {
 			t.Fatalf("graph %d x %d, directed %v, symmetric %v", r, c, directed, g.Adj.IsSymmetric())
 		}
 	})
+}
+
+// TestSniffMAT tells .mat content from edge lists, plain or gzip, and
+// hands back the whole decompressed content.
+func TestSniffMAT(t *testing.T) {
+	mat, err := os.ReadFile(filepath.Join("testdata", "mat", "sparse.mat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := []byte("1 2\n2 3\n")
+	gz := func(b []byte) []byte {
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(b)
+		zw.Close()
+		return z.Bytes()
+	}
+	for _, c := range []struct {
+		name      string
+		in, plain []byte
+		isMAT     bool
+	}{
+		{"mat", mat, mat, true},
+		{"mat.gz", gz(mat), mat, true},
+		{"edges", edges, edges, false},
+		{"edges.gz", gz(edges), edges, false},
+		{"empty", nil, nil, false},
+	} {
+		r, got, err := SniffMAT(bytes.NewReader(c.in), c.name)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		b, err := io.ReadAll(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.isMAT || !bytes.Equal(b, c.plain) {
+			t.Errorf("%s: MAT %v (want %v), %d bytes back (want %d)", c.name, got, c.isMAT, len(b), len(c.plain))
+		}
+	}
+	if _, _, err := SniffMAT(bytes.NewReader([]byte{0x1f, 0x8b, 0, 0}), "bad.gz"); err == nil || !strings.Contains(err.Error(), "bad.gz") {
+		t.Errorf("corrupt gzip header: %v", err)
+	}
 }
