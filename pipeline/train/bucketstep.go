@@ -64,22 +64,22 @@ func addTo(dst, src []float64) {
 }
 
 // updateBlocks sums the gradients of the shards' pairs (local rows of the
-// blocks l and r) in pair order, as the trainer's batch does, and applies
-// the optimiser's step t.step to the rows they touch.
+// blocks l and r) in pair order in compact buffers, as the trainer's batch
+// does (accumulateSorted), and applies the optimiser's step t.step to the
+// rows they touch.
 func (t *trainer) updateBlocks(shards []shardOut, l, r *Block, lr float64) {
 	var pairs []pairCoef
 	for sh := range shards {
 		pairs = append(pairs, shards[sh].pairs...)
 	}
-	h := t.half
 	t.l, t.r = l.X, r.X
-	t.gl, t.gr = make([]float32, len(l.X)), make([]float32, len(r.X))
-	t.stampL, t.stampR = make([]uint32, len(l.X)/h), make([]uint32, len(r.X)/h)
-	t.stamp = 1
-	rowsL := t.accumulate(pairs, nil, true)
-	rowsR := t.accumulate(pairs, nil, false)
-	t.apply(l.X, t.gl, l.M, l.V, rowsL, lr, 0)
-	t.apply(r.X, t.gr, r.M, r.V, rowsR, lr, 0)
+	// Both sides are summed before either is updated.
+	var gl, gr blockGrads
+	t.accumulateSorted(&gl, pairs, nil, true)
+	t.accumulateSorted(&gr, pairs, nil, false)
+	st := t.rowStep(lr, 0)
+	gl.apply(st, l.X, l.M, l.V, t.half)
+	gr.apply(st, r.X, r.M, r.V, t.half)
 }
 
 // sampleBucket draws the pairs of bucket (i, j) from the walks of draw

@@ -45,25 +45,30 @@ func (t *trainer) updateSorted(ctx context.Context, st rowStep) error {
 	if err != nil {
 		return err
 	}
-	h := t.half
 	return sparse.ParallelFor(ctx, 2*numBlocks, t.cfg.Workers, func(i int) {
-		x, m, v := t.l, t.ml, t.vl
-		if i%2 == 1 {
-			x, m, v = t.r, t.mr, t.vr
-		}
-		b := &t.blocks[i]
-		for j, row := range b.rows {
-			if j+prefetchAhead < len(b.rows) {
-				o := int(b.rows[j+prefetchAhead]) * h
-				kernels.Prefetch(x[o : o+h])
-				if st.adam {
-					kernels.Prefetch(m[o : o+h])
-					kernels.Prefetch(v[o : o+h])
-				}
-			}
-			st.update(x, b.grad[j*h:j*h+h], m, v, int(row)*h)
+		if i%2 == 0 {
+			t.blocks[i].apply(st, t.l, t.ml, t.vl, t.half)
+		} else {
+			t.blocks[i].apply(st, t.r, t.mr, t.vr, t.half)
 		}
 	})
+}
+
+// apply takes the step st on the rows of b in x (rows h wide, with their
+// Adam moments m and v), in increasing order, asking for each row's
+// memory a few rows ahead.
+func (b *blockGrads) apply(st rowStep, x, m, v []float32, h int) {
+	for j, row := range b.rows {
+		if j+prefetchAhead < len(b.rows) {
+			o := int(b.rows[j+prefetchAhead]) * h
+			kernels.Prefetch(x[o : o+h])
+			if st.adam {
+				kernels.Prefetch(m[o : o+h])
+				kernels.Prefetch(v[o : o+h])
+			}
+		}
+		st.update(x, b.grad[j*h:j*h+h], m, v, int(row)*h)
+	}
 }
 
 // accumulateSorted sums the gradient contributions of pairs and vecs (all
