@@ -73,10 +73,14 @@ func (t *trainer) updateBlocks(shards []shardOut, l, r *Block, lr float64) {
 		pairs = append(pairs, shards[sh].pairs...)
 	}
 	t.l, t.r = l.X, r.X
-	// Both sides are summed before either is updated.
-	var gl, gr blockGrads
-	t.accumulateSorted(&gl, pairs, nil, true)
-	t.accumulateSorted(&gr, pairs, nil, false)
+	// Both sides are summed before either is updated; the buffers are
+	// reused by the bucket's next steps.
+	if t.blocks == nil {
+		t.blocks = make([]blockGrads, 2)
+	}
+	gl, gr := &t.blocks[0], &t.blocks[1]
+	t.accumulateSorted(gl, pairs, nil, true)
+	t.accumulateSorted(gr, pairs, nil, false)
 	st := t.rowStep(lr, 0)
 	gl.apply(st, l.X, l.M, l.V, t.half)
 	gr.apply(st, r.X, r.M, r.V, t.half)
