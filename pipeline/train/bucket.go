@@ -121,6 +121,8 @@ func bucketedSupports(cfg Config) error {
 	switch {
 	case cfg.Optimizer == OptPercentDelta:
 		return errors.New("train: the bucketed schedule supports the adam and sgd optimizers, not percentdelta (its step scale is a mean over all parameters)")
+	case cfg.Optimizer == OptRowRMS:
+		return errors.New("train: the bucketed schedule supports the adam and sgd optimizers, not rowrms (its blocks carry Adam's moments)")
 	case cfg.Source == SourceFactored || cfg.WarmStart:
 		return errors.New("train: the bucketed schedule supports the walk source without a warm start (the factorization needs the whole graph's parameters)")
 	case cfg.NegativeBlock > 0:

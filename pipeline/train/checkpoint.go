@@ -63,7 +63,8 @@ type State struct {
 	L, R    []float32
 	QLogits []float64
 	// Optimiser state: Adam moments of L and R (nil for SGD and
-	// PercentDelta) and of the attention logits q.
+	// PercentDelta; for RowRMS, ML and MR are nil and VL and VR hold one
+	// second moment per row) and of the attention logits q.
 	ML, VL, MR, VR []float32
 	MQ, VQ         []float64
 
@@ -127,9 +128,16 @@ func (s *State) check() error {
 	if len(s.L) != nh || len(s.R) != nh || len(s.QLogits) != s.C {
 		return fmt.Errorf("parameters of lengths %d, %d, %d for N = %d, d/2 = %d, C = %d", len(s.L), len(s.R), len(s.QLogits), s.N, s.Half, s.C)
 	}
-	for _, p := range []*[]float32{&s.ML, &s.VL, &s.MR, &s.VR, &s.BestL, &s.BestR} {
+	for _, p := range []*[]float32{&s.ML, &s.MR, &s.BestL, &s.BestR} {
 		if *p != nil && len(*p) != nh {
 			return fmt.Errorf("an N x d/2 array has length %d, want %d", len(*p), nh)
+		}
+	}
+	// VL and VR are Adam's N x d/2 second moments, or RowRMS's one per
+	// row (then without first moments).
+	for _, p := range []*[]float32{&s.VL, &s.VR} {
+		if *p != nil && len(*p) != nh && (s.ML != nil || len(*p) != s.N) {
+			return fmt.Errorf("a second-moment array has length %d, want %d (Adam) or %d (rowrms)", len(*p), nh, s.N)
 		}
 	}
 	for _, p := range []*[]float64{&s.MQ, &s.VQ, &s.BestQ, &s.BestQLogits} {

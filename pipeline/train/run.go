@@ -193,12 +193,10 @@ func (r *run) restore(st *State) error {
 	copy(t.l, st.L)
 	copy(t.r, st.R)
 	copy(t.q, st.QLogits)
-	if t.ml != nil {
-		copy(t.ml, st.ML)
-		copy(t.vl, st.VL)
-		copy(t.mr, st.MR)
-		copy(t.vr, st.VR)
-	}
+	copy(t.ml, st.ML)
+	copy(t.vl, st.VL)
+	copy(t.mr, st.MR)
+	copy(t.vr, st.VR)
 	copy(t.mq, st.MQ)
 	copy(t.vq, st.VQ)
 	t.step, t.pairs, r.first, r.firstPairs = st.Step, st.Pairs, st.Batch, st.Pairs

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -181,21 +182,7 @@ func TestOneStepMatchesEstimate(t *testing.T) {
 			// One batch covering the whole run: Epochs·N walks = BatchWalks.
 			cfg := train.Config{Objective: obj, Dim: 2 * half, Optimizer: train.OptSGD, LR: lr, QLR: 0.01,
 				Epochs: 1, BatchWalks: n, Negatives: 2, NegativeBlock: block, Seed: 9, Workers: workers}
-			res, err := train.Run(context.Background(), g, nil, cfg, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The initial parameters: rerun with a tiny rate and subtract is not
-			// exact; instead rebuild them from the same seed through a zero-step
-			// estimate at the trainer's initialisation.
-			init, err := train.InitialParameters(g, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			est, err := train.EstimateObjective(context.Background(), g, cfg, init.L, init.R, init.QLogits, n, 9)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res, init, est := oneBatch(t, g, cfg)
 			// SGD divides the paper formulation's step by N².
 			step := lr / float64(n*n)
 			for i := range init.L {
@@ -302,5 +289,110 @@ func TestResumeBitForBit(t *testing.T) {
 	_, err = train.Run(context.Background(), tg, &pipeline.Split{Train: split.Train}, cfg, nil)
 	if err == nil || !strings.Contains(err.Error(), "the graph's arcs or the evaluation pairs differ") {
 		t.Errorf("other evaluation pairs: %v", err)
+	}
+}
+
+// oneBatch runs cfg (one batch covering the whole run: Epochs·N walks =
+// BatchWalks) and returns its result, the initial parameters (rebuilt
+// from the same seed: rerunning with a tiny rate and subtracting would
+// not be exact) and the estimate of the objective at them over the same
+// batch (cfg.Seed is the batch's seed).
+func oneBatch(t *testing.T, g *pipeline.Graph, cfg train.Config) (*pipeline.Result, *train.Params, *train.Estimate) {
+	t.Helper()
+	res, err := train.Run(context.Background(), g, nil, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	init, err := train.InitialParameters(g, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	est, err := train.EstimateObjective(context.Background(), g, cfg, init.L, init.R, init.QLogits, g.N(), cfg.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, init, est
+}
+
+// TestOneStepRowRMS checks the row-wise RMSprop update against the dense
+// gradient of the same minibatch: from zero state, one step moves each
+// row by −lr·g/√mean(g²) (the bias correction cancels 1 − β2), the same
+// bytes for any number of workers.
+func TestOneStepRowRMS(t *testing.T) {
+	t.Parallel()
+	g := smallGraph(40, 160, false, 8)
+	const lr = 0.01
+	obj := pipeline.ObjectiveConfig{Formulation: pipeline.FormulationPaper, C: 3}
+	n, half := 40, 3
+	var first []float32
+	for _, workers := range []int{1, 2, 3} {
+		cfg := train.Config{Objective: obj, Dim: 2 * half, Optimizer: train.OptRowRMS, LR: lr,
+			Epochs: 1, BatchWalks: n, Negatives: 2, Seed: 9, Workers: workers}
+		res, init, est := oneBatch(t, g, cfg)
+		for _, side := range []struct {
+			name    string
+			got, x0 []float32
+			grad    []float64
+		}{{"L", res.L, init.L, est.GradL}, {"R", res.R, init.R, est.GradR}} {
+			for row := 0; row < n; row++ {
+				o := row * half
+				var ms float64
+				for _, gj := range side.grad[o : o+half] {
+					ms += gj * gj
+				}
+				ms /= float64(half)
+				for j := o; j < o+half; j++ {
+					want := float64(side.x0[j])
+					if ms > 0 {
+						want -= lr * side.grad[j] / math.Sqrt(ms)
+					}
+					if math.Abs(float64(side.got[j])-want) > 1e-5 {
+						t.Fatalf("workers=%d: %s[%d] = %v after one step, want %v", workers, side.name, j, side.got[j], want)
+					}
+				}
+			}
+		}
+		if first == nil {
+			first = res.L
+		} else if !slices.Equal(first, res.L) {
+			t.Fatalf("workers=%d: embeddings differ from workers=1", workers)
+		}
+	}
+}
+
+// TestResumeRowRMS resumes a RowRMS run (one second moment per row in
+// the checkpoint) from a file and compares with the uninterrupted run.
+func TestResumeRowRMS(t *testing.T) {
+	t.Parallel()
+	g := smallGraph(60, 240, false, 4)
+	path := t.TempDir() + "/state.ckpt"
+	saved := false
+	cfg := train.Config{Dim: 8, Epochs: 20, BatchWalks: 32, EvalEvery: 2, Seed: 5, Workers: 2,
+		Optimizer: train.OptRowRMS, CheckpointEvery: time.Nanosecond}
+	cfg.Checkpoint = func(st *train.State) error {
+		if st.Batch == 17 && !saved {
+			saved = true
+			if len(st.VL) != 60 || st.ML != nil {
+				t.Errorf("checkpoint holds %d second moments of L and %d first moments, want 60 and none", len(st.VL), len(st.ML))
+			}
+			return train.WriteCheckpoint(path, st)
+		}
+		return nil
+	}
+	full, err := train.Run(context.Background(), g, nil, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := train.ReadCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Checkpoint, cfg.Resume, cfg.Workers = nil, st, 1
+	resumed, err := train.Run(context.Background(), g, nil, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(full.L, resumed.L) || !slices.Equal(full.R, resumed.R) {
+		t.Fatal("resumed run differs from the uninterrupted one")
 	}
 }

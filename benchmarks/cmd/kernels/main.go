@@ -165,23 +165,30 @@ func rmatLines(ctx context.Context, h *benchmarks.Harness, o *options) ([]line, 
 
 // trainerRates measures the trainer's throughput on g (named name in the
 // table) for the given epochs with 1 and 5 negatives per positive, drawn
-// pair by pair, and with 5 in negative blocks of 8 x 8 pairs.
+// pair by pair, and with 5 in negative blocks of 8 x 8 pairs, with Adam
+// and then with the row-wise optimiser (train.OptRowRMS).
 func trainerRates(ctx context.Context, h *benchmarks.Harness, g *pipeline.Graph, name string, epochs float64) ([]line, error) {
 	var lines []line
-	for _, s := range []struct{ neg, block int }{{1, 0}, {5, 0}, {5, 8}} {
+	for _, s := range []struct {
+		neg, block int
+		opt        string
+	}{{1, 0, ""}, {5, 0, ""}, {5, 8, ""}, {1, 0, train.OptRowRMS}, {5, 8, train.OptRowRMS}} {
 		setting := fmt.Sprintf("%s, %d negative(s) per positive pair", name, s.neg)
 		if s.block > 0 {
 			setting += fmt.Sprintf(" in blocks of %d x %d", s.block, s.block)
 		}
+		if s.opt != "" {
+			setting += ", optimizer " + s.opt
+		}
 		l := line{kernel: "sparse trainer (d = 128, C = 10)", setting: setting, unit: "positive pairs/s"}
 		for _, w := range workers {
-			cfg := train.Config{Epochs: epochs, Negatives: s.neg, NegativeBlock: s.block, Workers: w, Seed: 1, EvalEvery: epochs}
+			cfg := train.Config{Epochs: epochs, Negatives: s.neg, NegativeBlock: s.block, Optimizer: s.opt, Workers: w, Seed: 1, EvalEvery: epochs}
 			res, err := train.Run(ctx, g, nil, cfg, nil)
 			if err != nil {
 				return nil, err
 			}
 			l.vals = append(l.vals, res.Stats.PairsPerSecond)
-			fmt.Fprintf(h.Stderr, "trainer negatives=%d block=%d workers=%d: %.2fM pairs/s\n", s.neg, s.block, w, res.Stats.PairsPerSecond/1e6)
+			fmt.Fprintf(h.Stderr, "trainer negatives=%d block=%d optimizer=%q workers=%d: %.2fM pairs/s\n", s.neg, s.block, s.opt, w, res.Stats.PairsPerSecond/1e6)
 		}
 		lines = append(lines, l)
 	}

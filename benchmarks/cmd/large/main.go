@@ -69,7 +69,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	fs.StringVar(&o.graphs, "graphs", "uk-2007-05@100000/uk-2007-05@100000.txt.gz,web-NotreDame/web-NotreDame.txt.gz", "comma-separated edge lists under -data")
 	fs.Float64Var(&o.testFrac, "test-fraction", 0.5, "share of the edges held out for testing")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the split and of every method")
-	methods := fs.String("methods", "wys,gensim", "methods to run: wys, gensim")
+	methods := fs.String("methods", "wys,gensim", "methods to run: wys, wys-rowrms (wys with -optimizer rowrms), gensim")
 	fs.Float64Var(&o.wys.Epochs, "epochs", 0, "wys: epochs (0: the trainer's default)")
 	fs.IntVar(&o.wys.Dim, "dim", 128, "embedding width d of wys (d/2 per side) and of gensim")
 	fs.StringVar(&o.plot, "plot", "", "draw test AUC against seconds to `PREFIX`-GRAPH.png, one picture per graph")
@@ -79,8 +79,8 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	}
 	o.methods = map[string]bool{}
 	for _, m := range strings.Split(*methods, ",") {
-		if m != "wys" && m != "gensim" {
-			return h.Usagef("-methods: unknown method %q (want wys, gensim)", m)
+		if m != "wys" && m != "wys-rowrms" && m != "gensim" {
+			return h.Usagef("-methods: unknown method %q (want wys, wys-rowrms, gensim)", m)
 		}
 		o.methods[m] = true
 	}
@@ -127,8 +127,15 @@ func compare(ctx context.Context, h *benchmarks.Harness, o *options, rel string)
 	}
 	fmt.Fprintf(h.Stderr, "%s: %d nodes, %d training arcs, %d test edges\n", name, tg.N(), tg.Adj.NNZ(), len(split.Test))
 	var curves []curve
-	if o.methods["wys"] {
-		c, err := runWYS(ctx, h, o, tg, split)
+	for _, opt := range []string{"", train.OptRowRMS} {
+		m := "wys"
+		if opt != "" {
+			m += "-" + opt
+		}
+		if !o.methods[m] {
+			continue
+		}
+		c, err := runWYS(ctx, h, o, tg, split, opt)
 		if err != nil {
 			return "", err
 		}
@@ -150,11 +157,16 @@ func compare(ctx context.Context, h *benchmarks.Harness, o *options, rel string)
 	return section(name, tg, split, curves), nil
 }
 
-// runWYS trains with the sparse trainer's defaults and records its curve.
-func runWYS(ctx context.Context, h *benchmarks.Harness, o *options, tg *pipeline.Graph, split *pipeline.Split) (curve, error) {
+// runWYS trains with the sparse trainer's defaults (and the optimizer
+// opt, unless empty) and records its curve.
+func runWYS(ctx context.Context, h *benchmarks.Harness, o *options, tg *pipeline.Graph, split *pipeline.Split, opt string) (curve, error) {
 	cfg := o.wys
+	cfg.Optimizer = opt
 	resolved := cfg.Resolve(tg.N(), tg.Adj.NNZ())
 	c := curve{name: "wys"}
+	if opt != "" {
+		c.name += " " + opt
+	}
 	start := time.Now()
 	rec := pipeline.RecordFunc(func(e pipeline.Event) {
 		if e.Kind == pipeline.Eval {
@@ -187,8 +199,18 @@ func section(name string, tg *pipeline.Graph, split *pipeline.Split, curves []cu
 		last := c.points[len(c.points)-1]
 		fmt.Fprintf(&b, "| %s | %.2f | %s | %s | %s |\n", c.name, 100*c.final, secs(last.seconds), strings.Join(pts, ", "), c.note)
 	}
-	if len(curves) > 1 && curves[0].name == "wys" {
-		b.WriteString("\n" + aheadTable(curves[0], curves[1:]))
+	var ours, others []curve
+	for _, c := range curves {
+		if strings.HasPrefix(c.name, "wys") {
+			ours = append(ours, c)
+		} else {
+			others = append(others, c)
+		}
+	}
+	for _, w := range ours {
+		if len(others) > 0 {
+			b.WriteString("\n" + aheadTable(w, others))
+		}
 	}
 	b.WriteString("\n")
 	return b.String()
@@ -198,7 +220,7 @@ func section(name string, tg *pipeline.Graph, split *pipeline.Split, curves []cu
 // time: wys's latest evaluation by then (its final AUC once it has ended).
 func aheadTable(wys curve, others []curve) string {
 	var b strings.Builder
-	b.WriteString("| at the time of | seconds | its test AUC | wys test AUC by then | wys ahead |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "| at the time of | seconds | its test AUC | %[1]s test AUC by then | %[1]s ahead |\n|---|---|---|---|---|\n", wys.name)
 	for _, o := range others {
 		for i, p := range o.points {
 			w, ok := wysAt(wys, p.seconds)

@@ -63,7 +63,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	fs.IntVar(&o.batch, "batch", 0, "sparse: walks per batch (0: default)")
 	fs.Float64Var(&o.lr, "lr", 0, "sparse: learning rate (0: default)")
 	fs.IntVar(&o.negatives, "negatives", 0, "sparse: negatives per positive (0: default)")
-	fs.StringVar(&o.opt, "opt", "", "sparse: optimizer adam or sgd (empty: default)")
+	fs.StringVar(&o.opt, "opt", "", "sparse: optimizer adam, rowrms or sgd (empty: default)")
 	fs.BoolVar(&o.verbose, "v", false, "print evaluation points")
 	fs.StringVar(&o.contexts, "contexts", "", "comma-separated context variants, one row each: none, ppr, aa, ppr+aa (the paper's extension types; empty: none, without a context column)")
 	fs.Float64Var(&o.alpha, "ppr-alpha", 0.15, "restart probability of the ppr context")

@@ -46,6 +46,36 @@ func AdamRow(x, g, m, v []float32, a, decay float32) {
 	adamGo(x[n8:], g[n8:len(x)], m[n8:len(x)], v[n8:len(x)], a, decay)
 }
 
+// RowRMSStep applies one step of row-wise RMSprop with step size a (the
+// bias correction folded in) to a row x with gradient g (plus decay·x):
+// the row's second moment s, one number for the whole row, becomes
+// AdamB2·s + (1 − AdamB2)·mean(g²) and x moves by a·g/(√s + AdamEps). It
+// returns the new s. This is Adam with β1 = 0 and v shared by the row's
+// elements: the state is one number per row instead of two per element.
+func RowRMSStep(x, g []float32, s, a, decay float32) float32 {
+	g = g[:len(x)]
+	var s0, s1, s2, s3 float32
+	j := 0
+	for ; j+4 <= len(x); j += 4 {
+		g0, g1 := g[j]+decay*x[j], g[j+1]+decay*x[j+1]
+		g2, g3 := g[j+2]+decay*x[j+2], g[j+3]+decay*x[j+3]
+		s0 += g0 * g0
+		s1 += g1 * g1
+		s2 += g2 * g2
+		s3 += g3 * g3
+	}
+	for ; j < len(x); j++ {
+		gj := g[j] + decay*x[j]
+		s0 += gj * gj
+	}
+	s = AdamB2*s + (1-AdamB2)*(((s0+s1)+(s2+s3))/float32(len(x)))
+	step := a / (float32(math.Sqrt(float64(s))) + AdamEps)
+	for j, xj := range x {
+		x[j] = xj - step*(g[j]+decay*xj)
+	}
+	return s
+}
+
 func dotGo(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32

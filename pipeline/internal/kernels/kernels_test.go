@@ -14,14 +14,7 @@ func TestKernelsMatchGo(t *testing.T) {
 	if !useAVX2 {
 		t.Log("no AVX2/FMA (or WYS_NOASM set): checking the Go kernels against float64 only")
 	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	vec := func(n int, scale float64) []float32 {
-		x := make([]float32, n)
-		for i := range x {
-			x[i] = float32(rng.NormFloat64() * scale)
-		}
-		return x
-	}
+	vec := normalVectors(1)
 	for n := 0; n <= 70; n++ {
 		for _, off := range []int{0, 1, 3} {
 			a, b := vec(n+off, 1)[off:], vec(n+off, 1)[off:]
@@ -98,5 +91,47 @@ func TestPrefetch(t *testing.T) {
 		if x[i] != float32(i)/3 {
 			t.Fatalf("x[%d] = %v after Prefetch, want %v", i, x[i], float32(i)/3)
 		}
+	}
+}
+
+// TestRowRMSStep checks the row-wise RMSprop step against the same
+// formula in float64.
+func TestRowRMSStep(t *testing.T) {
+	vec := normalVectors(3)
+	for _, n := range []int{1, 3, 8, 64, 67} {
+		x, g := vec(n, 0.1), vec(n, 1)
+		x0 := append([]float32(nil), x...)
+		const a, decay, s0 = 0.01, 1e-3, 0.25
+		s := RowRMSStep(x, g, s0, a, decay)
+		var sq float64
+		for i := range x0 {
+			gi := float64(g[i]) + decay*float64(x0[i])
+			sq += gi * gi
+		}
+		want := AdamB2*s0 + (1-AdamB2)*sq/float64(n)
+		if math.Abs(float64(s)-want) > 1e-6*want {
+			t.Errorf("n=%d: second moment %v, want %v", n, s, want)
+		}
+		for i := range x0 {
+			gi := float64(g[i]) + decay*float64(x0[i])
+			step := a * gi / (math.Sqrt(want) + AdamEps)
+			xi := float64(x0[i]) - step
+			if math.Abs(float64(x[i])-xi) > 1e-6*(math.Abs(float64(x0[i]))+math.Abs(step)) {
+				t.Errorf("n=%d x[%d]: %v, want %v", n, i, x[i], xi)
+			}
+		}
+	}
+}
+
+// normalVectors returns a source of vectors of n normal values times
+// scale, seeded by seed.
+func normalVectors(seed uint64) func(n int, scale float64) []float32 {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	return func(n int, scale float64) []float32 {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = float32(rng.NormFloat64() * scale)
+		}
+		return x
 	}
 }
