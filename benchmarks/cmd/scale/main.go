@@ -72,7 +72,7 @@ type options struct {
 	minScale, maxScale, step, dim, denseMax, one, rank int
 	gensimMax                                          int
 	epochs                                             float64
-	plot                                               string
+	plot, optimizer                                    string
 	gensim                                             benchmarks.Gensim
 }
 
@@ -84,6 +84,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	fs.IntVar(&o.step, "step", 2, "scale increment")
 	fs.Float64Var(&o.epochs, "epochs", 1, "sparse training epochs per scale (0: the trainer's default length and evaluations, a default run)")
 	fs.IntVar(&o.dim, "dim", 128, "embedding width d")
+	fs.StringVar(&o.optimizer, "optimizer", "", "sparse trainer's optimizer: adam, rowrms or sgd (empty: its default)")
 	fs.IntVar(&o.denseMax, "dense-max", 12, "largest scale at which the dense reference also runs (300 steps)")
 	fs.IntVar(&o.one, "one", -1, "internal: measure this scale in this process and print one JSON row")
 	fs.IntVar(&o.rank, "rank", 64, "rank of the factorization stage (lowrank.NewSeries on the training graph; 0: skip)")
@@ -95,6 +96,9 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	}
 	if o.step < 1 || o.epochs < 0 {
 		return h.Usagef("-step must be positive and -epochs not negative")
+	}
+	if err := (train.Config{Optimizer: o.optimizer}).Validate(); err != nil {
+		return h.Usagef("-optimizer: %v", err)
 	}
 	if o.one >= 0 {
 		r, err := measure(ctx, o, o.one)
@@ -128,6 +132,7 @@ func measureAll(ctx context.Context, h *benchmarks.Harness, o *options) ([]row, 
 	var rows []row
 	for s := o.minScale; s <= o.maxScale; s += o.step {
 		args := []string{"-one", strconv.Itoa(s), "-epochs", fmt.Sprint(o.epochs), "-dim", strconv.Itoa(o.dim), "-dense-max", strconv.Itoa(o.denseMax), "-rank", strconv.Itoa(o.rank),
+			"-optimizer", o.optimizer,
 			"-gensim-max", strconv.Itoa(o.gensimMax), "-python", o.gensim.Python, "-script", o.gensim.Script,
 			"-gensim-walks", strconv.Itoa(o.gensim.Walks), "-gensim-length", strconv.Itoa(o.gensim.Length), "-gensim-window", strconv.Itoa(o.gensim.Window),
 			"-gensim-negative", strconv.Itoa(o.gensim.Negative), "-gensim-epochs", strconv.Itoa(o.gensim.Epochs), "-gensim-workers", strconv.Itoa(o.gensim.Workers)}
@@ -157,7 +162,7 @@ func measureAll(ctx context.Context, h *benchmarks.Harness, o *options) ([]row, 
 func report(h *benchmarks.Harness, o *options, rows []row) string {
 	var b strings.Builder
 	b.WriteString(h.Header("Scaling on R-MAT graphs"))
-	fmt.Fprintf(&b, "Graph500 R-MAT (A = 0.57, B = 0.19, C = 0.19, edge factor 16, ids permuted, undirected, duplicates and self-loops dropped), generated, written as a SNAP edge list to a temporary file and loaded back (load = parsing that file into the CSR); half the edges held out by the splitter; factorization = lowrank.NewSeries of the training graph's transition matrix at rank %d (C = 10 powers; the factors are dropped before training); sparse trainer with default settings, d = %d, C = 10, %s (one epoch = N walks, 10 positive and 10 negative pairs each). Peak RSS is the child process's VmHWM over all stages. Dense: the reference's pre-flight memory estimate (C + 1 float32 N x N matrices); its time and AUC where it ran (300 steps).%s\n\n", o.rank, o.dim, lengthNote(o.epochs), gensimNote(o))
+	fmt.Fprintf(&b, "Graph500 R-MAT (A = 0.57, B = 0.19, C = 0.19, edge factor 16, ids permuted, undirected, duplicates and self-loops dropped), generated, written as a SNAP edge list to a temporary file and loaded back (load = parsing that file into the CSR); half the edges held out by the splitter; factorization = lowrank.NewSeries of the training graph's transition matrix at rank %d (C = 10 powers; the factors are dropped before training); sparse trainer with default settings%s, d = %d, C = 10, %s (one epoch = N walks, 10 positive and 10 negative pairs each). Peak RSS is the child process's VmHWM over all stages. Dense: the reference's pre-flight memory estimate (C + 1 float32 N x N matrices); its time and AUC where it ran (300 steps).%s\n\n", o.rank, optimizerNote(o.optimizer), o.dim, lengthNote(o.epochs), gensimNote(o))
 	b.WriteString("| scale | nodes | edges | generate | load | split | factorize | epochs | one epoch | train | evaluate | end to end | pairs/s | test AUC | gensim Y·Y | gensim Y·Y′ | gensim time | peak RSS | sparse estimate | dense memory | dense time | dense AUC |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		dt, da := "—", "—"
@@ -183,7 +188,7 @@ func measure(ctx context.Context, o *options, scale int) (*row, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := train.Config{Dim: o.dim, Epochs: o.epochs, EvalEvery: o.epochs, EvalPairs: 100000, Seed: 1}
+	cfg := train.Config{Dim: o.dim, Epochs: o.epochs, EvalEvery: o.epochs, EvalPairs: 100000, Seed: 1, Optimizer: o.optimizer}
 	r.Epochs = cfg.Resolve(tg.N(), tg.Adj.NNZ()).Epochs
 	r.Estimated = cfg.EstimateMemory(tg.N(), tg.Adj.NNZ(), 4*len(split.Train))
 	t := time.Now()
@@ -295,4 +300,12 @@ func lengthNote(epochs float64) string {
 		return "the trainer's default length (train.DefaultEpochs) and evaluations, model selected on the train pairs"
 	}
 	return fmt.Sprintf("%g epoch(s)", epochs)
+}
+
+// optimizerNote names a setting of the optimizer other than the default.
+func optimizerNote(opt string) string {
+	if opt == "" {
+		return ""
+	}
+	return " but the optimizer " + opt
 }
