@@ -79,8 +79,10 @@ type Config struct {
 	// to the scale of the objective, which varies with the graph's size
 	// and degrees; RowRMS is too, and keeps one number per row where Adam
 	// keeps two per element, so an update moves a third of the memory:
-	// on graphs whose parameters leave the cache it trains about twice
-	// as fast, at the same test AUC on the released splits.
+	// it trains faster when the parameters are far out of the cache
+	// (benchmarks/results/kernels.md, large-rowrms.md) and ends within
+	// 0.14 points of Adam's test AUC on the released splits
+	// (table1-rowrms.md).
 	Optimizer string `json:"optimizer"`
 	// LR is the initial learning rate of L and R, decayed linearly to LR/10
 	// over the run; 0 means 0.02 for Adam and RowRMS, 0.2 for SGD and

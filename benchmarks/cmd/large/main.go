@@ -90,8 +90,14 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	o.wys.Seed, o.gensim.Seed, o.gensim.Dim = o.seed, o.seed, o.wys.Dim
 	var b strings.Builder
 	b.WriteString(h.Header("Test AUC against time on large graphs"))
-	fmt.Fprintf(&b, "Each graph undirected, largest connected component, %.0f%% of the edges held out (seed %d). wys: `wys-sparse` defaults (d = %d, epochs %s). gensim %s. Seconds from the training graph to each evaluation; evaluations included for wys, excluded for gensim.\n\n",
-		100*o.testFrac, o.seed, o.wys.Dim, epochsText(o.wys.Epochs), o.gensim.Describe())
+	fmt.Fprintf(&b, "Each graph undirected, largest connected component, %.0f%% of the edges held out (seed %d). wys: `wys-sparse` defaults (d = %d, epochs %s).", 100*o.testFrac, o.seed, o.wys.Dim, epochsText(o.wys.Epochs))
+	if o.methods["wys-rowrms"] {
+		b.WriteString(" wys rowrms: the same with `-optimizer rowrms`.")
+	}
+	if o.methods["gensim"] {
+		fmt.Fprintf(&b, " gensim %s.", o.gensim.Describe())
+	}
+	b.WriteString(" Seconds from the training graph to each evaluation; evaluations included for wys, excluded for gensim.\n\n")
 	for _, rel := range strings.Split(o.graphs, ",") {
 		text, err := compare(ctx, h, o, rel)
 		if err != nil {
