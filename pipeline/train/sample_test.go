@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/wys-project/wys/pipeline"
@@ -87,6 +88,26 @@ func TestContextSamplers(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestSortByRow checks the radix sort of row keys against slices.Sort on
+// keys whose low halves increase along the input, for spans of rows that
+// take one, two and three passes and the fallbacks.
+func TestSortByRow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var tmp []uint64
+	for _, c := range []struct{ n, base, span int }{{0, 0, 1}, {10, 3, 5}, {300, 7, 1}, {300, 0, 200}, {5000, 1 << 20, 16384}, {5000, 9, 1 << 20}, {3000, 0, 1 << 30}} {
+		keys := make([]uint64, c.n)
+		for j := range keys {
+			keys[j] = uint64(c.base+rng.IntN(c.span))<<32 | uint64(j)
+		}
+		want := slices.Clone(keys)
+		slices.Sort(want)
+		sortByRow(keys, &tmp)
+		if !slices.Equal(keys, want) {
+			t.Errorf("%d keys over %d rows from %d: not slices.Sort's order", c.n, c.span, c.base)
 		}
 	}
 }

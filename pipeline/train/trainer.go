@@ -264,17 +264,13 @@ func (t *trainer) sampleShard(ctx context.Context, out *shardOut, index int, see
 }
 
 // negativePairs adds negs non-edge pairs drawn one by one, each weighted
-// wNeg. They are all drawn first (the draws read only the graph) and then
-// scored, each pair's rows asked for a few pairs ahead.
+// wNeg. They are all drawn first (drawNegatives) and then scored, each
+// pair's rows asked for a few pairs ahead. It is the last use of rng.
 func (t *trainer) negativePairs(ctx context.Context, out *shardOut, rng *rand.Rand, negs int, wNeg float64) {
 	h := t.half
 	start := len(out.pairs)
-	for i := 0; i < negs; i++ {
-		if i&4095 == 4095 && ctx.Err() != nil {
-			return
-		}
-		v, u := negative(t.adj, t.n, rng)
-		out.pairs = append(out.pairs, pairCoef{v, u, 0})
+	if !t.drawNegatives(ctx, out, rng, negs) {
+		return
 	}
 	neg := out.pairs[start:]
 	for i := range neg {
@@ -289,6 +285,55 @@ func (t *trainer) negativePairs(ctx context.Context, out *shardOut, rng *rand.Ra
 		out.loss += wNeg * loss
 		p.coef = float32(wNeg * grad)
 	}
+}
+
+// negAhead is how many candidate negatives drawNegatives draws ahead of
+// their check.
+const negAhead = 16
+
+// drawNegatives appends negs non-edge pairs to out.pairs: exactly the
+// pairs that negative draws one after another from rng. Each candidate
+// (v, u) takes the same two draws, in the same order, whether it is kept
+// or not, so the candidates can be drawn negAhead ahead of their check,
+// with row v of the graph asked for on drawing and the middle of its
+// column indices half a ring later, instead of waiting for two cache
+// misses per candidate. Only rng's state at the end differs from
+// negative's (it has drawn up to negAhead unchecked candidates), which is
+// why it must be the last use of rng. It reports false when ctx is
+// cancelled.
+func (t *trainer) drawNegatives(ctx context.Context, out *shardOut, rng *rand.Rand, negs int) bool {
+	if negs <= 0 {
+		return true
+	}
+	indptr, indices := t.adj.Indptr, t.adj.Indices
+	var ring [negAhead][2]int32
+	draw := func(slot int) {
+		v, u := int32(rng.IntN(t.n)), int32(rng.IntN(t.n))
+		ring[slot] = [2]int32{v, u}
+		kernels.PrefetchInts(indptr[v : v+2])
+	}
+	for i := range ring {
+		draw(i)
+	}
+	head := 0
+	for got, tries := 0, 0; got < negs; tries++ {
+		if tries&4095 == 4095 && ctx.Err() != nil {
+			return false
+		}
+		c := ring[head]
+		mid := ring[(head+negAhead/2)%negAhead][0]
+		if lo, hi := indptr[mid], indptr[mid+1]; hi > lo {
+			m := lo + (hi-lo)/2
+			kernels.PrefetchInt32s(indices[m : m+1])
+		}
+		draw(head)
+		head = (head + 1) % negAhead
+		if !t.adj.Has(int(c[0]), int(c[1])) {
+			out.pairs = append(out.pairs, pairCoef{c[0], c[1], 0})
+			got++
+		}
+	}
+	return true
 }
 
 // negativeUnits returns the negative draws of a shard of the given walks:

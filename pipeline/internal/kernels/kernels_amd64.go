@@ -1,6 +1,9 @@
 package kernels
 
-import "os"
+import (
+	"os"
+	"unsafe"
+)
 
 // useAVX2 selects the assembly kernels: the CPU has AVX2 and FMA, the OS
 // saves the YMM registers, and WYS_NOASM is not set.
@@ -43,6 +46,20 @@ func adamAVX2(x, grad, m, v *float32, n int, a, decay, b1, ob1, b2, ob2, eps flo
 //
 //go:noescape
 func prefetchAsm(p *float32, n int)
+
+// PrefetchInts and PrefetchInt32s are Prefetch for index arrays.
+func PrefetchInts(x []int) {
+	if len(x) > 0 {
+		prefetchAsm((*float32)(unsafe.Pointer(&x[0])), len(x)*int(unsafe.Sizeof(x[0]))/4)
+	}
+}
+
+// PrefetchInt32s is Prefetch for an int32 array.
+func PrefetchInt32s(x []int32) {
+	if len(x) > 0 {
+		prefetchAsm((*float32)(unsafe.Pointer(&x[0])), len(x))
+	}
+}
 
 // Prefetch asks the CPU to start loading x into the cache, so that a row
 // needed a little later is there when it is read. It has no effect on any

@@ -14,3 +14,9 @@ func adamAVX2(x, grad, m, v *float32, n int, a, decay, b1, ob1, b2, ob2, eps flo
 
 // Prefetch does nothing here: the hint is amd64 only.
 func Prefetch(x []float32) {}
+
+// PrefetchInts does nothing here: the hint is amd64 only.
+func PrefetchInts(x []int) {}
+
+// PrefetchInt32s does nothing here: the hint is amd64 only.
+func PrefetchInt32s(x []int32) {}

@@ -83,13 +83,21 @@ func TestPrefetch(t *testing.T) {
 	for i := range x {
 		x[i] = float32(i) / 3
 	}
+	ix, i32 := make([]int, 100), make([]int32, 100)
+	for i := range x {
+		ix[i], i32[i] = i, int32(i)
+	}
 	for _, n := range []int{0, 1, 15, 16, 17, 100} {
 		Prefetch(x[:n])
+		PrefetchInts(ix[:n])
+		PrefetchInt32s(i32[:n])
 	}
 	Prefetch(nil)
+	PrefetchInts(nil)
+	PrefetchInt32s(nil)
 	for i := range x {
-		if x[i] != float32(i)/3 {
-			t.Fatalf("x[%d] = %v after Prefetch, want %v", i, x[i], float32(i)/3)
+		if x[i] != float32(i)/3 || ix[i] != i || i32[i] != int32(i) {
+			t.Fatalf("element %d changed by a prefetch", i)
 		}
 	}
 }
