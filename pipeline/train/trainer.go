@@ -355,25 +355,43 @@ func (t *trainer) negativeUnits(walks int) int {
 // the per-pair rejection sampler's is; it fetches 2m rows for m² pairs
 // instead of two rows per pair, so the negatives cost little memory
 // traffic (PyTorch-BigGraph's shared negatives, kept unbiased).
+// It is the last use of rng: it draws one block ahead.
 func (t *trainer) negativeBlocks(ctx context.Context, out *shardOut, shard int32, rng *rand.Rand, blocks int, w float64) {
 	h, m := t.half, t.cfg.NegativeBlock
-	if cap(out.block) < 2*m {
-		out.block = make([]int32, 2*m)
+	if cap(out.block) < 4*m {
+		out.block = make([]int32, 4*m)
 	}
 	if cap(out.coef) < m*m {
 		out.coef = make([]float32, m*m)
 	}
-	a, b, coef := out.block[:m], out.block[m:2*m], out.coef[:m*m]
+	coef := out.coef[:m*m]
+	// The rows of block blk+1 are drawn (in the same order from rng as
+	// one block at a time) and asked for while block blk is scored.
+	cur, next := out.block[:2*m], out.block[2*m:4*m]
+	draw := func(rows []int32) {
+		for i := range rows {
+			rows[i] = int32(rng.IntN(t.n))
+		}
+		for i, v := range rows {
+			if i < m {
+				kernels.Prefetch(t.l[int(v)*h : int(v)*h+h])
+				kernels.PrefetchInts(t.adj.Indptr[v : v+2])
+			} else {
+				kernels.Prefetch(t.r[int(v)*h : int(v)*h+h])
+			}
+		}
+	}
+	if blocks > 0 {
+		draw(cur)
+	}
 	for blk := 0; blk < blocks; blk++ {
 		if blk&63 == 63 && ctx.Err() != nil {
 			return
 		}
-		for i := range a {
-			a[i] = int32(rng.IntN(t.n))
+		if blk+1 < blocks {
+			draw(next)
 		}
-		for j := range b {
-			b[j] = int32(rng.IntN(t.n))
-		}
+		a, b := cur[:m], cur[m:]
 		for i, v := range a {
 			lv := t.l[int(v)*h : int(v)*h+h]
 			for j, u := range b {
@@ -387,6 +405,7 @@ func (t *trainer) negativeBlocks(ctx context.Context, out *shardOut, shard int32
 			}
 		}
 		t.blockGradients(out, shard, a, b, coef)
+		cur, next = next, cur
 	}
 }
 
