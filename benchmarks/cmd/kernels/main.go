@@ -9,7 +9,7 @@
 // (ids permuted, as benchmarks/cmd/scale builds it), trained whole.
 //
 //	go run ./benchmarks/cmd/kernels -out benchmarks/results/kernels.md
-//	go run ./benchmarks/cmd/kernels -rmat 20 -out benchmarks/results/kernels-rmat20.md
+//	go run ./benchmarks/cmd/kernels -rmat 20 -rmat-epochs 1 -out benchmarks/results/kernels.md
 //
 // The shared flags (-data, -out, -allow-dirty) and the exit statuses are
 // those of benchmarks.Harness.
