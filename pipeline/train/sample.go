@@ -136,11 +136,18 @@ func (w *walker) adamicAdar(rng *rand.Rand, v int32) (int32, bool) {
 // takes 1/(1 − nnz/N²) tries on average.
 func negative(adj *sparse.CSR, n int, rng *rand.Rand) (int32, int32) {
 	for {
-		v, u := int32(rng.IntN(n)), int32(rng.IntN(n))
+		v, u := negativeCandidate(n, rng)
 		if !adj.Has(int(v), int(u)) {
 			return v, u
 		}
 	}
+}
+
+// negativeCandidate draws one candidate of the rejection sampler: a
+// uniform pair of nodes, v first. negative and drawNegatives both draw
+// through it, so that they see the same candidates.
+func negativeCandidate(n int, rng *rand.Rand) (int32, int32) {
+	return int32(rng.IntN(n)), int32(rng.IntN(n))
 }
 
 // fitPairs draws the model-selection pairs of a run without train pairs:

@@ -111,3 +111,41 @@ func TestSortByRow(t *testing.T) {
 		}
 	}
 }
+
+// TestDrawNegativesIsNegative checks that the pipelined sampler keeps
+// exactly the pairs that negative draws one by one from the same stream,
+// on a graph dense enough that about half the candidates are arcs (so
+// that rejections fall at every position of its ring).
+func TestDrawNegativesIsNegative(t *testing.T) {
+	const n = 30
+	rng := rand.New(rand.NewPCG(7, 8))
+	var src, dst []int32
+	for v := range int32(n) {
+		for u := range int32(n) {
+			if rng.IntN(2) == 0 {
+				src, dst = append(src, v), append(dst, u)
+			}
+		}
+	}
+	adj, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupSum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &trainer{adj: adj, n: n}
+	for _, negs := range []int{0, 1, negAhead - 1, negAhead, 1000} {
+		var out shardOut
+		if !tr.drawNegatives(context.Background(), &out, rand.New(rand.NewPCG(3, uint64(negs))), negs) {
+			t.Fatal("drawNegatives reported a cancellation")
+		}
+		one := rand.New(rand.NewPCG(3, uint64(negs)))
+		if len(out.pairs) != negs {
+			t.Fatalf("%d pairs, want %d", len(out.pairs), negs)
+		}
+		for i, p := range out.pairs {
+			v, u := negative(adj, n, one)
+			if p.v != v || p.u != u {
+				t.Fatalf("negs=%d: pair %d is (%d, %d), negative drew (%d, %d)", negs, i, p.v, p.u, v, u)
+			}
+		}
+	}
+}

@@ -308,7 +308,7 @@ func (t *trainer) drawNegatives(ctx context.Context, out *shardOut, rng *rand.Ra
 	indptr, indices := t.adj.Indptr, t.adj.Indices
 	var ring [negAhead][2]int32
 	draw := func(slot int) {
-		v, u := int32(rng.IntN(t.n)), int32(rng.IntN(t.n))
+		v, u := negativeCandidate(t.n, rng)
 		ring[slot] = [2]int32{v, u}
 		kernels.PrefetchInts(indptr[v : v+2])
 	}

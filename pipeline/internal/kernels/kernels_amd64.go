@@ -47,7 +47,7 @@ func adamAVX2(x, grad, m, v *float32, n int, a, decay, b1, ob1, b2, ob2, eps flo
 //go:noescape
 func prefetchAsm(p *float32, n int)
 
-// PrefetchInts and PrefetchInt32s are Prefetch for index arrays.
+// PrefetchInts is Prefetch for an int array.
 func PrefetchInts(x []int) {
 	if len(x) > 0 {
 		prefetchAsm((*float32)(unsafe.Pointer(&x[0])), len(x)*int(unsafe.Sizeof(x[0]))/4)
