@@ -19,6 +19,7 @@ type blockGrads struct {
 	rows            []int32
 	grad            []float32
 	keys, vkey, tmp []uint64
+	sum             kernels.AxpySum
 }
 
 // updateSorted takes the Adam or SGD step st of the batch: each row
@@ -111,6 +112,8 @@ func (t *trainer) accumulateSorted(b *blockGrads, pairs []pairCoef, vecs []rowVe
 		b.grad = slices.Grow(b.grad, h)[:off+h]
 		g := b.grad[off : off+h]
 		clear(g)
+		sum := &b.sum
+		sum.Reset(g)
 		b.rows = append(b.rows, int32(row))
 		for ; pi < len(b.keys) && b.keys[pi]>>32 == row; pi++ {
 			if pi+prefetchAhead < len(b.keys) {
@@ -126,12 +129,13 @@ func (t *trainer) accumulateSorted(b *blockGrads, pairs []pairCoef, vecs []rowVe
 			if !left {
 				src = p.v
 			}
-			kernels.Axpy(g, p.coef, other[int(src)*h:int(src)*h+h])
+			sum.Add(p.coef, other[int(src)*h:int(src)*h+h])
 		}
 		for ; vi < len(b.vkey) && b.vkey[vi]>>32 == row; vi++ {
 			x := vecs[uint32(b.vkey[vi])]
-			kernels.Axpy(g, 1, t.shardVecs[x.shard][x.off:int(x.off)+h])
+			sum.Add(1, t.shardVecs[x.shard][x.off:int(x.off)+h])
 		}
+		sum.Flush()
 	}
 }
 

@@ -396,3 +396,52 @@ func TestResumeRowRMS(t *testing.T) {
 		t.Fatal("resumed run differs from the uninterrupted one")
 	}
 }
+
+// TestNegativeLossUnbiased checks the loss of the non-edge terms, which
+// the trainer sums as one logarithm of a product per shard: with 0.001
+// walks per node the positive terms are a thousandth of the loss, so the
+// mean of the estimates must match the dense reference's exact loss
+// through its negative part (a 1% error there fails it), for negatives
+// drawn pair by pair and in blocks.
+func TestNegativeLossUnbiased(t *testing.T) {
+	t.Parallel()
+	const n, half, draws = 30, 2, 1000
+	g := smallGraph(n, 3*n, false, 3)
+	obj := pipeline.ObjectiveConfig{Formulation: pipeline.FormulationCode, C: 3, Beta: 0.3, WalksPerNode: 0.001}
+	rng := rand.New(rand.NewPCG(6, 6))
+	l := make([]float32, n*half)
+	r := make([]float32, n*half)
+	ld := mat.NewDense(n, half, nil)
+	rd := mat.NewDense(n, half, nil)
+	for i := range l {
+		l[i] = float32(rng.NormFloat64() * 2)
+		r[i] = float32(rng.NormFloat64() * 2)
+		ld.Set(i/half, i%half, float64(l[i]))
+		rd.Set(i/half, i%half, float64(r[i]))
+	}
+	q := []float64{0.03, -0.02, 0.05}
+	exact, err := reference.Evaluate(context.Background(), g.Adj, obj, ld, rd, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exact.Negative < 0.99*exact.Loss {
+		t.Fatalf("the negative terms are %.3g of a loss of %.3g: the test needs them to dominate", exact.Negative, exact.Loss)
+	}
+	for _, block := range []int{0, 3} {
+		cfg := train.Config{Objective: obj, Dim: 2 * half, Negatives: 2, NegativeBlock: block, Workers: 1}
+		var sum, sq float64
+		for d := 0; d < draws; d++ {
+			est, err := train.EstimateObjective(context.Background(), g, cfg, l, r, q, 256, uint64(d)+1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum += est.Loss
+			sq += est.Loss * est.Loss
+		}
+		mean := sum / draws
+		se := math.Sqrt(math.Max(sq/draws-mean*mean, 0) / draws)
+		if math.Abs(mean-exact.Loss) > 4.5*se+1e-5*math.Abs(exact.Loss) {
+			t.Errorf("block %d: mean loss %.6g ± %.2g, exact %.6g (negative terms %.6g)", block, mean, se, exact.Loss, exact.Negative)
+		}
+	}
+}

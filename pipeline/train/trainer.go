@@ -92,6 +92,7 @@ type shardOut struct {
 	coef       []float32
 	vecL, vecR []rowVec
 	vecs       []float32
+	sum        kernels.AxpySum // sums a block row's gradient
 }
 
 // rowVec is a gradient contribution summed in a shard: the h floats at
@@ -196,6 +197,24 @@ func (t *trainer) negTerm(g float64) (loss, grad float64) {
 	return -math.Log(1 - s + t.eps), s * (1 - s) / (1 - s + t.eps)
 }
 
+// negTerms scores the negative pair of score g into the shard's loss:
+// with the code formulation its loss factor 1−σ(g)+ε joins the product
+// prod (one logarithm per shard instead of one per pair: the logarithm
+// was a seventh of the time at 5 negatives), with the paper's its loss
+// is added to out.loss at once; both weighted w. It returns w·dJ/dg,
+// the same number negTerm's derivative gives.
+func (t *trainer) negTerms(out *shardOut, prod *logProduct, g, w float64) float32 {
+	if t.paper {
+		loss, grad := t.negTerm(g)
+		out.loss += w * loss
+		return float32(w * grad)
+	}
+	s := sigmoid(g)
+	f := 1 - s + t.eps
+	prod.mul(f)
+	return float32(w * (s * (1 - s) / f))
+}
+
 // sampleShard draws the walks and negatives of one shard and computes each
 // pair's weighted dJ/dg, the ∂J/∂Q_k estimate and the loss estimate.
 // walks is the shard's number of walks; totalWalks and totalNeg are the
@@ -273,6 +292,7 @@ func (t *trainer) negativePairs(ctx context.Context, out *shardOut, rng *rand.Ra
 		return
 	}
 	neg := out.pairs[start:]
+	prod := newLogProduct()
 	for i := range neg {
 		if i+prefetchAhead < len(neg) {
 			a := neg[i+prefetchAhead]
@@ -281,10 +301,9 @@ func (t *trainer) negativePairs(ctx context.Context, out *shardOut, rng *rand.Ra
 		}
 		p := &neg[i]
 		g := float64(kernels.Dot(t.l[int(p.v)*h:int(p.v)*h+h], t.r[int(p.u)*h:int(p.u)*h+h]))
-		loss, grad := t.negTerm(g)
-		out.loss += wNeg * loss
-		p.coef = float32(wNeg * grad)
+		p.coef = t.negTerms(out, &prod, g, wNeg)
 	}
+	out.loss -= wNeg * prod.log()
 }
 
 // negAhead is how many candidate negatives drawNegatives draws ahead of
@@ -384,6 +403,7 @@ func (t *trainer) negativeBlocks(ctx context.Context, out *shardOut, shard int32
 	if blocks > 0 {
 		draw(cur)
 	}
+	prod := newLogProduct()
 	for blk := 0; blk < blocks; blk++ {
 		if blk&63 == 63 && ctx.Err() != nil {
 			return
@@ -399,14 +419,13 @@ func (t *trainer) negativeBlocks(ctx context.Context, out *shardOut, shard int32
 				if t.adj.Has(int(v), int(u)) {
 					continue
 				}
-				loss, grad := t.negTerm(float64(kernels.Dot(lv, t.r[int(u)*h:int(u)*h+h])))
-				out.loss += w * loss
-				coef[i*m+j] = float32(w * grad)
+				coef[i*m+j] = t.negTerms(out, &prod, float64(kernels.Dot(lv, t.r[int(u)*h:int(u)*h+h])), w)
 			}
 		}
 		t.blockGradients(out, shard, a, b, coef)
 		cur, next = next, cur
 	}
+	out.loss -= w * prod.log()
 }
 
 // blockGradients sums, while the block's rows are in the cache, the
@@ -421,13 +440,16 @@ func (t *trainer) blockGradients(out *shardOut, shard int32, a, b []int32, coef 
 			out.vecs = slices.Grow(out.vecs, h)[:off+h]
 			g := out.vecs[off : off+h]
 			clear(g)
+			sum := &out.sum
+			sum.Reset(g)
 			for j := 0; j < m; j++ {
 				if side == 0 {
-					kernels.Axpy(g, coef[i*m+j], t.r[int(b[j])*h:int(b[j])*h+h])
+					sum.Add(coef[i*m+j], t.r[int(b[j])*h:int(b[j])*h+h])
 				} else {
-					kernels.Axpy(g, coef[j*m+i], t.l[int(a[j])*h:int(a[j])*h+h])
+					sum.Add(coef[j*m+i], t.l[int(a[j])*h:int(a[j])*h+h])
 				}
 			}
+			sum.Flush()
 			rv := rowVec{row, shard, int32(off)}
 			if side == 0 {
 				out.vecL = append(out.vecL, rv)

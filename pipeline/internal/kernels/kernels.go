@@ -29,6 +29,58 @@ func Axpy(dst []float32, alpha float32, x []float32) {
 	axpyGo(dst[n8:], alpha, x[n8:len(dst)])
 }
 
+// Axpy4 adds a[0]·x0, a[1]·x1, a[2]·x2 and a[3]·x3 to dst: the same
+// numbers, bit for bit, as four Axpy calls in that order, with dst read
+// and written once instead of four times.
+func Axpy4(dst []float32, a *[4]float32, x0, x1, x2, x3 []float32) {
+	n8 := 0
+	if useAVX2 && len(dst) >= 8 {
+		n8 = len(dst) &^ 7
+		axpy4AVX2(&dst[0], a[0], a[1], a[2], a[3], &x0[:n8][0], &x1[:n8][0], &x2[:n8][0], &x3[:n8][0], n8)
+	}
+	if n8 < len(dst) {
+		t := dst[n8:]
+		axpyGo(t, a[0], x0[n8:len(dst)])
+		axpyGo(t, a[1], x1[n8:len(dst)])
+		axpyGo(t, a[2], x2[n8:len(dst)])
+		axpyGo(t, a[3], x3[n8:len(dst)])
+	}
+}
+
+// AxpySum adds Σ a_i·x_i to one vector, term by term in the order the
+// terms are added: the same numbers, bit for bit, as one Axpy per term,
+// with the terms applied four at a time by Axpy4. Flush applies the
+// terms still pending; it must be called before the vector is read.
+type AxpySum struct {
+	dst []float32
+	a   [4]float32
+	x   [4][]float32
+	n   int
+}
+
+// Reset starts a sum into dst, dropping any pending terms.
+func (s *AxpySum) Reset(dst []float32) {
+	s.dst, s.n = dst, 0
+}
+
+// Add adds the term a·x.
+func (s *AxpySum) Add(a float32, x []float32) {
+	s.a[s.n], s.x[s.n] = a, x
+	s.n++
+	if s.n == 4 {
+		Axpy4(s.dst, &s.a, s.x[0], s.x[1], s.x[2], s.x[3])
+		s.n = 0
+	}
+}
+
+// Flush applies the pending terms.
+func (s *AxpySum) Flush() {
+	for i := 0; i < s.n; i++ {
+		Axpy(s.dst, s.a[i], s.x[i])
+	}
+	s.n = 0
+}
+
 // AdamB1, AdamB2 and AdamEps are Adam's moment decay rates and epsilon,
 // shared with the trainer's update of q.
 const (

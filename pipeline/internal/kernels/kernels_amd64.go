@@ -36,6 +36,12 @@ func dotAVX2(a, b *float32, n int) float32
 //go:noescape
 func axpyAVX2(dst *float32, alpha float32, x *float32, n int)
 
+// axpy4AVX2 adds a0·x0, a1·x1, a2·x2 and a3·x3 to dst, in that order,
+// over n elements, n a multiple of 8.
+//
+//go:noescape
+func axpy4AVX2(dst *float32, a0, a1, a2, a3 float32, x0, x1, x2, x3 *float32, n int)
+
 // adamAVX2 is adamGo over n elements, n a multiple of 8, with the rates
 // passed in.
 //

@@ -124,3 +124,33 @@ pf:
 	CMPQ SI, CX
 	JL   pf
 	RET
+
+// func axpy4AVX2(dst *float32, a0, a1, a2, a3 float32, x0, x1, x2, x3 *float32, n int)
+// dst += a0·x0, then a1·x1, a2·x2, a3·x3: the four fused multiply-adds of
+// four axpyAVX2 calls in the same order, with dst kept in a register.
+TEXT ·axpy4AVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), DI
+	VBROADCASTSS a0+8(FP), Y0
+	VBROADCASTSS a1+12(FP), Y1
+	VBROADCASTSS a2+16(FP), Y2
+	VBROADCASTSS a3+20(FP), Y3
+	MOVQ x0+24(FP), SI
+	MOVQ x1+32(FP), R8
+	MOVQ x2+40(FP), R9
+	MOVQ x3+48(FP), R10
+	MOVQ n+56(FP), CX
+	XORQ AX, AX
+axpy4loop:
+	CMPQ AX, CX
+	JGE  axpy4done
+	VMOVUPS (DI)(AX*4), Y4
+	VFMADD231PS (SI)(AX*4), Y0, Y4
+	VFMADD231PS (R8)(AX*4), Y1, Y4
+	VFMADD231PS (R9)(AX*4), Y2, Y4
+	VFMADD231PS (R10)(AX*4), Y3, Y4
+	VMOVUPS Y4, (DI)(AX*4)
+	ADDQ $8, AX
+	JMP  axpy4loop
+axpy4done:
+	VZEROUPPER
+	RET

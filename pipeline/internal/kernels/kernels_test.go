@@ -143,3 +143,56 @@ func normalVectors(seed uint64) func(n int, scale float64) []float32 {
 		return x
 	}
 }
+
+// TestAxpySum checks Axpy4 and AxpySum against one Axpy per term, bit for
+// bit (the trainer's output bytes rest on it), and against the sum in
+// float64, for sums of 0 to 11 terms (full groups of four and every
+// remainder), every length up to 70 and misaligned offsets, with zero
+// coefficients among the terms.
+func TestAxpySum(t *testing.T) {
+	vec := normalVectors(3)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 0; n <= 70; n++ {
+		for _, off := range []int{0, 1, 3} {
+			for terms := 0; terms <= 11; terms++ {
+				start := vec(n+off, 1)[off:]
+				a := make([]float32, terms)
+				xs := make([][]float32, terms)
+				for i := range a {
+					if rng.IntN(4) > 0 {
+						a[i] = float32(rng.NormFloat64())
+					}
+					xs[i] = vec(n+off, 1)[off:]
+				}
+				want := append([]float32(nil), start...)
+				ref := make([]float64, n)
+				mag := make([]float64, n)
+				for j := range ref {
+					ref[j], mag[j] = float64(start[j]), math.Abs(float64(start[j]))
+				}
+				for i := range a {
+					Axpy(want, a[i], xs[i])
+					for j := range ref {
+						ref[j] += float64(a[i]) * float64(xs[i][j])
+						mag[j] += math.Abs(float64(a[i]) * float64(xs[i][j]))
+					}
+				}
+				got := append([]float32(nil), start...)
+				var s AxpySum
+				s.Reset(got)
+				for i := range a {
+					s.Add(a[i], xs[i])
+				}
+				s.Flush()
+				for j := range got {
+					if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
+						t.Fatalf("n=%d off=%d terms=%d [%d]: %v, one Axpy per term gives %v", n, off, terms, j, got[j], want[j])
+					}
+					if math.Abs(float64(got[j])-ref[j]) > 1e-6*(mag[j]+1) {
+						t.Fatalf("n=%d off=%d terms=%d [%d]: %v, want %v in float64", n, off, terms, j, got[j], ref[j])
+					}
+				}
+			}
+		}
+	}
+}
