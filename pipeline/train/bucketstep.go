@@ -162,6 +162,7 @@ func (b *bucketDraw) shard(ctx context.Context, out *shardOut, shard uint64, wal
 		nrng = pipeline.Stream(s.cfg.Seed, streamBucketNeg+uint64(b.i*s.p+b.j), shard)
 	}
 	mi, mj := s.part.Members[b.i], s.part.Members[b.j]
+	prod := newLogProduct()
 	for x := 0; x < negs; x++ {
 		if x&4095 == 4095 && ctx.Err() != nil {
 			return
@@ -172,10 +173,9 @@ func (b *bucketDraw) shard(ctx context.Context, out *shardOut, shard uint64, wal
 		}
 		lv, lu := int(loc[v]), int(loc[u])
 		g := float64(kernels.Dot(b.l.X[lv*h:lv*h+h], b.r.X[lu*h:lu*h+h]))
-		loss, grad := t.negTerm(g)
-		out.loss += b.wNeg * loss
-		out.pairs = append(out.pairs, pairCoef{int32(lv), int32(lu), float32(b.wNeg * grad)})
+		out.pairs = append(out.pairs, pairCoef{int32(lv), int32(lu), t.negTerm(out, &prod, g, b.wNeg)})
 	}
+	out.loss -= b.wNeg * prod.log()
 }
 
 // QStep adds the partial q-gradients of round's buckets, given in bucket

@@ -402,8 +402,11 @@ func TestResumeRowRMS(t *testing.T) {
 // walks per node the positive terms are a thousandth of the loss, so the
 // mean of the estimates must match the dense reference's exact loss
 // through its negative part (a 1% error there fails it), for negatives
-// drawn pair by pair and in blocks.
+// drawn pair by pair, in blocks and by the bucketed schedule.
 func TestNegativeLossUnbiased(t *testing.T) {
+	if testing.Short() {
+		t.Skip("3,000 estimates of 256 walks (about 2 s); over 1 s, skipped under -short")
+	}
 	t.Parallel()
 	const n, half, draws = 30, 2, 1000
 	g := smallGraph(n, 3*n, false, 3)
@@ -427,11 +430,14 @@ func TestNegativeLossUnbiased(t *testing.T) {
 	if exact.Negative < 0.99*exact.Loss {
 		t.Fatalf("the negative terms are %.3g of a loss of %.3g: the test needs them to dominate", exact.Negative, exact.Loss)
 	}
-	for _, block := range []int{0, 3} {
-		cfg := train.Config{Objective: obj, Dim: 2 * half, Negatives: 2, NegativeBlock: block, Workers: 1}
+	for _, c := range []struct{ block, parts int }{{0, 0}, {3, 0}, {0, 3}} {
+		cfg := train.Config{Objective: obj, Dim: 2 * half, Negatives: 2, NegativeBlock: c.block, Workers: 1}
 		var sum, sq float64
 		for d := 0; d < draws; d++ {
 			est, err := train.EstimateObjective(context.Background(), g, cfg, l, r, q, 256, uint64(d)+1)
+			if c.parts > 0 {
+				est, err = train.EstimateBucketed(context.Background(), g, cfg, c.parts, l, r, q, 256, uint64(d)+1)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -441,7 +447,7 @@ func TestNegativeLossUnbiased(t *testing.T) {
 		mean := sum / draws
 		se := math.Sqrt(math.Max(sq/draws-mean*mean, 0) / draws)
 		if math.Abs(mean-exact.Loss) > 4.5*se+1e-5*math.Abs(exact.Loss) {
-			t.Errorf("block %d: mean loss %.6g ± %.2g, exact %.6g (negative terms %.6g)", block, mean, se, exact.Loss, exact.Negative)
+			t.Errorf("block %d, %d partitions: mean loss %.6g ± %.2g, exact %.6g (negative terms %.6g)", c.block, c.parts, mean, se, exact.Loss, exact.Negative)
 		}
 	}
 }

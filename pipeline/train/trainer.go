@@ -187,29 +187,18 @@ func (t *trainer) posTerm(g float64) (loss, grad float64) {
 	return -math.Log(s + t.eps), -s * (1 - s) / (s + t.eps)
 }
 
-// negTerm returns ℓ−(g) = −log(1−σ(g)) (paper) or −log(1−σ(g)+ε) (code)
-// and its derivative.
-func (t *trainer) negTerm(g float64) (loss, grad float64) {
+// negTerm scores a negative pair of score g, weighted w, into the
+// shard's loss and returns w·dJ/dg. The loss is ℓ−(g) = −log(1−σ(g))
+// (paper), added to out.loss at once, or −log(1−σ(g)+ε) (code), whose
+// factor 1−σ(g)+ε joins the product prod instead: one logarithm per
+// shard (prod.log) rather than one per pair, which was a seventh of the
+// time at 5 negatives. Every negative sampler scores through it.
+func (t *trainer) negTerm(out *shardOut, prod *logProduct, g, w float64) float32 {
 	s := sigmoid(g)
 	if t.paper {
-		return softplus(g), s
+		out.loss += w * softplus(g)
+		return float32(w * s)
 	}
-	return -math.Log(1 - s + t.eps), s * (1 - s) / (1 - s + t.eps)
-}
-
-// negTerms scores the negative pair of score g into the shard's loss:
-// with the code formulation its loss factor 1−σ(g)+ε joins the product
-// prod (one logarithm per shard instead of one per pair: the logarithm
-// was a seventh of the time at 5 negatives), with the paper's its loss
-// is added to out.loss at once; both weighted w. It returns w·dJ/dg,
-// the same number negTerm's derivative gives.
-func (t *trainer) negTerms(out *shardOut, prod *logProduct, g, w float64) float32 {
-	if t.paper {
-		loss, grad := t.negTerm(g)
-		out.loss += w * loss
-		return float32(w * grad)
-	}
-	s := sigmoid(g)
 	f := 1 - s + t.eps
 	prod.mul(f)
 	return float32(w * (s * (1 - s) / f))
@@ -301,7 +290,7 @@ func (t *trainer) negativePairs(ctx context.Context, out *shardOut, rng *rand.Ra
 		}
 		p := &neg[i]
 		g := float64(kernels.Dot(t.l[int(p.v)*h:int(p.v)*h+h], t.r[int(p.u)*h:int(p.u)*h+h]))
-		p.coef = t.negTerms(out, &prod, g, wNeg)
+		p.coef = t.negTerm(out, &prod, g, wNeg)
 	}
 	out.loss -= wNeg * prod.log()
 }
@@ -419,7 +408,7 @@ func (t *trainer) negativeBlocks(ctx context.Context, out *shardOut, shard int32
 				if t.adj.Has(int(v), int(u)) {
 					continue
 				}
-				coef[i*m+j] = t.negTerms(out, &prod, float64(kernels.Dot(lv, t.r[int(u)*h:int(u)*h+h])), w)
+				coef[i*m+j] = t.negTerm(out, &prod, float64(kernels.Dot(lv, t.r[int(u)*h:int(u)*h+h])), w)
 			}
 		}
 		t.blockGradients(out, shard, a, b, coef)
