@@ -46,6 +46,23 @@ func AUC(pos, neg []float64) float64 {
 	return wins / (float64(len(p)) * float64(len(n)))
 }
 
+// AUCStdErr returns the standard error of an AUC a measured on pos
+// positives against neg negatives, by Hanley and McNeil's formula
+// (Radiology 143, 1982), which models the scores as exponential:
+//
+//	SE² = (a(1−a) + (pos−1)(a/(2−a) − a²) + (neg−1)(2a²/(1+a) − a²)) / (pos·neg).
+//
+// It returns NaN when a is not in [0, 1] or either count is zero.
+func AUCStdErr(a float64, pos, neg int) float64 {
+	if !(a >= 0 && a <= 1) || pos <= 0 || neg <= 0 {
+		return math.NaN()
+	}
+	q1, q2 := a/(2-a), 2*a*a/(1+a)
+	p, n := float64(pos), float64(neg)
+	v := (a*(1-a) + (p-1)*(q1-a*a) + (n-1)*(q2-a*a)) / (p * n)
+	return math.Sqrt(math.Max(v, 0))
+}
+
 // ScorePairs returns L_u·R_v for every pair, where L and R are N x half
 // row-major.
 func ScorePairs(l, r []float32, half int, pairs []Pair) []float64 {

@@ -19,8 +19,9 @@ type Result struct {
 	Q, QLogits []float64
 	// Curve holds one point per evaluation.
 	Curve []CurvePoint
-	// BestStep is the step (or epoch) whose embeddings are returned: the
-	// one with the best train AUC when train pairs exist, else the last.
+	// BestStep is the step (or epoch) whose embeddings are returned,
+	// chosen by the train AUC when train pairs exist (each method says
+	// how), else the last.
 	BestStep int
 	// TrainAUC, TestAUC and TestDirectedAUC are measured at BestStep;
 	// NaN when the pairs were not given.

@@ -14,9 +14,10 @@
 // computes: a test checks the mean of many estimates against it. L and R
 // use Adam with lazy row updates (or SGD, or PercentDelta), q always Adam;
 // learning rates decay linearly to a tenth. Every EvalEvery epochs the
-// train and test AUC are measured and the step with the best train AUC is
-// kept (without train pairs, a seeded sample of the graph's arcs against
-// uniform non-edges stands in). Config.Resolve holds every default,
+// train and test AUC are measured and the last step whose train AUC is
+// within two standard errors of the best so far is kept (without train
+// pairs, a seeded sample of the graph's arcs against uniform non-edges
+// stands in). Config.Resolve holds every default,
 // including the length of a run (DefaultEpochs: 150 walks per arc, capped
 // at DefaultPairBudget positive pairs). Config.Converge ends a run early
 // by a convergence rule, and Config.TimeBudget by the clock.

@@ -15,7 +15,8 @@ import (
 
 // Run trains Watch Your Step embeddings of g with the sparse minibatch
 // trainer. eval, which may be nil, supplies the pairs for model selection
-// (Train against TrainNeg: the step with the best train AUC is kept) and
+// (Train against TrainNeg: the last step whose train AUC is within
+// SelectionStdErrs standard errors of the best is kept) and
 // testing (Test against TestNeg, and TestDirectedNeg when present); its
 // graph is not used. Without train pairs the embeddings of the last step
 // are returned. cfg is validated and resolved for g (see Config.Resolve);
@@ -304,9 +305,14 @@ func (r *run) step(ctx context.Context, b int64) error {
 	return nil
 }
 
+// SelectionStdErrs is the model-selection margin: an evaluation's
+// parameters are kept when its train AUC is at most this many standard
+// errors (pipeline.AUCStdErr) below the best so far.
+const SelectionStdErrs = 2
+
 // evaluate records a curve point after done batches, keeps the parameters
-// when the train AUC is the best so far, and reports whether patience
-// has run out.
+// when the train AUC is within SelectionStdErrs standard errors of the
+// best so far, and reports whether patience has run out.
 func (r *run) evaluate(done int64) (stop bool) {
 	t, res := r.t, r.res
 	pt := pipeline.CurvePoint{Step: int(done), Epoch: float64(done*int64(r.cfg.BatchWalks)) / float64(r.n),
@@ -316,15 +322,23 @@ func (r *run) evaluate(done int64) (stop bool) {
 	pt.TestAUC = pipeline.PairAUC(t.l, t.r, t.half, r.tePos, r.teNeg)
 	res.Curve = append(res.Curve, pt)
 	r.rec.Record(pipeline.Event{Kind: pipeline.Eval, Stage: "train", Done: done, Total: r.batches, Unit: "batches", Point: &pt, Elapsed: pt.Elapsed})
-	improved := pt.TrainAUC > r.best || (math.IsNaN(pt.TrainAUC) && done == r.batches)
-	if improved {
-		if !math.IsNaN(pt.TrainAUC) {
-			r.best = pt.TrainAUC
-		}
-		r.sinceBest = 0
+	// Keep the latest point whose train AUC is within noise of the best:
+	// once the train AUC saturates, its remaining ups and downs are
+	// sampling error, while the model still generalises better.
+	floor := r.best
+	if se := pipeline.AUCStdErr(r.best, len(r.trPos), len(r.trNeg)); se > 0 {
+		floor -= SelectionStdErrs * se
+	}
+	keep := pt.TrainAUC >= floor || (math.IsNaN(pt.TrainAUC) && done == r.batches)
+	if keep {
 		res.BestStep = int(done)
 		res.L, res.R = slices.Clone(t.l), slices.Clone(t.r)
 		res.Q, res.QLogits = pt.Q, slices.Clone(t.q)
+	}
+	improved := pt.TrainAUC > r.best
+	if improved {
+		r.best = pt.TrainAUC
+		r.sinceBest = 0
 	}
 	r.converged(pt)
 	if improved {

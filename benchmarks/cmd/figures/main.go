@@ -428,7 +428,7 @@ func (f *figures) writeReadme(took time.Duration) error {
 	var b strings.Builder
 	b.WriteString(f.h.Header("Figures"))
 	fmt.Fprintf(&b, "Run time %v, seed %d. ", took.Round(time.Second), f.opt.seed)
-	b.WriteString("Sparse trainer, code formulation, d = 128, C = 10, default settings unless stated; the AUCs are test ROC-AUCs on the released splits at the best train AUC.\n\n")
+	b.WriteString("Sparse trainer, code formulation, d = 128, C = 10, default settings unless stated; the AUCs are test ROC-AUCs on the released splits at the selected step (the last within two standard errors of the best train AUC).\n\n")
 	for _, c := range f.captions {
 		b.WriteString("- " + c + "\n")
 	}

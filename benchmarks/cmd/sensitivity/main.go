@@ -53,7 +53,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	}
 	var b strings.Builder
 	b.WriteString(h.Header("Sensitivity to C and β (the paper's Figure 4)"))
-	fmt.Fprintf(&b, "Sparse trainer, code formulation, d = %d, seed 1, default epochs unless given; test ROC-AUC at the best train AUC. The last rows fix Q instead of learning it (C = 10).\n\n", o.dim)
+	fmt.Fprintf(&b, "Sparse trainer, code formulation, d = %d, seed 1, default epochs unless given; test ROC-AUC at the selected step (the last within two standard errors of the best train AUC). The last rows fix Q instead of learning it (C = 10).\n\n", o.dim)
 	for _, ds := range strings.Split(o.datasets, ",") {
 		text, err := section(ctx, h, o, ds)
 		if err != nil {

@@ -5,7 +5,8 @@
 //	go run -tags openblas ./benchmarks/cmd/table1 -trainers dense,sparse -out benchmarks/results/table1.md
 //
 // Each (dataset, d, trainer) cell is the mean ± standard deviation over
-// -seeds runs of the test ROC-AUC at the step with the best train AUC.
+// -seeds runs of the test ROC-AUC at the step each trainer selects by its
+// train AUC (see pipeline.Result.BestStep).
 // The shared flags (-data, -out, -allow-dirty) and the exit statuses are
 // those of benchmarks.Harness.
 package main

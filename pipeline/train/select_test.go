@@ -1,0 +1,59 @@
+package train_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/train"
+)
+
+// TestSelectionWithinNoise replays the model-selection rule on a run's
+// curve: the kept step must be the last evaluation whose train AUC is at
+// most train.SelectionStdErrs standard errors (Hanley–McNeil, on the
+// train pairs) below the best train AUC up to it, and the returned
+// embeddings must be that step's (its test AUC, on every test pair,
+// equals the one the curve recorded). On this run the train AUC
+// saturates and the rule keeps a later step than the best, so the old
+// rule (keep the best train AUC) fails the test.
+func TestSelectionWithinNoise(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	g, err := pipeline.PlantedPartition(400, 20, 0.5, 0.002, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := pipeline.SplitEdges(ctx, g, 0.5, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := split.TrainGraph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := train.Run(ctx, tg, split, train.Config{Dim: 16, Epochs: 800, EvalEvery: 20, Seed: 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, argmax, want := -1.0, -1, -1
+	var wantTest float64
+	for _, p := range res.Curve {
+		if p.TrainAUC > best {
+			best, argmax = p.TrainAUC, p.Step
+		}
+		// The brute-force form of the floor: within k standard errors of
+		// the best, the standard error at the best.
+		if se := pipeline.AUCStdErr(best, len(split.Train), len(split.TrainNeg)); best-p.TrainAUC <= train.SelectionStdErrs*se {
+			want, wantTest = p.Step, p.TestAUC
+		}
+	}
+	if res.BestStep != want {
+		t.Fatalf("kept step %d, the rule replayed on the curve gives %d", res.BestStep, want)
+	}
+	if res.BestStep == argmax {
+		t.Errorf("kept step %d is the one of the best train AUC: the run does not exercise the rule (%d evaluations)", argmax, len(res.Curve))
+	}
+	if got := pipeline.PairAUC(res.L, res.R, res.Half, split.Test, split.TestNeg); got != wantTest || res.TestAUC != wantTest {
+		t.Errorf("test AUC of the returned embeddings %v (reported %v), of the kept step %v", got, res.TestAUC, wantTest)
+	}
+}
