@@ -34,7 +34,10 @@ type Prep struct {
 	// each as the loader reads a file (a leading byte-order mark and a
 	// last line without its line end stay that file's).
 	Input string `json:"input"`
-	// Load says how to read them, as graphio.ReadEdgeList does.
+	// Load says how to read them, as graphio.ReadEdgeList does (Header
+	// skips each file's first line). One check is the loader's alone: a
+	// first line that looks like column names, its ids not integers
+	// while all others are, is an error there and an edge here.
 	Load graphio.LoadOptions `json:"load"`
 	// Dir is the output directory.
 	Dir string `json:"dir"`
@@ -225,6 +228,9 @@ func readRange(ctx context.Context, r Range, opt graphio.LoadOptions, fn func(of
 		}
 		if off >= r.End {
 			return errRangeEnd
+		}
+		if r.Start == 0 && ln == 1 && opt.Header {
+			return nil // column names (only a file's first range has its line 1)
 		}
 		e, err := graphio.ParseEdgeLine(r.File, ln, text, opt)
 		if err == nil && e.Edge {

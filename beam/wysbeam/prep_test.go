@@ -104,7 +104,8 @@ func writeText(t *testing.T, path, text string) {
 // and compares it with the single-machine loader bit for bit: undirected
 // and weighted (the first line naming an edge in either direction sets
 // its weight), directed with self-loops kept, and split into two files
-// read through a glob against the loader on their concatenation.
+// read through a glob against the loader on their concatenation; and a
+// CSV file with a header line.
 func TestPrepEqualsLoader(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "hand.txt")
@@ -120,6 +121,12 @@ func TestPrepEqualsLoader(t *testing.T) {
 	writeText(t, filepath.Join(dir, "whole.txt"), strings.Join(parts, ""))
 	checkPrep(t, Prep{Input: filepath.Join(dir, "part", "*.txt"), Load: graphio.LoadOptions{IDs: graphio.IDInteger}, Dir: filepath.Join(dir, "c"), Shards: 2, RangeBytes: 5},
 		filepath.Join(dir, "whole.txt"))
+
+	// A CSV file with column names, read with Header, ranges shorter
+	// than its first line.
+	csv := filepath.Join(dir, "edges.csv")
+	writeText(t, csv, "source,target,weight\r\n1,2,0.5\r\n2, 3 ,1\r\n3,1,2\r\n4,1,1\r\n")
+	checkPrep(t, Prep{Input: csv, Load: graphio.LoadOptions{Weighted: true, Header: true}, Dir: filepath.Join(dir, "d"), Shards: 2, RangeBytes: 6}, csv)
 }
 
 // TestPrepSharedFile reads ca-HepTh's SNAP edge list, decompressed and

@@ -16,8 +16,10 @@
 //
 // # Input
 //
-// -graph reads a SNAP-style edge list (two ids per line, optional weight
-// column with -weighted, '#' or '%' comments, plain or gzip). Ids may be
+// -graph reads a SNAP-style edge list or CSV (two ids per line separated
+// by spaces, tabs or commas, optional weight column with -weighted, '#'
+// or '%' comments, a first line of column names skipped with -header,
+// plain or gzip). Ids may be
 // any non-negative integers or tokens; outputs use them. Self-loops and
 // duplicate edges are dropped (and counted) unless -keep-self-loops.
 // A -graph FILE ending in .mat or .mat.gz is read as a MATLAB .mat file

@@ -30,6 +30,7 @@ type config struct {
 	graph, split       string
 	directed, weighted bool
 	keepLoops, lcc     bool
+	header             bool
 	ids                string
 	testFraction       float64
 
@@ -63,13 +64,14 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	sp, de, bl := &c.Sparse, &c.Dense, &c.Baseline
 	obj := []*pipeline.ObjectiveConfig{&sp.Objective, &de.Objective}
 
-	fs.StringVar(&c.graph, "graph", "", "edge list `FILE` to embed (SNAP text, plain or .gz; the network matrix of a .mat or .mat.gz file; - reads standard input, either kind)")
+	fs.StringVar(&c.graph, "graph", "", "edge list `FILE` to embed (SNAP text or CSV, plain or .gz; the network matrix of a .mat or .mat.gz file; - reads standard input, either kind)")
 	fs.StringVar(&c.split, "split", "", "released split `DIR` (train/test .npy arrays and index.tsv) instead of -graph")
 	fs.BoolVar(&c.directed, "directed", false, "treat edges as arcs (default: undirected, both arcs stored)")
 	fs.BoolVar(&c.weighted, "weighted", false, "read the third column of -graph as an edge weight (an edge listed again keeps its first weight)")
 	fs.BoolVar(&c.keepLoops, "keep-self-loops", false, "keep u-u edges of -graph (default: dropped and counted)")
 	fs.BoolVar(&c.lcc, "lcc", false, "keep only the largest (weakly) connected component of -graph, as the paper does")
 	fs.StringVar(&c.ids, "ids", "auto", "node ids of -graph: auto, int or token")
+	fs.BoolVar(&c.header, "header", false, "skip the first line of -graph (column names, as in a CSV file)")
 	fs.Float64Var(&c.testFraction, "test-fraction", 0, "with -graph: fraction of edges held out to evaluate link prediction, e.g. 0.5 (0: embed the whole graph, as every peer does; the demo holds out 0.5)")
 	fs.StringVar(&c.trainer, "trainer", "sparse", "sparse (minibatch, scales to millions of nodes) or dense (exact paper reference, O(N²) memory)")
 	fs.StringVar(&c.method, "method", "wys", "wys (Watch Your Step), or a baseline of the paper's Table 1: svd (truncated SVD of A), eigenmaps (Laplacian eigenmaps), wys-fixed-deepwalk or wys-fixed-glove (WYS with Q fixed, as -fixed-q)")
@@ -425,7 +427,7 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 // Flags that only some runs read.
 var (
 	sparseOnly = []string{"epochs", "batch", "negatives", "negative-block", "qlr", "patience", "eval-every", "warm-start", "source", "converge", "tol", "time"}
-	graphOnly  = []string{"weighted", "lcc", "keep-self-loops", "ids", "test-fraction"}
+	graphOnly  = []string{"weighted", "lcc", "keep-self-loops", "ids", "header", "test-fraction"}
 )
 
 // unusedFlags refuses a flag that the run would silently ignore: the
@@ -446,6 +448,9 @@ func unusedFlags(c *config, set map[string]bool) error {
 	}
 	if set["ids"] && isMAT(c.graph) {
 		return usagef("-ids is a setting of reading an edge list; a .mat file's nodes are the rows of its network matrix")
+	}
+	if set["header"] && isMAT(c.graph) {
+		return usagef("-header is a setting of reading an edge list; a .mat file has no header line")
 	}
 	if c.split != "" {
 		for _, f := range graphOnly {

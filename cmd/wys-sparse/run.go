@@ -293,7 +293,7 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	}
 	prog.stage("load", "reading "+display)
 	mode := map[string]graphio.IDMode{"auto": graphio.IDAuto, "int": graphio.IDInteger, "token": graphio.IDToken}[c.ids]
-	g, lr, err := c.readGraph(ctx, graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted, KeepSelfLoops: c.keepLoops, IDs: mode}, rep)
+	g, lr, err := c.readGraph(ctx, graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted, KeepSelfLoops: c.keepLoops, IDs: mode, Header: c.header}, rep)
 	if err != nil {
 		return nil, err
 	}
@@ -304,6 +304,9 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	}
 	fmt.Fprintf(stdout, "loaded %s: %d nodes, %d %s, %d self-loops %s%s (%.2fs)\n",
 		display, lr.Nodes, lr.UniqueEdges, map[bool]string{true: "arcs", false: "edges"}[c.directed], lr.SelfLoops, loops, repeats(lr), time.Since(t0).Seconds())
+	if lr.Header != "" {
+		fmt.Fprintf(stdout, "skipped the header line %q\n", lr.Header)
+	}
 	if c.lcc {
 		before := g.N()
 		g = pipeline.LargestComponent(g)

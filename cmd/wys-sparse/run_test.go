@@ -61,6 +61,7 @@ func TestErrorsGolden(t *testing.T) {
 	malformed := write("malformed.txt", "# a comment\n1 2\n3\n")
 	negWeight := write("negweight.txt", "1 2 0.5\n2 3 -1\n")
 	empty := write("empty.txt", "# nothing here\n")
+	headed := write("headed.csv", "source,target\n1,2\n2,3\n")
 	good := write("good.txt", goodEdges)
 	labels := write("labels.tsv", "1\t0\n99\t1\n")
 	// A checkpoint of a one-epoch run on good.txt, and a truncated copy.
@@ -101,6 +102,8 @@ func TestErrorsGolden(t *testing.T) {
 		{"malformed-line", []string{"-graph", malformed}},
 		{"negative-weight", []string{"-graph", negWeight, "-weighted"}},
 		{"empty-graph", []string{"-graph", empty}},
+		{"header-as-edge", []string{"-graph", headed}},
+		{"header-mat", []string{"-graph", filepath.Join(tmp, "g.mat"), "-header"}},
 		{"out-dir-missing", []string{"-graph", good, "-out", filepath.Join(tmp, "no", "such", "dir", "emb.txt")}},
 		{"out-dir-not-writable", []string{"-graph", good, "-out", "/proc/wys-emb.txt"}},
 		{"out-is-dir", []string{"-graph", good, "-out", tmp}},
@@ -767,5 +770,22 @@ func TestGraphMATFromStdin(t *testing.T) {
 		if sum := sha256.Sum256(in); len(r.Inputs) != 1 || r.Inputs[0].SHA256 != hex.EncodeToString(sum[:]) {
 			t.Errorf("%s: inputs %+v, want sha256 %x", name, r.Inputs, sum)
 		}
+	}
+}
+
+// TestGraphCSVHeader reads a CSV edge list whose first line names the
+// columns, with -header, and says which line it skipped.
+func TestGraphCSVHeader(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "edges.csv")
+	csv := "source,target\n" + strings.ReplaceAll(strings.ReplaceAll(goodEdges, " ", ","), "\t", ",")
+	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "-graph", path, "-header", "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-progress", "none")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "edges.csv: 5 nodes, 6 edges") || !strings.Contains(stdout, `skipped the header line "source,target"`) {
+		t.Errorf("stdout:\n%s", stdout)
 	}
 }

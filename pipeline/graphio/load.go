@@ -54,6 +54,11 @@ type LoadOptions struct {
 	KeepSelfLoops bool
 	// IDs selects how ids are read; 0 means IDAuto.
 	IDs IDMode
+	// Header skips the first line of the input: column names, as a CSV
+	// file written by pandas or a spreadsheet has. Without it, under
+	// IDAuto, a first edge line whose ids are not integers while every
+	// other line's are is an error that suggests this option.
+	Header bool `json:"header,omitempty"`
 }
 
 // Validate reports an invalid option.
@@ -66,8 +71,10 @@ func (o LoadOptions) Validate() error {
 
 // LoadReport describes what ReadEdgeList read and what its policies did.
 type LoadReport struct {
-	File     string `json:"file"`
-	Lines    int    `json:"lines"`    // lines read, comments and blank lines included
+	File  string `json:"file"`
+	Lines int    `json:"lines"` // lines read, comments and blank lines included
+	// Header holds the first line when LoadOptions.Header skipped it.
+	Header   string `json:"header,omitempty"`
 	Comments int    `json:"comments"` // lines whose first field starts with '#' or '%'
 	Blank    int    `json:"blank"`
 	// EdgesRead counts edge lines.
@@ -253,8 +260,10 @@ func ReadLines(ctx context.Context, r io.Reader, name string, fn func(ln int, of
 }
 
 // ReadEdgeList reads a SNAP-style edge list from r: one edge per line as
-// two node ids separated by spaces or tabs, an optional third column
-// holding a weight (read when opt.Weighted; further columns are ignored),
+// two node ids separated by spaces, tabs or commas (so CSV files read
+// too; quotes are not special), an optional third column holding a
+// weight (read when opt.Weighted; further columns are ignored), a first
+// line of column names skipped when opt.Header,
 // lines starting with '#' or '%' as comments, blank lines ignored, LF or
 // CRLF line ends, the last line with or without one. r may be plain text
 // or gzip; gzip is recognised by its magic bytes. name is used in errors
@@ -303,6 +312,12 @@ func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions
 	if rep.EdgesRead == 0 {
 		return nil, nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
 	}
+	if p.tokenLines == 1 && rep.EdgesRead > 1 && p.firstToken == p.firstEdge {
+		// Every id is an integer but those of the first edge line: most
+		// likely column names, which would become an edge between two
+		// made-up nodes and turn every id into a token.
+		return nil, nil, formatErr(name, p.firstToken, "%q looks like a header (every other line's ids are integers): skip it (-header) or, if it is an edge, read ids as tokens (-ids token)", p.firstTokenText)
+	}
 	g, err := p.build(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -318,11 +333,18 @@ type edgeParser struct {
 
 	decided bool // id mode fixed
 	numeric bool
-	nums    chunked[uint64] // integer ids, two per edge line (u, v)
-	idset   idSet           // the distinct integer ids
-	tokens  map[string]uint32
-	toks    chunked[uint32] // token numbers in order of first appearance, two per edge line
-	w       chunked[float64]
+	// tokenLines counts the edge lines (under IDAuto) with an id that is
+	// no integer in any spelling; firstToken is the first of them, as
+	// written.
+	tokenLines     int
+	firstToken     int
+	firstTokenText string
+	firstEdge      int             // the line of the first edge
+	nums           chunked[uint64] // integer ids, two per edge line (u, v)
+	idset          idSet           // the distinct integer ids
+	tokens         map[string]uint32
+	toks           chunked[uint32] // token numbers in order of first appearance, two per edge line
+	w              chunked[float64]
 }
 
 // chunkLen is the length of the chunks of a chunked slice.
@@ -405,11 +427,11 @@ func (s *idSet) flush() {
 }
 
 func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f' || c == ','
 }
 
-// fields splits line into at most 3 whitespace-separated fields without
-// allocating.
+// fields splits line into at most 3 fields separated by whitespace or
+// commas without allocating.
 func fields(line []byte, out *[3][]byte) int {
 	n := 0
 	i := 0
@@ -433,6 +455,10 @@ func fields(line []byte, out *[3][]byte) int {
 
 func (p *edgeParser) line(ln int, line []byte) error {
 	p.rep.Lines = ln
+	if ln == 1 && p.opt.Header {
+		p.rep.Header = string(bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))))
+		return nil
+	}
 	e, err := ParseEdgeLine(p.name, ln, line, p.opt)
 	switch {
 	case err != nil:
@@ -449,6 +475,13 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	}
 	if !p.decided {
 		p.decide()
+		p.firstEdge = ln
+	}
+	if p.opt.IDs == IDAuto && !e.Numeric && !(isInteger(e.U) && isInteger(e.V)) {
+		if p.tokenLines == 0 {
+			p.firstToken, p.firstTokenText = ln, string(bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))))
+		}
+		p.tokenLines++
 	}
 	p.rep.EdgesRead++
 	if p.numeric {
@@ -514,7 +547,7 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 		return e, nil
 	}
 	if n < 2 {
-		return e, formatErr(name, ln, "missing column: want \"u v\" or \"u v weight\", got %q", bytes.TrimSpace(line))
+		return e, formatErr(name, ln, "missing column: want \"u v\" or \"u v weight\" (separated by spaces, tabs or commas), got %q", bytes.TrimSpace(line))
 	}
 	if opt.Weighted {
 		if n < 3 {
@@ -522,7 +555,7 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 		}
 		v, err := strconv.ParseFloat(string(f[2]), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return e, formatErr(name, ln, "weight %q is not a finite number", f[2])
+			return e, formatErr(name, ln, "weight %q is not a finite number%s", f[2], headerHint(ln))
 		}
 		if v <= 0 {
 			return e, formatErr(name, ln, "weight %v is not positive (edge weights must be > 0; leave the edge out instead)", v)
@@ -541,9 +574,25 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 		if ok1 {
 			bad = f[1]
 		}
-		return e, formatErr(name, ln, "node id %q is not an integer: ids must be non-negative integers below 2^64 (or read ids as tokens)", bad)
+		return e, formatErr(name, ln, "node id %q is not an integer: ids must be non-negative integers below 2^64 (or read ids as tokens)%s", bad, headerHint(ln))
 	}
 	return e, nil
+}
+
+// isInteger reports whether b spells a non-negative integer below 2^64,
+// leading zeros allowed.
+func isInteger(b []byte) bool {
+	_, ok := parseID(b)
+	return ok
+}
+
+// headerHint is the end of an error on line ln: on line 1, it suggests
+// the line may be column names.
+func headerHint(ln int) string {
+	if ln != 1 {
+		return ""
+	}
+	return "; if line 1 holds column names, skip it (-header)"
 }
 
 // ParseNodeID reads an id as an integer under mode, reporting whether it

@@ -112,6 +112,27 @@ func TestReadEdgeListFormats(t *testing.T) {
 			t.Errorf("dup+loops: report %+v", rep)
 		}
 	}
+	// CSV: commas separate fields, and Header skips column names.
+	for _, text := range []string{"1,2\n2,3\n3,1\n", "src,dst\r\n1, 2\r\n2 ,3\r\n3,1", "\xef\xbb\xbf source , dst \n1,2\n2,3\n3,1\n"} {
+		opt := LoadOptions{Header: !strings.HasPrefix(text, "1")}
+		g, rep, err := load(t, text, opt)
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if g.N() != 3 || g.Adj.NNZ() != 6 || !g.IDs.Numeric() || rep.EdgesRead != 3 {
+			t.Errorf("%q: %d nodes, %d arcs, numeric ids %v, %d edge lines; want 3, 6, true, 3", text, g.N(), g.Adj.NNZ(), g.IDs.Numeric(), rep.EdgesRead)
+		}
+		if want := map[bool]string{true: strings.TrimSpace(strings.TrimPrefix(strings.Split(text, "\n")[0], "\xef\xbb\xbf")), false: ""}[opt.Header]; rep.Header != want {
+			t.Errorf("%q: header %q, want %q", text, rep.Header, want)
+		}
+	}
+	if _, _, err := load(t, "\xef\xbb\xbf source , dst \n1,2\n", LoadOptions{}); err == nil || !strings.Contains(err.Error(), `"source , dst" looks like a header`) {
+		t.Errorf("header without Header: %v", err)
+	}
+	// A first line of words is an edge when other lines have words too.
+	if g, _, err := load(t, "src dst\n1 2\nx 2\n", LoadOptions{}); err != nil || g.N() != 5 {
+		t.Errorf("tokens: %v", err)
+	}
 	// gzip is detected by content, not name.
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
@@ -182,6 +203,9 @@ func TestReadEdgeListErrors(t *testing.T) {
 		{"empty", "# only a comment\n\n", LoadOptions{}, pipeline.ErrEmptyGraph, 0, "no edge lines"},
 		{"only self-loops", "1 1\n2 2\n", LoadOptions{}, pipeline.ErrEmptyGraph, 0, "self-loop"},
 		{"bad gzip", "\x1f\x8bnot really gzip", LoadOptions{}, pipeline.ErrFormat, 0, "gzip"},
+		{"header read as an edge", "# from a spreadsheet\nsource,target\n1,2\n2,007\n", LoadOptions{}, pipeline.ErrFormat, 2, `"source,target" looks like a header`},
+		{"header read as weights", "u v w\n1 2 1\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 1, "skip it (-header)"},
+		{"header read as integers", "u v\n1 2\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 1, "skip it (-header)"},
 	}
 	for _, c := range cases {
 		_, _, err := load(t, c.text, c.opt)
@@ -220,6 +244,7 @@ type edgeListOracle struct {
 	lines, comments, blank, edges int
 	unique, loops                 int
 	numeric                       bool
+	header                        string
 }
 
 func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
@@ -247,13 +272,18 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 		v, err := strconv.ParseUint(s, 10, 64)
 		return err == nil && (opt.IDs != IDAuto || strconv.FormatUint(v, 10) == s)
 	}
-	for _, line := range lines {
+	tokenLines, firstToken := 0, -1 // IDAuto: edge lines whose ids are not both integers
+	for i, line := range lines {
 		o.lines++
 		line = strings.TrimSuffix(line, "\r")
 		if strings.Contains(line, "\r") {
 			return o
 		}
-		f := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == '\v' || r == '\f' })
+		if i == 0 && opt.Header {
+			o.header = strings.TrimSpace(strings.TrimPrefix(line, "\ufeff"))
+			continue
+		}
+		f := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == '\v' || r == '\f' || r == ',' })
 		if len(f) == 0 {
 			o.blank++
 			continue
@@ -276,6 +306,13 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 			}
 			w = v
 		}
+		isInt := func(s string) bool { _, err := strconv.ParseUint(s, 10, 64); return err == nil }
+		if opt.IDs == IDAuto && !(isInt(f[0]) && isInt(f[1])) {
+			if tokenLines == 0 {
+				firstToken = len(edges)
+			}
+			tokenLines++
+		}
 		if numeric && !(isNum(f[0]) && isNum(f[1])) {
 			if opt.IDs == IDInteger {
 				return o
@@ -289,6 +326,9 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 	}
 	if len(edges) == 0 {
 		return o
+	}
+	if tokenLines == 1 && firstToken == 0 && len(edges) > 1 {
+		return o // the first edge line looks like column names
 	}
 	o.edges = len(edges)
 	o.numeric = numeric
@@ -373,7 +413,7 @@ func checkAgainstOracle(t *testing.T, text string, opt LoadOptions, g *pipeline.
 	}
 	want := LoadReport{File: rep.File, Lines: o.lines, Comments: o.comments, Blank: o.blank, EdgesRead: o.edges,
 		SelfLoops: o.loops, KeptSelfLoops: opt.KeepSelfLoops, Duplicates: o.edges - o.unique, UniqueEdges: o.unique,
-		Nodes: len(o.ids), Arcs: len(o.arcs), Directed: opt.Directed, Weighted: opt.Weighted, NumericIDs: o.numeric}
+		Nodes: len(o.ids), Arcs: len(o.arcs), Directed: opt.Directed, Weighted: opt.Weighted, NumericIDs: o.numeric, Header: o.header}
 	if *rep != want {
 		t.Fatalf("%q %+v: report\n%+v\nwant\n%+v", text, opt, *rep, want)
 	}
@@ -401,6 +441,12 @@ func TestReadEdgeListOracle(t *testing.T) {
 			nl = "\r\n"
 		}
 		lines := 1 + rng.IntN(12)
+		// Some files start with column names, read with Header in some
+		// trials and without in others (an error or a token edge).
+		header := trial%5 < 2
+		if header {
+			sb.WriteString("src,dst,weight" + nl)
+		}
 		for l := 0; l < lines; l++ {
 			switch rng.IntN(10) {
 			case 0:
@@ -412,7 +458,7 @@ func TestReadEdgeListOracle(t *testing.T) {
 				if mixed && l == lines-1 {
 					b = "tok"
 				}
-				sep := []string{" ", "\t", "  \t"}[rng.IntN(3)]
+				sep := []string{" ", "\t", "  \t", ",", ", "}[rng.IntN(5)]
 				fmt.Fprintf(&sb, "%s%s%s%s%d.5", a, sep, b, sep, rng.IntN(4))
 				if l < lines-1 || rng.IntN(2) == 0 {
 					sb.WriteString(nl)
@@ -422,7 +468,7 @@ func TestReadEdgeListOracle(t *testing.T) {
 		text := sb.String()
 		for mask := 0; mask < 8; mask++ {
 			for _, mode := range []IDMode{IDAuto, IDInteger, IDToken} {
-				opt := LoadOptions{Directed: mask&1 != 0, Weighted: mask&2 != 0, KeepSelfLoops: mask&4 != 0, IDs: mode}
+				opt := LoadOptions{Directed: mask&1 != 0, Weighted: mask&2 != 0, KeepSelfLoops: mask&4 != 0, IDs: mode, Header: header && trial%5 == 0}
 				g, rep, err := load(t, text, opt)
 				checkAgainstOracle(t, text, opt, g, rep, err)
 				if err == nil {
@@ -518,15 +564,16 @@ func FuzzReadEdgeList(f *testing.F) {
 	for _, s := range []string{
 		"1 2\n2 3\n", "# c\r\n1\t2\r\n", "a b 1.5\nb c 2\n", "1 2 3 4 5\n", "\x1f\x8b\x08",
 		"18446744073709551615 0\n", "1\n", "1 1\n", "% x\n\n\n", "1 2 -0\n", "1 2 1e308\n",
-		"1 2\n2 x\n", "01 1\n1 a\n", "1 2\r3 4\n", "a #b\n",
+		"1 2\n2 x\n", "01 1\n1 a\n", "1 2\r3 4\n", "a #b\n", "u,v,w\n1,2,1\n2, 3 ,2\n", "u v\n1 2\n",
 	} {
 		f.Add(s, false, false, false, uint8(0))
 		f.Add(s, true, true, true, uint8(1))
 		f.Add(s, false, true, false, uint8(2))
+		f.Add(s, false, false, false, uint8(3)) // mode 3: IDAuto with Header
 	}
 	f.Add(string(gzipped(f, "1 2\n2 3\n")), false, false, false, uint8(0))
 	f.Fuzz(func(t *testing.T, text string, directed, weighted, keepLoops bool, mode uint8) {
-		opt := LoadOptions{Directed: directed, Weighted: weighted, KeepSelfLoops: keepLoops, IDs: IDMode(mode % 3)}
+		opt := LoadOptions{Directed: directed, Weighted: weighted, KeepSelfLoops: keepLoops, IDs: IDMode(mode % 3), Header: mode%6 >= 3}
 		g, rep, err := ReadEdgeList(context.Background(), strings.NewReader(text), "fuzz", opt)
 		if err != nil {
 			var pe *pipeline.ParseError
