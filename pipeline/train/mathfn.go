@@ -11,6 +11,15 @@ func sigmoid(x float64) float64 {
 	return e / (1 + e)
 }
 
+// sigmoidExp returns sigmoid(x), bit for bit, given e = e^−|x|: the
+// exponential sigmoid takes on either side of 0.
+func sigmoidExp(x, e float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + e)
+	}
+	return e / (1 + e)
+}
+
 // softplus returns log(1 + e^x) without overflow.
 func softplus(x float64) float64 {
 	if x > 30 {

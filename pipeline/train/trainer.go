@@ -91,8 +91,12 @@ type shardOut struct {
 	block      []int32
 	coef       []float32
 	vecL, vecR []rowVec
-	vecs       []float32
-	sum        kernels.AxpySum // sums a block row's gradient
+	// The scores g of a block's scored pairs, their e^−|g| and their
+	// places in coef.
+	g, eg []float64
+	at    []int32
+	vecs  []float32
+	sum   kernels.AxpySum // sums a block row's gradient
 }
 
 // rowVec is a gradient contribution summed in a shard: the h floats at
@@ -194,7 +198,11 @@ func (t *trainer) posTerm(g float64) (loss, grad float64) {
 // shard (prod.log) rather than one per pair, which was a seventh of the
 // time at 5 negatives. Every negative sampler scores through it.
 func (t *trainer) negTerm(out *shardOut, prod *logProduct, g, w float64) float32 {
-	s := sigmoid(g)
+	return t.negTermSig(out, prod, g, sigmoid(g), w)
+}
+
+// negTermSig is negTerm given s = sigmoid(g).
+func (t *trainer) negTermSig(out *shardOut, prod *logProduct, g, s, w float64) float32 {
 	if t.paper {
 		out.loss += w * softplus(g)
 		return float32(w * s)
@@ -401,6 +409,7 @@ func (t *trainer) negativeBlocks(ctx context.Context, out *shardOut, shard int32
 			draw(next)
 		}
 		a, b := cur[:m], cur[m:]
+		out.g, out.eg, out.at = out.g[:0], out.eg[:0], out.at[:0]
 		for i, v := range a {
 			lv := t.l[int(v)*h : int(v)*h+h]
 			for j, u := range b {
@@ -408,8 +417,14 @@ func (t *trainer) negativeBlocks(ctx context.Context, out *shardOut, shard int32
 				if t.adj.Has(int(v), int(u)) {
 					continue
 				}
-				coef[i*m+j] = t.negTerm(out, &prod, float64(kernels.Dot(lv, t.r[int(u)*h:int(u)*h+h])), w)
+				g := float64(kernels.Dot(lv, t.r[int(u)*h:int(u)*h+h]))
+				out.g, out.eg, out.at = append(out.g, g), append(out.eg, -math.Abs(g)), append(out.at, int32(i*m+j))
 			}
+		}
+		// The sigmoids' exponentials at once, each math.Exp's bits.
+		kernels.Exp(out.eg, out.eg)
+		for k, g := range out.g {
+			coef[out.at[k]] = t.negTermSig(out, &prod, g, sigmoidExp(g, out.eg[k]), w)
 		}
 		t.blockGradients(out, shard, a, b, coef)
 		cur, next = next, cur

@@ -81,6 +81,33 @@ func (s *AxpySum) Flush() {
 	s.n = 0
 }
 
+// Exp sets dst[i] = math.Exp(x[i]) for every i < len(x), bit for bit: in
+// assembly, 4 at a time, when every x[i] lies in [-700, 700] (where
+// math.Exp takes neither its overflow nor its subnormal path), and with
+// math.Exp otherwise. dst must be at least as long as x.
+func Exp(dst, x []float64) {
+	dst = dst[:len(x)]
+	n := 0
+	if useAVX2 && len(x) >= 4 && expInRange(x) {
+		n = len(x) &^ 3
+		expAVX2(&dst[0], &x[0], n)
+	}
+	for i := n; i < len(x); i++ {
+		dst[i] = math.Exp(x[i])
+	}
+}
+
+// expInRange reports whether every x[i] lies in [-700, 700] (NaN does
+// not).
+func expInRange(x []float64) bool {
+	for _, v := range x {
+		if !(v >= -700 && v <= 700) {
+			return false
+		}
+	}
+	return true
+}
+
 // AdamB1, AdamB2 and AdamEps are Adam's moment decay rates and epsilon,
 // shared with the trainer's update of q.
 const (

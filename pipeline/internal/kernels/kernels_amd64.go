@@ -48,6 +48,12 @@ func axpy4AVX2(dst *float32, a0, a1, a2, a3 float32, x0, x1, x2, x3 *float32, n 
 //go:noescape
 func adamAVX2(x, grad, m, v *float32, n int, a, decay, b1, ob1, b2, ob2, eps float32)
 
+// expAVX2 sets dst[i] = math.Exp(x[i]) for n elements, n a multiple of
+// 4 and every x[i] in [-700, 700].
+//
+//go:noescape
+func expAVX2(dst, x *float64, n int)
+
 // prefetchAsm asks for the cache lines of n > 0 float32 from p.
 //
 //go:noescape

@@ -154,3 +154,87 @@ axpy4loop:
 axpy4done:
 	VZEROUPPER
 	RET
+
+// Constants of expAVX2: those of math.Exp's amd64 assembly
+// (exp_amd64.s, after Shibata's SLEEF), each broadcast to 4 lanes.
+DATA expc<>+0(SB)/8, $1.4426950408889634073599246810018920   // log2(e)
+DATA expc<>+8(SB)/8, $0.69314718055966295651160180568695068359375 // upper half of ln 2
+DATA expc<>+16(SB)/8, $0.28235290563031577122588448175013436025525412068e-12 // lower half
+DATA expc<>+24(SB)/8, $0.0625
+DATA expc<>+32(SB)/8, $2.4801587301587301587e-5
+DATA expc<>+40(SB)/8, $1.9841269841269841270e-4
+DATA expc<>+48(SB)/8, $1.3888888888888888889e-3
+DATA expc<>+56(SB)/8, $8.3333333333333333333e-3
+DATA expc<>+64(SB)/8, $4.1666666666666666667e-2
+DATA expc<>+72(SB)/8, $1.6666666666666666667e-1
+DATA expc<>+80(SB)/8, $0.5
+DATA expc<>+88(SB)/8, $1.0
+DATA expc<>+96(SB)/8, $2.0
+GLOBL expc<>(SB), RODATA, $104
+
+// The exponent bias, 4 x int64.
+DATA expbias<>+0(SB)/8, $0x3FF
+DATA expbias<>+8(SB)/8, $0x3FF
+DATA expbias<>+16(SB)/8, $0x3FF
+DATA expbias<>+24(SB)/8, $0x3FF
+GLOBL expbias<>(SB), RODATA, $32
+
+// func expAVX2(dst, x *float64, n int)
+//
+// dst[i] = math.Exp(x[i]) for n elements, n a multiple of 4, every x[i]
+// in [-700, 700]: the steps of math.Exp's FMA path (reduction by ln 2 in
+// two parts, a Taylor series of e^(r/16) and four squarings as
+// (y+2)·y), the same operations in the same order, 4 lanes at a time.
+TEXT ·expAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD expc<>+0(SB), Y4
+	VBROADCASTSD expc<>+8(SB), Y5
+	VBROADCASTSD expc<>+16(SB), Y6
+	VBROADCASTSD expc<>+24(SB), Y7
+	VBROADCASTSD expc<>+40(SB), Y8
+	VBROADCASTSD expc<>+48(SB), Y9
+	VBROADCASTSD expc<>+56(SB), Y10
+	VBROADCASTSD expc<>+64(SB), Y11
+	VBROADCASTSD expc<>+72(SB), Y12
+	VBROADCASTSD expc<>+80(SB), Y13
+	VBROADCASTSD expc<>+88(SB), Y14
+	VBROADCASTSD expc<>+96(SB), Y15
+
+exploop:
+	VMOVUPD (SI), Y0
+	VMULPD  Y4, Y0, Y1        // x·log2(e)
+	VCVTPD2DQY Y1, X2         // k, rounded to nearest
+	VCVTDQ2PD X2, Y1
+	VFNMADD231PD Y5, Y1, Y0   // r = x − k·ln2 (upper), fused
+	VFNMADD231PD Y6, Y1, Y0   // − k·ln2 (lower), fused
+	VMULPD  Y7, Y0, Y0        // r/16
+	VBROADCASTSD expc<>+32(SB), Y1
+	VFMADD213PD Y8, Y0, Y1
+	VFMADD213PD Y9, Y0, Y1
+	VFMADD213PD Y10, Y0, Y1
+	VFMADD213PD Y11, Y0, Y1
+	VFMADD213PD Y12, Y0, Y1
+	VFMADD213PD Y13, Y0, Y1
+	VFMADD213PD Y14, Y0, Y1
+	VMULPD  Y1, Y0, Y0
+	VADDPD  Y15, Y0, Y1
+	VMULPD  Y1, Y0, Y0
+	VADDPD  Y15, Y0, Y1
+	VMULPD  Y1, Y0, Y0
+	VADDPD  Y15, Y0, Y1
+	VMULPD  Y1, Y0, Y0
+	VADDPD  Y15, Y0, Y1
+	VFMADD213PD Y14, Y1, Y0   // e^r − 1 → e^r
+	VPMOVSXDQ X2, Y2          // 2^k
+	VPADDQ  expbias<>(SB), Y2, Y2
+	VPSLLQ  $52, Y2, Y2
+	VMULPD  Y2, Y0, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	SUBQ    $4, CX
+	JNZ     exploop
+	VZEROUPPER
+	RET

@@ -16,6 +16,8 @@ func adamAVX2(x, grad, m, v *float32, n int, a, decay, b1, ob1, b2, ob2, eps flo
 	panic("unreachable")
 }
 
+func expAVX2(dst, x *float64, n int) { panic("unreachable") }
+
 // Prefetch does nothing here: the hint is amd64 only.
 func Prefetch(x []float32) {}
 

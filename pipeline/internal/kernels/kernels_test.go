@@ -196,3 +196,81 @@ func TestAxpySum(t *testing.T) {
 		}
 	}
 }
+
+// TestExp checks Exp bit for bit against math.Exp: a million arguments
+// spread over [-700, 700] and concentrated near 0, the edges of the
+// range, halfway points between multiples of ln 2 (where the reduction's
+// rounding decides), every length up to 13 and inputs outside the range
+// (which take math.Exp for the whole slice).
+func TestExp(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	x := make([]float64, 1<<20)
+	for i := range x {
+		switch i % 4 {
+		case 0:
+			x[i] = 1400*rng.Float64() - 700
+		case 1:
+			x[i] = rng.NormFloat64()
+		case 2:
+			x[i] = -30 * rng.Float64() // the sigmoid's e^−|g|
+		default:
+			x[i] = (float64(rng.IntN(2000)-1000) + 0.5) * math.Ln2
+			if x[i] > 700 || x[i] < -700 {
+				x[i] = 0
+			}
+		}
+	}
+	copy(x, []float64{-700, 700, 0, math.Copysign(0, -1), 1e-300, -1e-300, math.Ln2 / 2, -math.Ln2 / 2})
+	got := make([]float64, len(x))
+	Exp(got, x)
+	for i, v := range x {
+		if want := math.Exp(v); math.Float64bits(got[i]) != math.Float64bits(want) {
+			t.Fatalf("Exp(%v) = %v (%#x), math.Exp %v (%#x)", v, got[i], math.Float64bits(got[i]), want, math.Float64bits(want))
+		}
+	}
+	for n := 0; n <= 13; n++ {
+		for _, odd := range []float64{0, 701, -750, math.Inf(1), math.Inf(-1), math.NaN()} {
+			in := make([]float64, n)
+			for i := range in {
+				in[i] = 20*rng.Float64() - 10
+			}
+			if n > 0 && odd != 0 {
+				in[rng.IntN(n)] = odd
+			}
+			out := make([]float64, n+1)
+			out[n] = 42
+			Exp(out, in)
+			for i, v := range in {
+				if want := math.Exp(v); math.Float64bits(out[i]) != math.Float64bits(want) {
+					t.Fatalf("n = %d: Exp(%v) = %v, math.Exp %v", n, v, out[i], want)
+				}
+			}
+			if out[n] != 42 {
+				t.Fatalf("n = %d: wrote past the input's length", n)
+			}
+		}
+	}
+}
+
+// BenchmarkExp compares Exp with a loop of math.Exp over a negative
+// block's 64 arguments.
+func BenchmarkExp(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	x := make([]float64, 64)
+	for i := range x {
+		x[i] = -8 * rng.Float64()
+	}
+	dst := make([]float64, len(x))
+	b.Run("Exp", func(b *testing.B) {
+		for b.Loop() {
+			Exp(dst, x)
+		}
+	})
+	b.Run("math.Exp", func(b *testing.B) {
+		for b.Loop() {
+			for i, v := range x {
+				dst[i] = math.Exp(v)
+			}
+		}
+	})
+}
