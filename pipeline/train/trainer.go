@@ -91,8 +91,8 @@ type shardOut struct {
 	block      []int32
 	coef       []float32
 	vecL, vecR []rowVec
-	// The scores g of a block's scored pairs, their e^−|g| and their
-	// places in coef.
+	// The scores g of a block's scored pairs (or of the pair-by-pair
+	// negatives), their e^−|g| and their places in coef.
 	g, eg []float64
 	at    []int32
 	vecs  []float32
@@ -289,7 +289,7 @@ func (t *trainer) negativePairs(ctx context.Context, out *shardOut, rng *rand.Ra
 		return
 	}
 	neg := out.pairs[start:]
-	prod := newLogProduct()
+	out.g, out.eg = out.g[:0], out.eg[:0]
 	for i := range neg {
 		if i+prefetchAhead < len(neg) {
 			a := neg[i+prefetchAhead]
@@ -298,7 +298,14 @@ func (t *trainer) negativePairs(ctx context.Context, out *shardOut, rng *rand.Ra
 		}
 		p := &neg[i]
 		g := float64(kernels.Dot(t.l[int(p.v)*h:int(p.v)*h+h], t.r[int(p.u)*h:int(p.u)*h+h]))
-		p.coef = t.negTerm(out, &prod, g, wNeg)
+		out.g, out.eg = append(out.g, g), append(out.eg, -math.Abs(g))
+	}
+	// The sigmoids' exponentials at once (as negativeBlocks does), then
+	// each pair's term in order.
+	kernels.Exp(out.eg, out.eg)
+	prod := newLogProduct()
+	for i, g := range out.g {
+		neg[i].coef = t.negTermSig(out, &prod, g, sigmoidExp(g, out.eg[i]), wNeg)
 	}
 	out.loss -= wNeg * prod.log()
 }
