@@ -101,7 +101,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&sp.Converge, "converge", false, "sparse: end the run early once the train AUC gains less than -tol per doubling of the run (after a short annealing phase)")
 	sp.Tolerance = sparseDefaults.Tolerance
 	fs.Float64Var(&sp.Tolerance, "tol", sp.Tolerance, "sparse: train AUC a doubling of the run must still gain under -converge")
-	fs.DurationVar(&sp.TimeBudget, "time", 0, "sparse: stop at the first evaluation after this much training time, keeping the best model (0: none; the length then depends on the machine)")
+	fs.DurationVar(&sp.TimeBudget, "time", 0, "sparse: stop at the first evaluation after this much training time, keeping the selected model (0: none; the length then depends on the machine)")
 	de.Steps = reference.Config{}.Resolve().Steps
 	fs.IntVar(&de.Steps, "steps", de.Steps, "dense: full-batch steps")
 	sp.Negatives = sparseDefaults.Negatives
