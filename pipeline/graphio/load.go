@@ -312,7 +312,7 @@ func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions
 	if rep.EdgesRead == 0 {
 		return nil, nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
 	}
-	if p.tokenLines == 1 && rep.EdgesRead > 1 && p.firstToken == p.firstEdge {
+	if p.tokenLines == 1 && rep.EdgesRead > 1 && p.firstToken > 0 {
 		// Every id is an integer but those of the first edge line: most
 		// likely column names, which would become an edge between two
 		// made-up nodes and turn every id into a token.
@@ -334,12 +334,11 @@ type edgeParser struct {
 	decided bool // id mode fixed
 	numeric bool
 	// tokenLines counts the edge lines (under IDAuto) with an id that is
-	// no integer in any spelling; firstToken is the first of them, as
-	// written.
+	// no integer in any spelling; firstToken (0: none) is the line of
+	// the first of them, as written, when it is the first edge line.
 	tokenLines     int
 	firstToken     int
 	firstTokenText string
-	firstEdge      int             // the line of the first edge
 	nums           chunked[uint64] // integer ids, two per edge line (u, v)
 	idset          idSet           // the distinct integer ids
 	tokens         map[string]uint32
@@ -456,7 +455,7 @@ func fields(line []byte, out *[3][]byte) int {
 func (p *edgeParser) line(ln int, line []byte) error {
 	p.rep.Lines = ln
 	if ln == 1 && p.opt.Header {
-		p.rep.Header = string(bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))))
+		p.rep.Header = string(bytes.TrimSpace(dropBOM(ln, line)))
 		return nil
 	}
 	e, err := ParseEdgeLine(p.name, ln, line, p.opt)
@@ -475,11 +474,10 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	}
 	if !p.decided {
 		p.decide()
-		p.firstEdge = ln
 	}
 	if p.opt.IDs == IDAuto && !e.Numeric && !(isInteger(e.U) && isInteger(e.V)) {
-		if p.tokenLines == 0 {
-			p.firstToken, p.firstTokenText = ln, string(bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))))
+		if p.tokenLines == 0 && p.rep.EdgesRead == 0 {
+			p.firstToken, p.firstTokenText = ln, string(bytes.TrimSpace(dropBOM(ln, line)))
 		}
 		p.tokenLines++
 	}
@@ -532,11 +530,7 @@ type EdgeLine struct {
 // (IDAuto: numeric when every id of every line is; see IDMode).
 func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine, error) {
 	var e EdgeLine
-	if ln == 1 {
-		// A UTF-8 byte-order mark (as some Windows editors write) is not
-		// part of the first id.
-		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
-	}
+	line = dropBOM(ln, line)
 	var f [3][]byte
 	n := fields(line, &f)
 	if n == 0 {
@@ -577,6 +571,16 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 		return e, formatErr(name, ln, "node id %q is not an integer: ids must be non-negative integers below 2^64 (or read ids as tokens)%s", bad, headerHint(ln))
 	}
 	return e, nil
+}
+
+// dropBOM returns line ln without a UTF-8 byte-order mark (as some
+// Windows editors write) when it is line 1, the only one that may start
+// with one; the mark is not part of the first id.
+func dropBOM(ln int, line []byte) []byte {
+	if ln != 1 {
+		return line
+	}
+	return bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 }
 
 // isInteger reports whether b spells a non-negative integer below 2^64,
