@@ -4,27 +4,22 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/wys-project/wys/pipeline/internal/kernels"
 )
 
-// TestSigmoidExp checks that the negative blocks' sigmoids, from
-// exponentials taken at once by kernels.Exp, are sigmoid's bit for bit,
-// so that blocks train the same bytes as when each pair called sigmoid.
-func TestSigmoidExp(t *testing.T) {
+// TestSigmoids checks that the negative samplers' sigmoids, from
+// exponentials taken at once by kernels.Exp (shardOut.sigmoids), are
+// sigmoid's bit for bit, so that they train the same bytes as when each
+// pair called sigmoid.
+func TestSigmoids(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	x := []float64{0, math.Copysign(0, -1), 1e-300, -1e-300, 36, -36, 700, -700, 745, -745, math.Inf(1), math.Inf(-1)}
+	out := &shardOut{g: []float64{0, math.Copysign(0, -1), 1e-300, -1e-300, 36, -36, 700, -700, 745, -745, math.Inf(1), math.Inf(-1)}}
 	for range 100000 {
-		x = append(x, 20*rng.NormFloat64())
+		out.g = append(out.g, 20*rng.NormFloat64())
 	}
-	e := make([]float64, len(x))
-	for i, v := range x {
-		e[i] = -math.Abs(v)
-	}
-	kernels.Exp(e, e)
-	for i, v := range x {
-		if got, want := sigmoidExp(v, e[i]), sigmoid(v); math.Float64bits(got) != math.Float64bits(want) {
-			t.Fatalf("sigmoidExp(%v) = %v, sigmoid %v", v, got, want)
+	out.sigmoids()
+	for i, v := range out.g {
+		if got, want := out.sig[i], sigmoid(v); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("sigmoid of %v: %v, sigmoid %v", v, got, want)
 		}
 	}
 }

@@ -92,11 +92,25 @@ type shardOut struct {
 	coef       []float32
 	vecL, vecR []rowVec
 	// The scores g of a block's scored pairs (or of the pair-by-pair
-	// negatives), their e^−|g| and their places in coef.
-	g, eg []float64
-	at    []int32
-	vecs  []float32
-	sum   kernels.AxpySum // sums a block row's gradient
+	// negatives), their sigmoids (see sigmoids) and their places in coef.
+	g, sig []float64
+	at     []int32
+	vecs   []float32
+	sum    kernels.AxpySum // sums a block row's gradient
+}
+
+// sigmoids sets out.sig[i] to sigmoid(out.g[i]), bit for bit, taking
+// the exponentials e^−|g| at once (kernels.Exp) instead of one
+// math.Exp call per score.
+func (out *shardOut) sigmoids() {
+	out.sig = slices.Grow(out.sig[:0], len(out.g))[:len(out.g)]
+	for i, g := range out.g {
+		out.sig[i] = -math.Abs(g)
+	}
+	kernels.Exp(out.sig, out.sig)
+	for i, g := range out.g {
+		out.sig[i] = sigmoidExp(g, out.sig[i])
+	}
 }
 
 // rowVec is a gradient contribution summed in a shard: the h floats at
@@ -289,7 +303,7 @@ func (t *trainer) negativePairs(ctx context.Context, out *shardOut, rng *rand.Ra
 		return
 	}
 	neg := out.pairs[start:]
-	out.g, out.eg = out.g[:0], out.eg[:0]
+	out.g = out.g[:0]
 	for i := range neg {
 		if i+prefetchAhead < len(neg) {
 			a := neg[i+prefetchAhead]
@@ -298,14 +312,12 @@ func (t *trainer) negativePairs(ctx context.Context, out *shardOut, rng *rand.Ra
 		}
 		p := &neg[i]
 		g := float64(kernels.Dot(t.l[int(p.v)*h:int(p.v)*h+h], t.r[int(p.u)*h:int(p.u)*h+h]))
-		out.g, out.eg = append(out.g, g), append(out.eg, -math.Abs(g))
+		out.g = append(out.g, g)
 	}
-	// The sigmoids' exponentials at once (as negativeBlocks does), then
-	// each pair's term in order.
-	kernels.Exp(out.eg, out.eg)
+	out.sigmoids()
 	prod := newLogProduct()
 	for i, g := range out.g {
-		neg[i].coef = t.negTermSig(out, &prod, g, sigmoidExp(g, out.eg[i]), wNeg)
+		neg[i].coef = t.negTermSig(out, &prod, g, out.sig[i], wNeg)
 	}
 	out.loss -= wNeg * prod.log()
 }
@@ -416,7 +428,7 @@ func (t *trainer) negativeBlocks(ctx context.Context, out *shardOut, shard int32
 			draw(next)
 		}
 		a, b := cur[:m], cur[m:]
-		out.g, out.eg, out.at = out.g[:0], out.eg[:0], out.at[:0]
+		out.g, out.at = out.g[:0], out.at[:0]
 		for i, v := range a {
 			lv := t.l[int(v)*h : int(v)*h+h]
 			for j, u := range b {
@@ -425,13 +437,12 @@ func (t *trainer) negativeBlocks(ctx context.Context, out *shardOut, shard int32
 					continue
 				}
 				g := float64(kernels.Dot(lv, t.r[int(u)*h:int(u)*h+h]))
-				out.g, out.eg, out.at = append(out.g, g), append(out.eg, -math.Abs(g)), append(out.at, int32(i*m+j))
+				out.g, out.at = append(out.g, g), append(out.at, int32(i*m+j))
 			}
 		}
-		// The sigmoids' exponentials at once, each math.Exp's bits.
-		kernels.Exp(out.eg, out.eg)
+		out.sigmoids()
 		for k, g := range out.g {
-			coef[out.at[k]] = t.negTermSig(out, &prod, g, sigmoidExp(g, out.eg[k]), w)
+			coef[out.at[k]] = t.negTermSig(out, &prod, g, out.sig[k], w)
 		}
 		t.blockGradients(out, shard, a, b, coef)
 		cur, next = next, cur
