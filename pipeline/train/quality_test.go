@@ -27,18 +27,7 @@ func TestSparseMatchesDenseQuality(t *testing.T) {
 	}
 	t.Parallel()
 	ctx := context.Background()
-	g, err := pipeline.PlantedPartition(400, 20, 0.5, 0.002, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	split, err := pipeline.SplitEdges(ctx, g, 0.5, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg, err := split.TrainGraph()
-	if err != nil {
-		t.Fatal(err)
-	}
+	split, tg := communitySplit(t, 1)
 	dense, err := reference.Run(ctx, tg, split, reference.Config{Dim: 16, Seed: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -56,4 +45,24 @@ func TestSparseMatchesDenseQuality(t *testing.T) {
 	if sparse.TestAUC < dense.TestAUC-0.03 {
 		t.Errorf("sparse test AUC %.4f is more than 0.03 below the dense reference's %.4f", sparse.TestAUC, dense.TestAUC)
 	}
+}
+
+// communitySplit returns a split of the 400-node graph with 20 planted
+// communities, half of its edges held out by the project's splitter
+// (split seed seed), and its training graph.
+func communitySplit(t *testing.T, seed uint64) (*pipeline.Split, *pipeline.Graph) {
+	t.Helper()
+	g, err := pipeline.PlantedPartition(400, 20, 0.5, 0.002, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := pipeline.SplitEdges(context.Background(), g, 0.5, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := split.TrainGraph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return split, tg
 }

@@ -18,20 +18,8 @@ import (
 // rule (keep the best train AUC) fails the test.
 func TestSelectionWithinNoise(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	g, err := pipeline.PlantedPartition(400, 20, 0.5, 0.002, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	split, err := pipeline.SplitEdges(ctx, g, 0.5, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg, err := split.TrainGraph()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := train.Run(ctx, tg, split, train.Config{Dim: 16, Epochs: 800, EvalEvery: 20, Seed: 5}, nil)
+	split, tg := communitySplit(t, 3)
+	res, err := train.Run(context.Background(), tg, split, train.Config{Dim: 16, Epochs: 800, EvalEvery: 20, Seed: 5}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
