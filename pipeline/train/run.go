@@ -331,8 +331,12 @@ func (r *run) evaluate(done int64) (stop bool) {
 	}
 	keep := pt.TrainAUC >= floor || (math.IsNaN(pt.TrainAUC) && done == r.batches)
 	if keep {
+		// Overwrite the kept copy in place: once the train AUC saturates
+		// almost every evaluation is kept, and a fresh clone each time
+		// would leave the previous one to the collector. Checkpoint saves
+		// the state before it returns, so nothing else holds res.L.
 		res.BestStep = int(done)
-		res.L, res.R = slices.Clone(t.l), slices.Clone(t.r)
+		res.L, res.R = append(res.L[:0], t.l...), append(res.R[:0], t.r...)
 		res.Q, res.QLogits = pt.Q, slices.Clone(t.q)
 	}
 	improved := pt.TrainAUC > r.best
