@@ -253,9 +253,8 @@ func (f *figures) make(ctx context.Context) error {
 		if err := f.write(name, func(path string) error { return writeQ(path, title, res.Q) }); err != nil {
 			return err
 		}
-		k, qk := argmax(res.Q)
-		f.caption(name, fmt.Sprintf("learned Q on %s after %s epochs (test AUC %.3f): k = %d carries most of Q (Q_%d = %.3f), %s",
-			ds, fmtNum(f.splitEpochs(ds)), res.TestAUC, k+1, k+1, qk, tail(res.Q)))
+		f.caption(name, fmt.Sprintf("learned Q on %s after %s epochs (test AUC %.3f): %s",
+			ds, fmtNum(f.splitEpochs(ds)), res.TestAUC, describeQ(res.Q)))
 		delete(f.splits, ds) // soc-Epinions1's split is the largest; free it
 	}
 	for _, ds := range betaDatasets {
@@ -403,22 +402,39 @@ func concatLR(res *pipeline.Result) *mat.Dense {
 	return x
 }
 
-func argmax(q []float64) (int, float64) {
-	k := 0
+// describeQ says in words where a learned Q puts its weight: on one power
+// k when Q_k is more than all the others together, otherwise spread out,
+// with its largest and smallest weights next to uniform's 1/C. The whole
+// vector follows.
+func describeQ(q []float64) string {
+	if len(q) == 0 {
+		return "no context"
+	}
+	hi, lo := 0, 0
 	for i, v := range q {
-		if v > q[k] {
-			k = i
+		if v > q[hi] {
+			hi = i
+		}
+		if v < q[lo] {
+			lo = i
 		}
 	}
-	return k, q[k]
-}
-
-// tail describes how Q decays after its largest entry.
-func tail(q []float64) string {
-	if len(q) < 2 {
-		return "a single context"
+	var b strings.Builder
+	if q[hi] > 0.5 {
+		fmt.Fprintf(&b, "k = %d carries most of Q (Q_%d = %.3f)", hi+1, hi+1, q[hi])
+	} else {
+		fmt.Fprintf(&b, "no k carries most of Q: Q_%d = %.3f is the largest, Q_%d = %.3f the smallest (uniform: %.3f)",
+			hi+1, q[hi], lo+1, q[lo], 1/float64(len(q)))
 	}
-	return fmt.Sprintf("then Q_2 = %.3f, …, Q_%d = %.3f", q[1], len(q), q[len(q)-1])
+	b.WriteString("; Q = (")
+	for i, v := range q {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%.3f", v)
+	}
+	b.WriteString(")")
+	return b.String()
 }
 
 func fmtNum(x float64) string { return fmt.Sprintf("%g", x) }

@@ -331,3 +331,21 @@ func TestRunInterrupted(t *testing.T) {
 		t.Errorf("cancelled run: exit %d, want 130; stderr %q", code, stderr.String())
 	}
 }
+
+func TestDescribeQ(t *testing.T) {
+	for _, c := range []struct {
+		q    []float64
+		want string
+	}{
+		{[]float64{0.828, 0.1, 0.072}, "k = 1 carries most of Q (Q_1 = 0.828); Q = (0.828, 0.100, 0.072)"},
+		// Largest last but below one half: not "most" (soc-Epinions1's case).
+		{[]float64{0.3, 0.2, 0.1, 0.4}, "no k carries most of Q: Q_4 = 0.400 is the largest, Q_3 = 0.100 the smallest (uniform: 0.250); Q = (0.300, 0.200, 0.100, 0.400)"},
+		{[]float64{0.5, 0.5}, "no k carries most of Q: Q_1 = 0.500 is the largest, Q_1 = 0.500 the smallest (uniform: 0.500); Q = (0.500, 0.500)"},
+		{[]float64{1}, "k = 1 carries most of Q (Q_1 = 1.000); Q = (1.000)"},
+		{nil, "no context"},
+	} {
+		if got := describeQ(c.q); got != c.want {
+			t.Errorf("describeQ(%v)\n got %s\nwant %s", c.q, got, c.want)
+		}
+	}
+}
