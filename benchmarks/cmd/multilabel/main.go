@@ -6,12 +6,14 @@
 //
 //	go run ./benchmarks/cmd/multilabel -plot benchmarks/results/multilabel -out benchmarks/results/multilabel.md
 //
-// Each graph is read from its .mat file undirected and unweighted without
-// self-loops (as wys-sparse -graph reads an edge list), whole (every node
-// carries labels). wys trains with the sparse trainer's defaults on the
-// whole graph (no held-out edges); gensim DeepWalk
-// (benchmarks/gensim/deepwalk.py, gensim's 5 epochs by default) embeds the
-// same graph. Both are scored by eval.MultiLabel: 10 random splits per
+// Each graph is read from its .mat file undirected without self-loops (as
+// wys-sparse -graph reads an edge list), whole (every node carries
+// labels), and unweighted unless a variant says weighted. wys trains on the
+// whole graph (no held-out edges) once per -variants entry: "default" is
+// the sparse trainer's defaults, any other entry joins settings with "+"
+// (code or paper for the formulation, weighted, lr=X), e.g.
+// "paper+weighted+lr=0.005". gensim DeepWalk (benchmarks/gensim/deepwalk.py,
+// gensim's 5 epochs by default) embeds the unweighted graph. Both are scored by eval.MultiLabel: 10 random splits per
 // training ratio 10%…90% (the same splits for every method), one-vs-rest
 // logistic regression with C = 1, the top-k rule, Micro- and Macro-F1
 // mean ± sample standard deviation. -features lists the feature variants
@@ -65,11 +67,11 @@ type options struct {
 	splits   int
 	seed     uint64
 	c        float64
-	wys      train.Config
+	wys      train.Config // the base of every variant
+	variants []variant
 	gensim   benchmarks.Gensim
 	plot     string
 	sklearn  string // the oracle script, empty: not run
-	weighted bool   // read the .mat weights
 }
 
 // row is one method's scores on one dataset.
@@ -86,10 +88,10 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	}
 	var b strings.Builder
 	b.WriteString(h.Header("Multi-label node classification (DeepWalk/node2vec protocol)"))
-	fmt.Fprintf(&b, "Whole graph, undirected, unweighted, no self-loops. %d random splits per training ratio (seed %d), the same for every method; one-vs-rest logistic regression (C = %g, scikit-learn's objective, fitted to convergence) on the features; each test node gets its k most likely labels, k its true number of labels. Mean ± sample standard deviation over the splits.\n\n",
+	fmt.Fprintf(&b, "Whole graph, undirected, no self-loops, unweighted unless a variant says weighted. %d random splits per training ratio (seed %d), the same for every method; one-vs-rest logistic regression (C = %g, scikit-learn's objective, fitted to convergence) on the features; each test node gets its k most likely labels, k its true number of labels. Mean ± sample standard deviation over the splits.\n\n",
 		o.splits, o.seed, o.c)
-	fmt.Fprintf(&b, "wys: the sparse trainer's defaults (d = %d, epochs %s, seed %d), features %s (eval.Features). gensim DeepWalk: %s.\n\n",
-		o.wys.Dim, epochsText(o.wys.Epochs), o.seed, strings.Join(o.features, ", "), o.gensim.Describe())
+	fmt.Fprintf(&b, "wys: the sparse trainer's defaults (d = %d, epochs %s, seed %d) changed by each variant's settings (%s), features %s (eval.Features). gensim DeepWalk: %s.\n\n",
+		o.wys.Dim, epochsText(o.wys.Epochs), o.seed, variantsText(o.variants), strings.Join(o.features, ", "), o.gensim.Describe())
 	for _, name := range o.datasets {
 		text, err := evaluate(ctx, h, o, name)
 		if err != nil {
@@ -106,6 +108,7 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 	fs := h.Flags
 	names := fs.String("datasets", "PPI,POS", "comma-separated datasets: PPI, POS")
 	methods := fs.String("methods", "wys,gensim", "methods to run: wys, gensim")
+	variants := fs.String("variants", "default", "comma-separated wys variants: default, or settings joined by + (code, paper, weighted, lr=X), e.g. paper+weighted+lr=0.005")
 	features := fs.String("features", eval.DefaultFeatures, "comma-separated feature variants of wys to score (LR, L, R, L+R, each optionally +norm)")
 	ratios := fs.String("ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "comma-separated training ratios")
 	fs.IntVar(&o.splits, "splits", 10, "random splits per ratio")
@@ -115,7 +118,6 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 	fs.IntVar(&o.wys.Dim, "dim", 128, "embedding width d of wys (d/2 per side) and of gensim")
 	fs.StringVar(&o.plot, "plot", "", "draw Micro- and Macro-F1 against the training ratio to `PREFIX`-DATASET.png")
 	fs.StringVar(&o.sklearn, "sklearn", "", "also score wys's first feature variant with this scikit-learn `script` (benchmarks/sklearn/multilabel.py) and report the largest difference")
-	fs.BoolVar(&o.weighted, "weighted", false, "read the .mat matrices' weights (wys; gensim's walks stay unweighted)")
 	fs.Float64Var(&o.wys.Objective.Beta, "beta", 0, "wys: β, the weight of Q's regulariser (0: the default)")
 	fs.IntVar(&o.wys.Objective.C, "window", 0, "wys: C, the number of walk steps in the context (0: the default)")
 	deepwalkQ := fs.Bool("deepwalk-q", false, "wys: fix Q to DeepWalk's window weights 1 − (k−1)/C instead of learning it")
@@ -153,7 +155,23 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 			o.wys.FixedQ = append(o.wys.FixedQ, 1-float64(k)/float64(obj.C))
 		}
 	}
+	for _, spec := range strings.Split(*variants, ",") {
+		v, err := parseVariant(spec, o.wys)
+		if err != nil {
+			return nil, h.Usagef("-variants: %v", err)
+		}
+		o.variants = append(o.variants, v)
+	}
 	return o, nil
+}
+
+// variantsText lists the variants for the results file.
+func variantsText(vs []variant) string {
+	var s []string
+	for _, v := range vs {
+		s = append(s, v.spec)
+	}
+	return strings.Join(s, "; ")
 }
 
 func epochsText(e float64) string {
@@ -165,10 +183,11 @@ func epochsText(e float64) string {
 
 // evaluate embeds one dataset with each method and returns its section.
 func evaluate(ctx context.Context, h *benchmarks.Harness, o *options, name string) (string, error) {
-	g, lab, err := loadDataset(ctx, h, name, o.weighted)
+	g, lab, err := loadDataset(ctx, h, name, false)
 	if err != nil {
 		return "", err
 	}
+	var weighted *pipeline.Graph // read when a variant needs it
 	splits, err := eval.MultiLabelSplits(lab.Labelled(), o.ratios, o.splits, o.seed)
 	if err != nil {
 		return "", err
@@ -177,8 +196,20 @@ func evaluate(ctx context.Context, h *benchmarks.Harness, o *options, name strin
 	cfg := eval.MultiLabelConfig{LogReg: eval.LogRegConfig{C: o.c}}
 	var rows []row
 	var checks []string
-	if o.methods["wys"] {
-		r, check, err := scoreWYS(ctx, h, o, g, lab, splits, cfg)
+	for i, v := range o.variants {
+		if !o.methods["wys"] {
+			break
+		}
+		vg := g
+		if v.weighted {
+			if weighted == nil {
+				if weighted, _, err = loadDataset(ctx, h, name, true); err != nil {
+					return "", err
+				}
+			}
+			vg = weighted
+		}
+		r, check, err := scoreWYS(ctx, h, o, v, i == 0, vg, lab, splits, cfg)
 		if err != nil {
 			return "", err
 		}
@@ -199,23 +230,24 @@ func evaluate(ctx context.Context, h *benchmarks.Harness, o *options, name strin
 	return section(name, g, lab, rows, checks), nil
 }
 
-// scoreWYS trains wys on the whole graph and scores each feature variant;
-// with -sklearn it also scores the first with scikit-learn and returns the
+// scoreWYS trains one wys variant on the whole graph and scores each
+// feature variant; with -sklearn, for the first training variant (first),
+// it also scores the first features with scikit-learn and returns the
 // comparison.
-func scoreWYS(ctx context.Context, h *benchmarks.Harness, o *options, g *pipeline.Graph, lab *pipeline.MultiLabels, splits []eval.LabelSplit, cfg eval.MultiLabelConfig) ([]row, []string, error) {
+func scoreWYS(ctx context.Context, h *benchmarks.Harness, o *options, v variant, first bool, g *pipeline.Graph, lab *pipeline.MultiLabels, splits []eval.LabelSplit, cfg eval.MultiLabelConfig) ([]row, []string, error) {
 	start := time.Now()
 	whole := &pipeline.Split{N: g.N(), IDs: g.IDs, Directed: g.Directed}
-	res, err := train.Run(ctx, g, whole, o.wys, nil)
+	res, err := train.Run(ctx, g, whole, v.cfg, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	trained := time.Since(start)
-	resolved := o.wys.Resolve(g.N(), g.Adj.NNZ())
-	fmt.Fprintf(h.Stderr, "  wys: %.0f epochs in %.1fs, Q = %s\n", resolved.Epochs, trained.Seconds(), benchmarks.FormatQ(res.Q, 5))
+	resolved := v.cfg.Resolve(g.N(), g.Adj.NNZ())
+	fmt.Fprintf(h.Stderr, "  %s: %.0f epochs in %.1fs, Q = %s\n", v.name(), resolved.Epochs, trained.Seconds(), benchmarks.FormatQ(res.Q, 5))
 	var rows []row
 	var checks []string
-	for i, v := range o.features {
-		x, f, err := eval.Features(res, v)
+	for i, feat := range o.features {
+		x, f, err := eval.Features(res, feat)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -224,10 +256,10 @@ func scoreWYS(ctx context.Context, h *benchmarks.Harness, o *options, g *pipelin
 		if err != nil {
 			return nil, nil, err
 		}
-		note := fmt.Sprintf("features %s (%d columns); trained in %.0f s (%g epochs), scored in %.0f s", v, f, trained.Seconds(), resolved.Epochs, time.Since(t0).Seconds())
-		fmt.Fprintf(h.Stderr, "  wys %s: Macro-F1 at 50%% %s\n", v, at50(m))
-		rows = append(rows, row{name: "wys " + v, res: m, note: note})
-		if i == 0 && o.sklearn != "" {
+		note := fmt.Sprintf("features %s (%d columns); trained in %.0f s (%g epochs, Q = %s), scored in %.0f s", feat, f, trained.Seconds(), resolved.Epochs, benchmarks.FormatQ(res.Q, 3), time.Since(t0).Seconds())
+		fmt.Fprintf(h.Stderr, "  %s %s: Macro-F1 at 50%% %s\n", v.name(), feat, at50(m))
+		rows = append(rows, row{name: v.name() + " " + feat, res: m, note: note})
+		if first && i == 0 && o.sklearn != "" {
 			check, err := compareSklearn(ctx, o, x, g.N(), f, lab, splits, m)
 			if err != nil {
 				return nil, nil, err

@@ -12,15 +12,17 @@ import (
 
 var command = smoke.Bind(benchmarks.Run, "multilabel", run)
 
-// TestSmoke trains wys for two epochs at d = 8 on PPI, scores two feature
-// variants on one split at 50%, and draws the picture.
+// TestSmoke trains two wys variants for two epochs at d = 8 on POS (the
+// second on its weights), scores two feature variants of each on one
+// split at 50%, and draws the picture.
 func TestSmoke(t *testing.T) {
-	data := smoke.Data(t, "PPI/Homo_sapiens.mat.gz")
+	data := smoke.Data(t, "POS/POS.mat.gz")
 	prefix := filepath.Join(t.TempDir(), "ml")
-	smoke.Run(t, command, []string{"-data", data, "-datasets", "PPI", "-methods", "wys", "-epochs", "2", "-dim", "8",
-		"-splits", "1", "-ratios", "0.5", "-features", "LR+norm,L", "-plot", prefix},
-		"## PPI\n", "3890 nodes", "50 labels", "| wys LR+norm | 0.", "| wys L | 0.", "| node2vec (node2vec Table 2) | 0.1791 |")
-	if _, err := os.Stat(prefix + "-PPI.png"); err != nil {
+	smoke.Run(t, command, []string{"-data", data, "-datasets", "POS", "-methods", "wys", "-epochs", "2", "-dim", "8",
+		"-splits", "1", "-ratios", "0.5", "-features", "LR+norm,L", "-variants", "default,paper+weighted+lr=0.005", "-plot", prefix},
+		"## POS\n", "4777 nodes", "40 labels", "| wys LR+norm | 0.", "| wys L | 0.",
+		"| wys [paper, weighted, lr=0.005] LR+norm | 0.", "| wys [paper, weighted, lr=0.005] L | 0.", "| node2vec (node2vec Table 2) | 0.1552 |")
+	if _, err := os.Stat(prefix + "-POS.png"); err != nil {
 		t.Error(err)
 	}
 }
@@ -41,7 +43,9 @@ func TestOracles(t *testing.T) {
 		"| gensim DeepWalk | 0.", "largest difference of a mean F1 per ratio 0.00")
 }
 
-// TestUsage refuses an unknown dataset before reading any data.
+// TestUsage refuses an unknown dataset or variant before reading any data.
 func TestUsage(t *testing.T) {
 	smoke.Exit(t, command, []string{"-datasets", "BlogCatalog", "-data", t.TempDir()}, 2, "unknown dataset")
+	smoke.Exit(t, command, []string{"-variants", "paper+weighed", "-data", t.TempDir()}, 2, `unknown setting "weighed"`)
+	smoke.Exit(t, command, []string{"-variants", "lr=-1", "-data", t.TempDir()}, 2, "not a positive number")
 }
