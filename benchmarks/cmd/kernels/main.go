@@ -4,7 +4,8 @@
 // sparse trainer's throughput in positive pairs per second, next to gensim
 // word2vec's skip-gram rate on DeepWalk walks of the same graph (when
 // python3 with gensim is available: apt-get install python3-gensim; an
-// empty -python skips it). With -rmat S it also measures the trainer with
+// empty -python skips it). gensim runs after each round over the
+// trainer's settings, and each rate is the median over the rounds. With -rmat S it also measures the trainer with
 // its parameters far out of cache: on a Graph500 R-MAT graph of 2^S nodes
 // (ids permuted, as benchmarks/cmd/scale builds it), trained whole.
 //
@@ -88,28 +89,50 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err != nil {
 		return err
 	}
-	trainer, err := trainerRates(ctx, h, o, tg, o.split, o.epochs)
+	// gensim runs once per worker count after each round over the
+	// trainer's settings on the split, so that its rate, like theirs, is
+	// a median over rounds that shared the machine's drift.
+	var gs *gensimRates
+	gensimNote := "gensim: not measured (no -python)"
+	if o.python != "" {
+		gs, err = newGensimRates(o.python, tg)
+		if err != nil {
+			return err
+		}
+		defer gs.close()
+	}
+	round := func() error {
+		if gs == nil || gs.err != nil {
+			return nil
+		}
+		if err := gs.round(ctx, h); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			gs.err = err
+			fmt.Fprintln(h.Stderr, "kernels: gensim: not measured:", err)
+		}
+		return nil
+	}
+	trainer, err := trainerRates(ctx, h, o, tg, o.split, o.epochs, round)
 	if err != nil {
 		return err
 	}
 	lines = append(lines, trainer...)
+	if gs != nil {
+		if gs.err != nil {
+			gensimNote = "gensim: not measured (" + gs.err.Error() + ")"
+		} else {
+			gensimNote = "gensim " + gs.version + ": `benchmarks/gensim/w2v_rate.py` (skip-gram, 5 negatives, d = 128, window 10, no subsampling, one epoch over 10 DeepWalk walks of length 40 per node of the same training graph; pairs are the expected (centre, context) pairs of gensim's shrunk window; train() time only), run after each round over the trainer's settings on " + o.split + ": the median of " + fmt.Sprint(o.trainerRuns) + " runs per worker count (range " + gs.ranges() + ")"
+			lines = append(lines, line{kernel: "gensim word2vec skip-gram", setting: o.split + ", 5 negatives per positive pair", unit: "positive pairs/s", vals: gs.medians()})
+		}
+	}
 	if o.rmat > 0 {
 		rl, err := rmatLines(ctx, h, o)
 		if err != nil {
 			return err
 		}
 		lines = append(lines, rl...)
-	}
-	gensimNote := "gensim: not measured (no -python)"
-	if o.python != "" {
-		vals, version, err := gensimRates(ctx, h, o.python, tg)
-		if err != nil {
-			gensimNote = "gensim: not measured (" + err.Error() + ")"
-			fmt.Fprintln(h.Stderr, "kernels:", gensimNote)
-		} else {
-			gensimNote = "gensim " + version + ": `benchmarks/gensim/w2v_rate.py` (skip-gram, 5 negatives, d = 128, window 10, no subsampling, one epoch over 10 DeepWalk walks of length 40 per node of the same training graph; pairs are the expected (centre, context) pairs of gensim's shrunk window; train() time only)"
-			lines = append(lines, line{kernel: "gensim word2vec skip-gram", setting: o.split + ", 5 negatives per positive pair", unit: "positive pairs/s", vals: vals})
-		}
 	}
 	return h.WriteResult(report(h, o, lines, gensimNote))
 }
@@ -162,7 +185,7 @@ func rmatLines(ctx context.Context, h *benchmarks.Harness, o *options) ([]line, 
 		return nil, err
 	}
 	name := fmt.Sprintf("R-MAT scale %d (%d nodes, %d arcs, %g epochs)", o.rmat, g.N(), g.Adj.NNZ(), o.rmatEpochs)
-	return trainerRates(ctx, h, o, g, name, o.rmatEpochs)
+	return trainerRates(ctx, h, o, g, name, o.rmatEpochs, nil)
 }
 
 // trainerSettings are the trainer's measured settings: 1 and 5
@@ -177,8 +200,8 @@ var trainerSettings = []struct {
 // table) for the given epochs in each of trainerSettings with 1 and 2
 // workers: o.trainerRuns rounds over all of them, in turn, so that the
 // shared machine's drift falls on every setting alike, and the median
-// of each.
-func trainerRates(ctx context.Context, h *benchmarks.Harness, o *options, g *pipeline.Graph, name string, epochs float64) ([]line, error) {
+// of each. afterRound, when not nil, runs after each round.
+func trainerRates(ctx context.Context, h *benchmarks.Harness, o *options, g *pipeline.Graph, name string, epochs float64, afterRound func() error) ([]line, error) {
 	rates := make([][][]float64, len(trainerSettings))
 	for i := range rates {
 		rates[i] = make([][]float64, len(workers))
@@ -193,6 +216,11 @@ func trainerRates(ctx context.Context, h *benchmarks.Harness, o *options, g *pip
 				}
 				rates[i][wi] = append(rates[i][wi], res.Stats.PairsPerSecond)
 				fmt.Fprintf(h.Stderr, "trainer run %d negatives=%d block=%d optimizer=%q workers=%d: %.2fM pairs/s\n", run+1, s.neg, s.block, s.opt, w, res.Stats.PairsPerSecond/1e6)
+			}
+		}
+		if afterRound != nil {
+			if err := afterRound(); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -242,34 +270,66 @@ func report(h *benchmarks.Harness, o *options, lines []line, gensimNote string) 
 	return b.String()
 }
 
-// gensimRates writes g's edges to a temporary file and runs the gensim
-// script once per worker count, returning positive pairs per second.
-func gensimRates(ctx context.Context, h *benchmarks.Harness, python string, g *pipeline.Graph) ([]float64, string, error) {
+// gensimRates runs the gensim script on one graph's edge list, once per
+// worker count per round, and keeps every rate.
+type gensimRates struct {
+	python, edges string
+	rates         [][]float64 // per worker count, one per round
+	version       string
+	err           error // the first failure; later rounds are skipped
+}
+
+// newGensimRates writes g's edges to a temporary file (removed by close).
+func newGensimRates(python string, g *pipeline.Graph) (*gensimRates, error) {
 	path, err := benchmarks.WriteEdgeListTemp(g.Adj)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	defer os.Remove(path)
+	return &gensimRates{python: python, edges: path, rates: make([][]float64, len(workers))}, nil
+}
+
+func (gs *gensimRates) close() { os.Remove(gs.edges) }
+
+// round runs the script once per worker count.
+func (gs *gensimRates) round(ctx context.Context, h *benchmarks.Harness) error {
 	script := filepath.Join("benchmarks", "gensim", "w2v_rate.py")
-	var out []float64
-	var version string
-	for _, wk := range workers {
-		cmd := exec.CommandContext(ctx, python, script, path, fmt.Sprint(wk))
+	for wi, wk := range workers {
+		cmd := exec.CommandContext(ctx, gs.python, script, gs.edges, fmt.Sprint(wk))
 		cmd.Stderr = h.Stderr
 		b, err := cmd.Output()
 		if err != nil {
-			return nil, "", fmt.Errorf("%s %s: %w", python, script, err)
+			return fmt.Errorf("%s %s: %w", gs.python, script, err)
 		}
 		var r struct {
 			Gensim    string  `json:"gensim"`
 			PairsPerS float64 `json:"pairs_per_s"`
 		}
 		if err := json.Unmarshal(b, &r); err != nil {
-			return nil, "", fmt.Errorf("%s: %w", script, err)
+			return fmt.Errorf("%s: %w", script, err)
 		}
 		fmt.Fprintf(h.Stderr, "gensim workers=%d: %.2fM pairs/s\n", wk, r.PairsPerS/1e6)
-		out = append(out, r.PairsPerS)
-		version = r.Gensim
+		gs.rates[wi] = append(gs.rates[wi], r.PairsPerS)
+		gs.version = r.Gensim
 	}
-	return out, version, nil
+	return nil
+}
+
+// medians is the median rate per worker count.
+func (gs *gensimRates) medians() []float64 {
+	var out []float64
+	for _, r := range gs.rates {
+		r = slices.Clone(r)
+		slices.Sort(r)
+		out = append(out, r[len(r)/2])
+	}
+	return out
+}
+
+// ranges names the lowest and highest rate per worker count.
+func (gs *gensimRates) ranges() string {
+	var parts []string
+	for wi, r := range gs.rates {
+		parts = append(parts, fmt.Sprintf("%d worker(s) %.2fM–%.2fM", workers[wi], slices.Min(r)/1e6, slices.Max(r)/1e6))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/wys-project/wys/benchmarks"
@@ -21,4 +23,24 @@ func TestSmoke(t *testing.T) {
 	smoke.Run(t, command, args, "# Kernels with 1 and 2 workers\n", "./benchmarks/cmd/kernels -data ", " -python '' -rmat 8 -rmat-epochs 0.2`", "gensim: not measured (no -python)",
 		"\n| SpMM (CSR x dense, float32) | ca-HepTh: ", "\n| factorization (randomized SVD of T, C = 10 cores) | ca-HepTh, rank 8 | s |",
 		"\n| sparse trainer (d = 128, C = 10) | ca-HepTh, 5 negative(s)", "\n| sparse trainer (d = 128, C = 10) | R-MAT scale 8 (256 nodes, ")
+}
+
+// TestGensimMedian runs a stand-in for python3 that reports n² million
+// pairs per second at its n-th call (so a mean would differ from the median), and checks that gensim is run once per worker
+// count after each of three trainer rounds and reported by its median and
+// range.
+func TestGensimMedian(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains on ca-HepTh three times (about 1 s)")
+	}
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "python3")
+	script := "#!/bin/sh\nn=$(cat \"$0.count\" 2>/dev/null || echo 0)\nn=$((n+1))\necho $n > \"$0.count\"\necho \"{\\\"gensim\\\": \\\"fake\\\", \\\"pairs_per_s\\\": $((n*n))000000}\"\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data := smoke.Data(t, "ca-HepTh/CA-HepTh.txt.gz", "ca-HepTh/asymproj")
+	args := []string{"-data", data, "-spmm-graph", "ca-HepTh/CA-HepTh.txt.gz", "-cols", "8", "-rank", "8", "-repeats", "1", "-epochs", "0.05", "-trainer-runs", "3", "-python", fake}
+	smoke.Run(t, command, args, "gensim fake: ", "the median of 3 runs per worker count (range 1 worker(s) 1.00M–25.00M, 2 worker(s) 4.00M–36.00M)",
+		"\n| gensim word2vec skip-gram | ca-HepTh, 5 negatives per positive pair | positive pairs/s | 9.00M | 16.00M | 1.78× |\n")
 }
