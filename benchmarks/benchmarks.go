@@ -102,6 +102,8 @@ func RunSplit[C any](ctx context.Context, run func(context.Context, *pipeline.Gr
 var Palette = []color.RGBA{
 	{R: 204, G: 0, B: 0, A: 255}, {R: 52, G: 101, B: 164, A: 255}, {R: 78, G: 154, B: 6, A: 255},
 	{R: 245, G: 121, B: 0, A: 255}, {R: 117, G: 80, B: 123, A: 255}, {R: 85, G: 87, B: 83, A: 255},
+	{R: 6, G: 152, B: 154, A: 255}, {R: 143, G: 89, B: 2, A: 255}, {R: 196, G: 160, B: 0, A: 255},
+	{R: 0, G: 0, B: 0, A: 255},
 }
 
 // SavePNG draws p on a w x h canvas and writes it as a PNG to path
