@@ -120,11 +120,10 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	}
 	lines = append(lines, trainer...)
 	if gs != nil {
-		if gs.err != nil {
-			gensimNote = "gensim: not measured (" + gs.err.Error() + ")"
-		} else {
-			gensimNote = "gensim " + gs.version + ": `benchmarks/gensim/w2v_rate.py` (skip-gram, 5 negatives, d = 128, window 10, no subsampling, one epoch over 10 DeepWalk walks of length 40 per node of the same training graph; pairs are the expected (centre, context) pairs of gensim's shrunk window; train() time only), run after each round over the trainer's settings on " + o.split + ": the median of " + fmt.Sprint(o.trainerRuns) + " runs per worker count (range " + gs.ranges() + ")"
-			lines = append(lines, line{kernel: "gensim word2vec skip-gram", setting: o.split + ", 5 negatives per positive pair", unit: "positive pairs/s", vals: gs.medians()})
+		var l *line
+		gensimNote, l = gs.report(o)
+		if l != nil {
+			lines = append(lines, *l)
 		}
 	}
 	if o.rmat > 0 {
@@ -312,6 +311,16 @@ func (gs *gensimRates) round(ctx context.Context, h *benchmarks.Harness) error {
 		gs.version = r.Gensim
 	}
 	return nil
+}
+
+// report returns the results file's note on gensim and its table line
+// (nil when it was not measured).
+func (gs *gensimRates) report(o *options) (string, *line) {
+	if gs.err != nil {
+		return "gensim: not measured (" + gs.err.Error() + ")", nil
+	}
+	note := "gensim " + gs.version + ": `benchmarks/gensim/w2v_rate.py` (skip-gram, 5 negatives, d = 128, window 10, no subsampling, one epoch over 10 DeepWalk walks of length 40 per node of the same training graph; pairs are the expected (centre, context) pairs of gensim's shrunk window; train() time only), run after each round over the trainer's settings on " + o.split + ": the median of " + fmt.Sprint(o.trainerRuns) + " runs per worker count (range " + gs.ranges() + ")"
+	return note, &line{kernel: "gensim word2vec skip-gram", setting: o.split + ", 5 negatives per positive pair", unit: "positive pairs/s", vals: gs.medians()}
 }
 
 // medians is the median rate per worker count.
