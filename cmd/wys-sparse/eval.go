@@ -49,6 +49,7 @@ type evalFlags struct {
 	mat, features, ratios string
 	repeats, workers      int
 	seed                  uint64
+	logregC               float64
 	fs                    *flag.FlagSet
 }
 
@@ -63,6 +64,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.StringVar(&c.ratios, "ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "-mat training shares of the labelled nodes, comma-separated")
 	fs.IntVar(&c.repeats, "repeats", 10, "-mat random splits per training share")
 	fs.Uint64Var(&c.seed, "seed", 1, "-mat seed of the random splits")
+	fs.Float64Var(&c.logregC, "logreg-c", 1, "-mat inverse regularisation strength `C` of the logistic regression (scikit-learn's C; 1, its default, is what the DeepWalk, node2vec and NetMF scoring scripts use)")
 	fs.IntVar(&c.workers, "workers", 0, "-mat goroutines fitting labels (0: all cores); the result does not depend on it")
 	fs.StringVar(&c.score, "score", "", "`SCORE` of a pair for link prediction: lr (L_u·R_v, [L | R] files), dot (Y_u·Y_v) or cosine (default: lr for [L | R], dot for a single table)")
 	fs.StringVar(&c.missing, "missing", "error", "`MODE` for nodes without a vector: error, or zero (score them as zero vectors)")
@@ -112,7 +114,7 @@ func (c *evalFlags) check() error {
 	var ignored []string
 	c.fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "features", "ratios", "repeats", "seed", "workers":
+		case "features", "ratios", "repeats", "seed", "workers", "logreg-c":
 			if c.mat == "" {
 				ignored = append(ignored, f.Name)
 			}
@@ -123,6 +125,9 @@ func (c *evalFlags) check() error {
 	}
 	if c.repeats < 1 {
 		return usagef("-repeats %d: want at least 1", c.repeats)
+	}
+	if !(c.logregC > 0) || math.IsInf(c.logregC, 1) {
+		return usagef("-logreg-c %v: want a positive, finite C", c.logregC)
 	}
 	if _, err := parseRatios(c.ratios); err != nil {
 		return err
@@ -354,12 +359,12 @@ func (c *evalFlags) multiLabel(ctx context.Context, stdout io.Writer, emb *graph
 		return err
 	}
 	t0 := time.Now()
-	res, err := eval.MultiLabel(ctx, x, g.N(), f, lab, splits, eval.MultiLabelConfig{Workers: c.workers})
+	res, err := eval.MultiLabel(ctx, x, g.N(), f, lab, splits, eval.MultiLabelConfig{Workers: c.workers, LogReg: eval.LogRegConfig{C: c.logregC}})
 	if err != nil {
 		return err
 	}
 	rep.MultiLabel = res
-	fmt.Fprintf(stdout, "multi-label classification of %s: %d labelled nodes, %d labels, %d features, %d splits per share (%.1fs):\n%s",
-		c.mat, res.Nodes, res.Labels, f, c.repeats, time.Since(t0).Seconds(), res.Table())
+	fmt.Fprintf(stdout, "multi-label classification of %s: %d labelled nodes, %d labels, %d features, %d splits per share, logistic regression C = %g (%.1fs):\n%s",
+		c.mat, res.Nodes, res.Labels, f, c.repeats, res.C, time.Since(t0).Seconds(), res.Table())
 	return nil
 }

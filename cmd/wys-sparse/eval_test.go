@@ -6,12 +6,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/eval"
 	"github.com/wys-project/wys/pipeline/graphio"
 )
 
@@ -188,20 +190,16 @@ func TestSubcommandInterrupted(t *testing.T) {
 	}
 }
 
-// TestEvalMultiLabelPPI runs -mat on PPI with two embeddings of its
-// nodes: the label indicator vectors (one column per label, so that
-// logistic regression recovers every label: Micro-F1 near 1) and random
-// vectors (F1 far below). One split at 50%.
-func TestEvalMultiLabelPPI(t *testing.T) {
-	if testing.Short() {
-		t.Skip("fits 50 logistic regressions twice on 3,890 nodes")
-	}
+// ppiIndicator reads PPI's .mat file and returns its path, graph and
+// labels, and an [L | R] embedding whose columns are the label
+// indicators (one column per label, L holding the first half).
+func ppiIndicator(t *testing.T) (string, *pipeline.Graph, *pipeline.MultiLabels, *pipeline.Result) {
+	t.Helper()
 	mat := filepath.Join(sharedDatasets(t), "PPI", "Homo_sapiens.mat.gz")
 	g, lab, _, err := graphio.LoadMAT(context.Background(), mat, graphio.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmp := t.TempDir()
 	n, half := g.N(), (lab.Count+1)/2
 	indicator := &pipeline.Result{N: n, Half: half, L: make([]float32, n*half), R: make([]float32, n*half)}
 	for v, ls := range lab.Of {
@@ -213,6 +211,20 @@ func TestEvalMultiLabelPPI(t *testing.T) {
 			}
 		}
 	}
+	return mat, g, lab, indicator
+}
+
+// TestEvalMultiLabelPPI runs -mat on PPI with two embeddings of its
+// nodes: the label indicator vectors (one column per label, so that
+// logistic regression recovers every label: Micro-F1 near 1) and random
+// vectors (F1 far below). One split at 50%.
+func TestEvalMultiLabelPPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits 50 logistic regressions twice on 3,890 nodes")
+	}
+	mat, g, _, indicator := ppiIndicator(t)
+	tmp := t.TempDir()
+	n, half := g.N(), indicator.Half
 	random := &pipeline.Result{N: n, Half: half, L: make([]float32, n*half), R: make([]float32, n*half)}
 	for i := range random.L {
 		random.L[i], random.R[i] = float32((i*7919)%13)-6, float32((i*104729)%11)-5
@@ -326,5 +338,102 @@ func TestEvalSaysExtraVectors(t *testing.T) {
 		if got := strings.Contains(stdout, "name no node of"); got != (want != "") || !strings.Contains(stdout, want) {
 			t.Errorf("%s: want %q in stdout:\n%s", file, want, stdout)
 		}
+	}
+}
+
+// TestEvalLogRegC checks that -logreg-c reaches the fit: with C = 1e-9 the
+// weights all but vanish and the unpenalised intercepts rank the labels
+// by their share of the training rows, so every test node gets the k
+// labels most frequent in training; the Micro-F1 must lie within that
+// rule's, counted here by brute force over the ways to break ties, while
+// C = 1 must use the features.
+func TestEvalLogRegC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits 50 logistic regressions twice on 3,890 nodes")
+	}
+	// The labels themselves as features: C = 1 classifies nearly every
+	// node right, C = 1e-9 cannot use them.
+	mat, g, lab, indicator := ppiIndicator(t)
+	tmp := t.TempDir()
+	path := filepath.Join(tmp, "indicator.txt")
+	if err := graphio.WriteEmbeddings(path, graphio.FormatWord2Vec, indicator, g.IDs); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(graphio.MarkerPath(path))
+
+	// The prevalence rule on the same split (seed 1, one split at 50%).
+	splits, err := eval.MultiLabelSplits(lab.Labelled(), []float64{0.5}, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := make([]int, lab.Count)
+	for _, v := range splits[0].Train {
+		for _, l := range lab.Of[v] {
+			count[l]++
+		}
+	}
+	// Labels of equal count tie on the intercept, and the vanishing
+	// weights break the tie: bound the rule's F1 by breaking every tie at
+	// the k-th place against the node's labels and in their favour.
+	tpLow, tpHigh, total := 0, 0, 0
+	for _, v := range splits[0].Test {
+		k := len(lab.Of[v])
+		if k == 0 {
+			continue
+		}
+		counts := slices.Clone(count)
+		slices.SortFunc(counts, func(a, b int) int { return b - a })
+		kth := counts[k-1]
+		above, tiedTrue, tied, trueAbove := 0, 0, 0, 0
+		for l, c := range count {
+			isTrue := slices.Contains(lab.Of[v], int32(l))
+			switch {
+			case c > kth:
+				above++
+				if isTrue {
+					trueAbove++
+				}
+			case c == kth:
+				tied++
+				if isTrue {
+					tiedTrue++
+				}
+			}
+		}
+		need := k - above // places left for the tied labels
+		tpHigh += trueAbove + min(need, tiedTrue)
+		tpLow += trueAbove + max(0, need-(tied-tiedTrue))
+		total += 2 * k // predicted plus actual labels
+	}
+	low, high := 2*float64(tpLow)/float64(total), 2*float64(tpHigh)/float64(total)
+
+	micro := func(c string) (float64, float64) {
+		rep := filepath.Join(tmp, "c"+c+".json")
+		code, _, stderr := runCLI(t, "eval", "-emb", path, "-mat", mat, "-ratios", "0.5", "-repeats", "1", "-logreg-c", c, "-report", rep)
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		var got struct {
+			MultiLabel struct {
+				C      float64
+				Ratios []struct {
+					MicroMean float64 `json:"micro_mean"`
+				}
+			}
+		}
+		readJSON(t, rep, &got)
+		return got.MultiLabel.C, got.MultiLabel.Ratios[0].MicroMean
+	}
+	cTiny, tiny := micro("1e-9")
+	cOne, one := micro("1")
+	t.Logf("prevalence rule %.4f to %.4f; C = %g: %.4f; C = %g: %.4f", low, high, cTiny, tiny, cOne, one)
+	if cTiny != 1e-9 || cOne != 1 {
+		t.Errorf("report says C = %g and %g, want 1e-9 and 1", cTiny, cOne)
+	}
+	if tiny < low-1e-12 || tiny > high+1e-12 {
+		t.Errorf("C = 1e-9: Micro-F1 %.4f, the prevalence rule gives %.4f to %.4f", tiny, low, high)
+	}
+	if one < 0.95 {
+		t.Errorf("C = 1: Micro-F1 %.4f on the label indicators, want at least 0.95", one)
 	}
 }

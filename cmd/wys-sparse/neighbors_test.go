@@ -131,6 +131,8 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-extra-argument", []string{"eval", gensim}},
 		{"eval-repeats-without-mat", []string{"eval", "-emb", gensim, "-split", split, "-repeats", "3"}},
 		{"eval-bad-ratios", []string{"eval", "-emb", gensim, "-mat", "x.mat", "-ratios", "0.5,1"}},
+		{"eval-logreg-c-zero", []string{"eval", "-emb", gensim, "-mat", "x.mat", "-logreg-c", "0"}},
+		{"eval-logreg-c-without-mat", []string{"eval", "-emb", gensim, "-split", split, "-logreg-c", "10"}},
 		{"eval-report-dir-missing", []string{"eval", "-emb", gensim, "-split", split, "-report", filepath.Join(tmp, "no", "r.json")}},
 		{"eval-directed-alone", []string{"eval", "-emb", gensim, "-directed", "-planetoid", "x"}},
 		{"neighbors-k-zero", []string{"neighbors", "-emb", emb, "-k", "0"}},
