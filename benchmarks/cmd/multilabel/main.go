@@ -4,7 +4,8 @@
 // part-of-speech labels), next to the Macro-F1 that node2vec's Table 2
 // publishes at 50% labelled nodes:
 //
-//	go run ./benchmarks/cmd/multilabel -plot benchmarks/results/multilabel -out benchmarks/results/multilabel.md
+//	go run ./benchmarks/cmd/multilabel -features LR,R,LR+norm -variants default,paper+weighted+lr=0.005 \
+//	    -sklearn benchmarks/sklearn/multilabel.py -plot benchmarks/results/multilabel -out benchmarks/results/multilabel.md
 //
 // Each graph is read from its .mat file undirected without self-loops (as
 // wys-sparse -graph reads an edge list), whole (every node carries
@@ -13,7 +14,8 @@
 // the sparse trainer's defaults, any other entry joins settings with "+"
 // (code or paper for the formulation, weighted, lr=X), e.g.
 // "paper+weighted+lr=0.005". gensim DeepWalk (benchmarks/gensim/deepwalk.py,
-// gensim's 5 epochs by default) embeds the unweighted graph. Both are scored by eval.MultiLabel: 10 random splits per
+// gensim's 5 epochs by default) embeds the unweighted graph. All are
+// scored by eval.MultiLabel: 10 random splits per
 // training ratio 10%…90% (the same splits for every method), one-vs-rest
 // logistic regression with C = 1, the top-k rule, Micro- and Macro-F1
 // mean ± sample standard deviation. -features lists the feature variants
