@@ -375,15 +375,15 @@ func TestEvalLogRegC(t *testing.T) {
 	// Labels of equal count tie on the intercept, and the vanishing
 	// weights break the tie: bound the rule's F1 by breaking every tie at
 	// the k-th place against the node's labels and in their favour.
+	byCount := slices.Clone(count)
+	slices.SortFunc(byCount, func(a, b int) int { return b - a })
 	tpLow, tpHigh, total := 0, 0, 0
 	for _, v := range splits[0].Test {
 		k := len(lab.Of[v])
 		if k == 0 {
 			continue
 		}
-		counts := slices.Clone(count)
-		slices.SortFunc(counts, func(a, b int) int { return b - a })
-		kth := counts[k-1]
+		kth := byCount[k-1]
 		above, tiedTrue, tied, trueAbove := 0, 0, 0, 0
 		for l, c := range count {
 			isTrue := slices.Contains(lab.Of[v], int32(l))

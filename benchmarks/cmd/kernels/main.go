@@ -5,9 +5,10 @@
 // word2vec's skip-gram rate on DeepWalk walks of the same graph (when
 // python3 with gensim is available: apt-get install python3-gensim; an
 // empty -python skips it). gensim runs after each round over the
-// trainer's settings, and each rate is the median over the rounds. With -rmat S it also measures the trainer with
-// its parameters far out of cache: on a Graph500 R-MAT graph of 2^S nodes
-// (ids permuted, as benchmarks/cmd/scale builds it), trained whole.
+// trainer's settings, and each rate is the median over the rounds. With
+// -rmat S it also measures the trainer with its parameters far out of
+// cache: on a Graph500 R-MAT graph of 2^S nodes (ids permuted, as
+// benchmarks/cmd/scale builds it), trained whole.
 //
 //	go run ./benchmarks/cmd/kernels -out benchmarks/results/kernels.md
 //	go run ./benchmarks/cmd/kernels -rmat 20 -rmat-epochs 1 -out benchmarks/results/kernels.md
@@ -160,8 +161,7 @@ func graphLines(ctx context.Context, h *benchmarks.Harness, o *options) ([]line,
 			}
 			ts = append(ts, time.Since(t).Seconds())
 		}
-		slices.Sort(ts)
-		spmm.vals = append(spmm.vals, 2*float64(g.Adj.NNZ())*float64(o.cols)/ts[len(ts)/2]/1e9)
+		spmm.vals = append(spmm.vals, 2*float64(g.Adj.NNZ())*float64(o.cols)/median(ts)/1e9)
 		fmt.Fprintf(h.Stderr, "SpMM workers=%d: %.2f GFLOP/s\n", w, spmm.vals[len(spmm.vals)-1])
 	}
 	factor := line{kernel: "factorization (randomized SVD of T, C = 10 cores)", setting: fmt.Sprintf("%s, rank %d", name, o.rank), unit: "s"}
@@ -234,9 +234,7 @@ func trainerRates(ctx context.Context, h *benchmarks.Harness, o *options, g *pip
 		}
 		l := line{kernel: "sparse trainer (d = 128, C = 10)", setting: setting, unit: "positive pairs/s"}
 		for wi := range workers {
-			r := rates[i][wi]
-			slices.Sort(r)
-			l.vals = append(l.vals, r[len(r)/2])
+			l.vals = append(l.vals, median(rates[i][wi]))
 		}
 		lines = append(lines, l)
 	}
@@ -327,11 +325,17 @@ func (gs *gensimRates) report(o *options) (string, *line) {
 func (gs *gensimRates) medians() []float64 {
 	var out []float64
 	for _, r := range gs.rates {
-		r = slices.Clone(r)
-		slices.Sort(r)
-		out = append(out, r[len(r)/2])
+		out = append(out, median(r))
 	}
 	return out
+}
+
+// median is the middle value of xs (the upper one of an even count),
+// which it leaves unchanged.
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 // ranges names the lowest and highest rate per worker count.

@@ -26,9 +26,9 @@ func TestSmoke(t *testing.T) {
 }
 
 // TestGensimMedian runs a stand-in for python3 that reports n² million
-// pairs per second at its n-th call (so a mean would differ from the median), and checks that gensim is run once per worker
-// count after each of three trainer rounds and reported by its median and
-// range.
+// pairs per second at its n-th call (so a mean would differ from the
+// median), and checks that gensim is run once per worker count after each
+// of three trainer rounds and reported by its median and range.
 func TestGensimMedian(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains on ca-HepTh three times (about 1 s)")

@@ -162,7 +162,9 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 		if err != nil {
 			return nil, h.Usagef("-variants: %v", err)
 		}
-		o.variants = append(o.variants, v)
+		if o.methods["wys"] { // without wys no variant is trained
+			o.variants = append(o.variants, v)
+		}
 	}
 	return o, nil
 }
@@ -199,9 +201,6 @@ func evaluate(ctx context.Context, h *benchmarks.Harness, o *options, name strin
 	var rows []row
 	var checks []string
 	for i, v := range o.variants {
-		if !o.methods["wys"] {
-			break
-		}
 		vg := g
 		if v.weighted {
 			if weighted == nil {
