@@ -222,6 +222,11 @@ func (m *CSR) At(i, j int) float64 {
 // Has reports whether (i, j) is a stored entry.
 func (m *CSR) Has(i, j int) bool {
 	idx, _ := m.Row(i)
+	// Outside the row's range no search is needed: most of the pairs a
+	// trainer draws at random, on rows of a few neighbours.
+	if len(idx) == 0 || int32(j) < idx[0] || int32(j) > idx[len(idx)-1] {
+		return false
+	}
 	_, ok := slices.BinarySearch(idx, int32(j))
 	return ok
 }

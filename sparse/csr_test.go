@@ -88,6 +88,15 @@ func TestNewFromCOOMatchesDense(t *testing.T) {
 			if err != nil || !mat.Equal(got, want) {
 				t.Errorf("%s: ToDense differs (%v)", s.name, err)
 			}
+			// Every weight is at least 0.5, so the oracle's nonzeros are
+			// exactly the stored entries.
+			for i := range s.rows {
+				for j := range s.cols {
+					if m.Has(i, j) != (want.At(i, j) != 0) {
+						t.Fatalf("%s: Has(%d, %d) = %v, the dense oracle holds %v", s.name, i, j, m.Has(i, j), want.At(i, j))
+					}
+				}
+			}
 		}
 	}
 }

@@ -19,7 +19,9 @@ type blockGrads struct {
 	rows            []int32
 	grad            []float32
 	keys, vkey, tmp []uint64
-	sum             kernels.AxpySum
+	// The terms of one row's sum: coefficients and vectors.
+	as []float32
+	xs [][]float32
 }
 
 // updateSorted takes the Adam or SGD step st of the batch: each row
@@ -112,8 +114,7 @@ func (t *trainer) accumulateSorted(b *blockGrads, pairs []pairCoef, vecs []rowVe
 		b.grad = slices.Grow(b.grad, h)[:off+h]
 		g := b.grad[off : off+h]
 		clear(g)
-		sum := &b.sum
-		sum.Reset(g)
+		b.as, b.xs = b.as[:0], b.xs[:0]
 		b.rows = append(b.rows, int32(row))
 		for ; pi < len(b.keys) && b.keys[pi]>>32 == row; pi++ {
 			if pi+prefetchAhead < len(b.keys) {
@@ -129,13 +130,13 @@ func (t *trainer) accumulateSorted(b *blockGrads, pairs []pairCoef, vecs []rowVe
 			if !left {
 				src = p.v
 			}
-			sum.Add(p.coef, other[int(src)*h:int(src)*h+h])
+			b.as, b.xs = append(b.as, p.coef), append(b.xs, other[int(src)*h:int(src)*h+h])
 		}
 		for ; vi < len(b.vkey) && b.vkey[vi]>>32 == row; vi++ {
 			x := vecs[uint32(b.vkey[vi])]
-			sum.Add(1, t.shardVecs[x.shard][x.off:int(x.off)+h])
+			b.as, b.xs = append(b.as, 1), append(b.xs, t.shardVecs[x.shard][x.off:int(x.off)+h])
 		}
-		sum.Flush()
+		kernels.AxpyN(g, b.as, b.xs)
 	}
 }
 

@@ -96,7 +96,10 @@ type shardOut struct {
 	g, sig []float64
 	at     []int32
 	vecs   []float32
-	sum    kernels.AxpySum // sums a block row's gradient
+	// rowsL and rowsR are a block's parameter rows, dots one row of its
+	// scores and col one column of coef.
+	rowsL, rowsR [][]float32
+	dots, col    []float32
 }
 
 // sigmoids sets out.sig[i] to sigmoid(out.g[i]), bit for bit, taking
@@ -399,6 +402,10 @@ func (t *trainer) negativeBlocks(ctx context.Context, out *shardOut, shard int32
 	if cap(out.coef) < m*m {
 		out.coef = make([]float32, m*m)
 	}
+	if cap(out.dots) < m {
+		out.dots, out.col = make([]float32, m), make([]float32, m)
+	}
+	out.dots, out.col = out.dots[:m], out.col[:m]
 	coef := out.coef[:m*m]
 	// The rows of block blk+1 are drawn (in the same order from rng as
 	// one block at a time) and asked for while block blk is scored.
@@ -428,16 +435,18 @@ func (t *trainer) negativeBlocks(ctx context.Context, out *shardOut, shard int32
 			draw(next)
 		}
 		a, b := cur[:m], cur[m:]
+		out.rowsL, out.rowsR = t.rowsOf(out.rowsL, t.l, a), t.rowsOf(out.rowsR, t.r, b)
 		out.g, out.at = out.g[:0], out.at[:0]
 		for i, v := range a {
-			lv := t.l[int(v)*h : int(v)*h+h]
+			// Every pair of the row is scored, arcs too (their scores are
+			// dropped): four at a time, as Dot would one by one.
+			kernels.Dots(out.dots, out.rowsL[i], out.rowsR)
 			for j, u := range b {
 				coef[i*m+j] = 0
 				if t.adj.Has(int(v), int(u)) {
 					continue
 				}
-				g := float64(kernels.Dot(lv, t.r[int(u)*h:int(u)*h+h]))
-				out.g, out.at = append(out.g, g), append(out.at, int32(i*m+j))
+				out.g, out.at = append(out.g, float64(out.dots[j])), append(out.at, int32(i*m+j))
 			}
 		}
 		out.sigmoids()
@@ -453,7 +462,8 @@ func (t *trainer) negativeBlocks(ctx context.Context, out *shardOut, shard int32
 // blockGradients sums, while the block's rows are in the cache, the
 // gradient of each row of a negative block (a: rows of L, b: rows of R,
 // coef[i*m+j] = dJ/dg of the pair (a_i, b_j)) into out.vecs, and lists
-// them for the update as one vector per row instead of m pairs.
+// them for the update as one vector per row instead of m pairs. The
+// block's rows are out.rowsL and out.rowsR (see rowsOf).
 func (t *trainer) blockGradients(out *shardOut, shard int32, a, b []int32, coef []float32) {
 	h, m := t.half, len(a)
 	for side, rows := range [2][]int32{a, b} {
@@ -462,24 +472,30 @@ func (t *trainer) blockGradients(out *shardOut, shard int32, a, b []int32, coef 
 			out.vecs = slices.Grow(out.vecs, h)[:off+h]
 			g := out.vecs[off : off+h]
 			clear(g)
-			sum := &out.sum
-			sum.Reset(g)
-			for j := 0; j < m; j++ {
-				if side == 0 {
-					sum.Add(coef[i*m+j], t.r[int(b[j])*h:int(b[j])*h+h])
-				} else {
-					sum.Add(coef[j*m+i], t.l[int(a[j])*h:int(a[j])*h+h])
-				}
-			}
-			sum.Flush()
 			rv := rowVec{row, shard, int32(off)}
 			if side == 0 {
+				kernels.AxpyN(g, coef[i*m:i*m+m], out.rowsR)
 				out.vecL = append(out.vecL, rv)
-			} else {
-				out.vecR = append(out.vecR, rv)
+				continue
 			}
+			for j := range m {
+				out.col[j] = coef[j*m+i]
+			}
+			kernels.AxpyN(g, out.col, out.rowsL)
+			out.vecR = append(out.vecR, rv)
 		}
 	}
+}
+
+// rowsOf sets dst to the rows of x (n x t.half, row-major) at the
+// indices idx, reusing dst's storage.
+func (t *trainer) rowsOf(dst [][]float32, x []float32, idx []int32) [][]float32 {
+	h := t.half
+	dst = dst[:0]
+	for _, v := range idx {
+		dst = append(dst, x[int(v)*h:int(v)*h+h])
+	}
+	return dst
 }
 
 // factoredPair adds the walk pair (v, u) with the factored weights: with

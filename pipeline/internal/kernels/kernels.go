@@ -29,56 +29,48 @@ func Axpy(dst []float32, alpha float32, x []float32) {
 	axpyGo(dst[n8:], alpha, x[n8:len(dst)])
 }
 
-// Axpy4 adds a[0]·x0, a[1]·x1, a[2]·x2 and a[3]·x3 to dst: the same
-// numbers, bit for bit, as four Axpy calls in that order, with dst read
-// and written once instead of four times.
-func Axpy4(dst []float32, a *[4]float32, x0, x1, x2, x3 []float32) {
+// Dots sets out[t] = Dot(a, b[t]) for every row b[t], bit for bit, with
+// a read once for every four rows. len(out) must be at least len(b), and
+// every row at least as long as a.
+func Dots(out, a []float32, b [][]float32) {
+	out = out[:len(b)]
+	t := 0
+	if n8 := len(a) &^ 7; useAVX2 && n8 > 0 {
+		for ; t+4 <= len(b); t += 4 {
+			b0, b1, b2, b3 := b[t][:len(a)], b[t+1][:len(a)], b[t+2][:len(a)], b[t+3][:len(a)]
+			o := out[t : t+4]
+			dot4AVX2(&a[0], &b0[0], &b1[0], &b2[0], &b3[0], n8, &o[0])
+			if n8 < len(a) {
+				for k, bk := range [4][]float32{b0, b1, b2, b3} {
+					o[k] += dotGo(a[n8:], bk[n8:])
+				}
+			}
+		}
+	}
+	for ; t < len(b); t++ {
+		out[t] = Dot(a, b[t])
+	}
+}
+
+// AxpyN adds a[t]·x[t] to dst for t = 0, 1, … in that order: bit for bit
+// the numbers of one Axpy per term, with dst read and written once. a
+// must have an entry per term, and every term be at least as long as dst.
+func AxpyN(dst, a []float32, x [][]float32) {
+	a = a[:len(x)]
 	n8 := 0
-	if useAVX2 && len(dst) >= 8 {
+	if useAVX2 && len(dst) >= 8 && len(x) > 0 {
 		n8 = len(dst) &^ 7
-		axpy4AVX2(&dst[0], a[0], a[1], a[2], a[3], &x0[:n8][0], &x1[:n8][0], &x2[:n8][0], &x3[:n8][0], n8)
+		for _, xt := range x {
+			_ = xt[:len(dst)] // the assembly reads n8 elements of each term
+		}
+		axpyNAVX2(&dst[0], &a[0], &x[0], len(x), n8)
 	}
 	if n8 < len(dst) {
-		t := dst[n8:]
-		axpyGo(t, a[0], x0[n8:len(dst)])
-		axpyGo(t, a[1], x1[n8:len(dst)])
-		axpyGo(t, a[2], x2[n8:len(dst)])
-		axpyGo(t, a[3], x3[n8:len(dst)])
+		rest := dst[n8:]
+		for t, xt := range x {
+			axpyGo(rest, a[t], xt[n8:len(dst)])
+		}
 	}
-}
-
-// AxpySum adds Σ a_i·x_i to one vector, term by term in the order the
-// terms are added: the same numbers, bit for bit, as one Axpy per term,
-// with the terms applied four at a time by Axpy4. Flush applies the
-// terms still pending; it must be called before the vector is read.
-type AxpySum struct {
-	dst []float32
-	a   [4]float32
-	x   [4][]float32
-	n   int
-}
-
-// Reset starts a sum into dst, dropping any pending terms.
-func (s *AxpySum) Reset(dst []float32) {
-	s.dst, s.n = dst, 0
-}
-
-// Add adds the term a·x.
-func (s *AxpySum) Add(a float32, x []float32) {
-	s.a[s.n], s.x[s.n] = a, x
-	s.n++
-	if s.n == 4 {
-		Axpy4(s.dst, &s.a, s.x[0], s.x[1], s.x[2], s.x[3])
-		s.n = 0
-	}
-}
-
-// Flush applies the pending terms.
-func (s *AxpySum) Flush() {
-	for i := 0; i < s.n; i++ {
-		Axpy(s.dst, s.a[i], s.x[i])
-	}
-	s.n = 0
 }
 
 // Exp sets dst[i] = math.Exp(x[i]) for every i < len(x), bit for bit: in

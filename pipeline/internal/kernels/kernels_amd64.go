@@ -36,17 +36,24 @@ func dotAVX2(a, b *float32, n int) float32
 //go:noescape
 func axpyAVX2(dst *float32, alpha float32, x *float32, n int)
 
-// axpy4AVX2 adds a0·x0, a1·x1, a2·x2 and a3·x3 to dst, in that order,
-// over n elements, n a multiple of 8.
-//
-//go:noescape
-func axpy4AVX2(dst *float32, a0, a1, a2, a3 float32, x0, x1, x2, x3 *float32, n int)
-
 // adamAVX2 is adamGo over n elements, n a multiple of 8, with the rates
 // passed in.
 //
 //go:noescape
 func adamAVX2(x, grad, m, v *float32, n int, a, decay, b1, ob1, b2, ob2, eps float32)
+
+// dot4AVX2 sets out[k] = Σ a_i·bk_i for k = 0..3 over n elements, n a
+// multiple of 8, each bit for bit dotAVX2(a, bk, n).
+//
+//go:noescape
+func dot4AVX2(a, b0, b1, b2, b3 *float32, n int, out *float32)
+
+// axpyNAVX2 adds a[t]·x[t] to dst for t = 0..terms-1, in that order, over
+// n elements, n a multiple of 8; x points to terms slices, each at least
+// n long.
+//
+//go:noescape
+func axpyNAVX2(dst, a *float32, x *[]float32, terms, n int)
 
 // expAVX2 sets dst[i] = math.Exp(x[i]) for n elements, n a multiple of
 // 4 and every x[i] in [-700, 700].

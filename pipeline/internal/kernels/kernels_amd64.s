@@ -19,6 +19,16 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 	MOVL DX, edx+4(FP)
 	RET
 
+// DOTSUM(ya, yb, xa, xb) leaves in the low lane of xa the sum of the 16
+// lanes of the accumulators ya and yb (xa and xb their low halves), in
+// the order every dot product here uses.
+#define DOTSUM(ya, yb, xa, xb) \
+	VADDPS yb, ya, ya; \
+	VEXTRACTF128 $1, ya, xb; \
+	VADDPS xb, xa, xa; \
+	VHADDPS xa, xa, xa; \
+	VHADDPS xa, xa, xa
+
 // func dotAVX2(a, b *float32, n int) float32
 TEXT ·dotAVX2(SB), NOSPLIT, $0-28
 	MOVQ a+0(FP), SI
@@ -44,11 +54,7 @@ dot8:
 	VMOVUPS (SI)(AX*4), Y2
 	VFMADD231PS (DI)(AX*4), Y2, Y0
 dotdone:
-	VADDPS Y1, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS X1, X0, X0
-	VHADDPS X0, X0, X0
-	VHADDPS X0, X0, X0
+	DOTSUM(Y0, Y1, X0, X1)
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
@@ -123,36 +129,6 @@ pf:
 	ADDQ $64, SI
 	CMPQ SI, CX
 	JL   pf
-	RET
-
-// func axpy4AVX2(dst *float32, a0, a1, a2, a3 float32, x0, x1, x2, x3 *float32, n int)
-// dst += a0·x0, then a1·x1, a2·x2, a3·x3: the four fused multiply-adds of
-// four axpyAVX2 calls in the same order, with dst kept in a register.
-TEXT ·axpy4AVX2(SB), NOSPLIT, $0-64
-	MOVQ dst+0(FP), DI
-	VBROADCASTSS a0+8(FP), Y0
-	VBROADCASTSS a1+12(FP), Y1
-	VBROADCASTSS a2+16(FP), Y2
-	VBROADCASTSS a3+20(FP), Y3
-	MOVQ x0+24(FP), SI
-	MOVQ x1+32(FP), R8
-	MOVQ x2+40(FP), R9
-	MOVQ x3+48(FP), R10
-	MOVQ n+56(FP), CX
-	XORQ AX, AX
-axpy4loop:
-	CMPQ AX, CX
-	JGE  axpy4done
-	VMOVUPS (DI)(AX*4), Y4
-	VFMADD231PS (SI)(AX*4), Y0, Y4
-	VFMADD231PS (R8)(AX*4), Y1, Y4
-	VFMADD231PS (R9)(AX*4), Y2, Y4
-	VFMADD231PS (R10)(AX*4), Y3, Y4
-	VMOVUPS Y4, (DI)(AX*4)
-	ADDQ $8, AX
-	JMP  axpy4loop
-axpy4done:
-	VZEROUPPER
 	RET
 
 // Constants of expAVX2: those of math.Exp's amd64 assembly
@@ -236,5 +212,127 @@ exploop:
 	ADDQ    $32, DI
 	SUBQ    $4, CX
 	JNZ     exploop
+	VZEROUPPER
+	RET
+
+// func dot4AVX2(a, b0, b1, b2, b3 *float32, n int, out *float32)
+// out[k] = Σ a_i·bk_i for k = 0..3, each summed exactly as dotAVX2 sums
+// one (two accumulators over 16-element steps, the same reduction), with
+// each 8-element piece of a loaded once for the four rows.
+TEXT ·dot4AVX2(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), SI
+	MOVQ b0+8(FP), R8
+	MOVQ b1+16(FP), R9
+	MOVQ b2+24(FP), R10
+	MOVQ b3+32(FP), R11
+	MOVQ n+40(FP), CX
+	MOVQ out+48(FP), DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	XORQ AX, AX
+dot4loop:
+	MOVQ CX, DX
+	SUBQ AX, DX
+	CMPQ DX, $16
+	JL   dot4tail
+	VMOVUPS (SI)(AX*4), Y8
+	VMOVUPS 32(SI)(AX*4), Y9
+	VFMADD231PS (R8)(AX*4), Y8, Y0
+	VFMADD231PS 32(R8)(AX*4), Y9, Y1
+	VFMADD231PS (R9)(AX*4), Y8, Y2
+	VFMADD231PS 32(R9)(AX*4), Y9, Y3
+	VFMADD231PS (R10)(AX*4), Y8, Y4
+	VFMADD231PS 32(R10)(AX*4), Y9, Y5
+	VFMADD231PS (R11)(AX*4), Y8, Y6
+	VFMADD231PS 32(R11)(AX*4), Y9, Y7
+	ADDQ $16, AX
+	JMP  dot4loop
+dot4tail:
+	CMPQ DX, $8
+	JL   dot4done
+	VMOVUPS (SI)(AX*4), Y8
+	VFMADD231PS (R8)(AX*4), Y8, Y0
+	VFMADD231PS (R9)(AX*4), Y8, Y2
+	VFMADD231PS (R10)(AX*4), Y8, Y4
+	VFMADD231PS (R11)(AX*4), Y8, Y6
+dot4done:
+	DOTSUM(Y0, Y1, X0, X1)
+	MOVSS X0, 0(DI)
+	DOTSUM(Y2, Y3, X2, X3)
+	MOVSS X2, 4(DI)
+	DOTSUM(Y4, Y5, X4, X5)
+	MOVSS X4, 8(DI)
+	DOTSUM(Y6, Y7, X6, X7)
+	MOVSS X6, 12(DI)
+	VZEROUPPER
+	RET
+
+// func axpyNAVX2(dst, a *float32, x *[]float32, terms, n int)
+// dst += a[t]·x[t] for t = 0..terms-1 in that order, over n elements:
+// the fused multiply-adds of one axpyAVX2 call per term, with dst kept
+// in registers 32 (then 8) elements at a time while every term passes.
+TEXT ·axpyNAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), BX
+	MOVQ x+16(FP), SI
+	MOVQ terms+24(FP), R9
+	MOVQ n+32(FP), CX
+	XORQ AX, AX
+axpyN32:
+	MOVQ CX, DX
+	SUBQ AX, DX
+	CMPQ DX, $32
+	JL   axpyN8
+	VMOVUPS (DI)(AX*4), Y0
+	VMOVUPS 32(DI)(AX*4), Y1
+	VMOVUPS 64(DI)(AX*4), Y2
+	VMOVUPS 96(DI)(AX*4), Y3
+	XORQ DX, DX
+	MOVQ SI, R10
+axpyN32term:
+	CMPQ DX, R9
+	JGE  axpyN32store
+	MOVQ (R10), R11
+	VBROADCASTSS (BX)(DX*4), Y4
+	VFMADD231PS (R11)(AX*4), Y4, Y0
+	VFMADD231PS 32(R11)(AX*4), Y4, Y1
+	VFMADD231PS 64(R11)(AX*4), Y4, Y2
+	VFMADD231PS 96(R11)(AX*4), Y4, Y3
+	ADDQ $24, R10
+	INCQ DX
+	JMP  axpyN32term
+axpyN32store:
+	VMOVUPS Y0, (DI)(AX*4)
+	VMOVUPS Y1, 32(DI)(AX*4)
+	VMOVUPS Y2, 64(DI)(AX*4)
+	VMOVUPS Y3, 96(DI)(AX*4)
+	ADDQ $32, AX
+	JMP  axpyN32
+axpyN8:
+	CMPQ AX, CX
+	JGE  axpyNdone
+	VMOVUPS (DI)(AX*4), Y0
+	XORQ DX, DX
+	MOVQ SI, R10
+axpyN8term:
+	CMPQ DX, R9
+	JGE  axpyN8store
+	MOVQ (R10), R11
+	VBROADCASTSS (BX)(DX*4), Y4
+	VFMADD231PS (R11)(AX*4), Y4, Y0
+	ADDQ $24, R10
+	INCQ DX
+	JMP  axpyN8term
+axpyN8store:
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	JMP  axpyN8
+axpyNdone:
 	VZEROUPPER
 	RET

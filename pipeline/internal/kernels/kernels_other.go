@@ -8,13 +8,13 @@ func dotAVX2(a, b *float32, n int) float32 { panic("unreachable") }
 
 func axpyAVX2(dst *float32, alpha float32, x *float32, n int) { panic("unreachable") }
 
-func axpy4AVX2(dst *float32, a0, a1, a2, a3 float32, x0, x1, x2, x3 *float32, n int) {
-	panic("unreachable")
-}
-
 func adamAVX2(x, grad, m, v *float32, n int, a, decay, b1, ob1, b2, ob2, eps float32) {
 	panic("unreachable")
 }
+
+func dot4AVX2(a, b0, b1, b2, b3 *float32, n int, out *float32) { panic("unreachable") }
+
+func axpyNAVX2(dst, a *float32, x *[]float32, terms, n int) { panic("unreachable") }
 
 func expAVX2(dst, x *float64, n int) { panic("unreachable") }
 

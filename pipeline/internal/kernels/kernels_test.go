@@ -144,12 +144,12 @@ func normalVectors(seed uint64) func(n int, scale float64) []float32 {
 	}
 }
 
-// TestAxpySum checks Axpy4 and AxpySum against one Axpy per term, bit for
-// bit (the trainer's output bytes rest on it), and against the sum in
-// float64, for sums of 0 to 11 terms (full groups of four and every
-// remainder), every length up to 70 and misaligned offsets, with zero
+// TestAxpyN checks AxpyN against one Axpy per term, bit for bit (the
+// trainer's output bytes rest on it), and against the sum in float64, for
+// sums of 0 to 11 terms, every length up to 70 (the assembly's steps of
+// 32 and 8 elements and every tail) and misaligned offsets, with zero
 // coefficients among the terms.
-func TestAxpySum(t *testing.T) {
+func TestAxpyN(t *testing.T) {
 	vec := normalVectors(3)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for n := 0; n <= 70; n++ {
@@ -178,18 +178,51 @@ func TestAxpySum(t *testing.T) {
 					}
 				}
 				got := append([]float32(nil), start...)
-				var s AxpySum
-				s.Reset(got)
-				for i := range a {
-					s.Add(a[i], xs[i])
-				}
-				s.Flush()
+				AxpyN(got, a, xs)
 				for j := range got {
 					if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
 						t.Fatalf("n=%d off=%d terms=%d [%d]: %v, one Axpy per term gives %v", n, off, terms, j, got[j], want[j])
 					}
 					if math.Abs(float64(got[j])-ref[j]) > 1e-6*(mag[j]+1) {
 						t.Fatalf("n=%d off=%d terms=%d [%d]: %v, want %v in float64", n, off, terms, j, got[j], ref[j])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDots checks Dots against Dot row by row, bit for bit (the trainer's
+// output bytes rest on it), and against the sum in float64, for 0 to 9
+// rows (full groups of four and every remainder), every length up to 70,
+// misaligned offsets and rows longer than a.
+func TestDots(t *testing.T) {
+	vec := normalVectors(5)
+	for n := 0; n <= 70; n++ {
+		for _, off := range []int{0, 1, 3} {
+			for rows := 0; rows <= 9; rows++ {
+				a := vec(n+off, 1)[off:]
+				b := make([][]float32, rows)
+				for i := range b {
+					b[i] = vec(n+off+i, 1)[off:] // row i is i elements longer than a
+				}
+				out := make([]float32, rows+1)
+				out[rows] = 42
+				Dots(out, a, b)
+				if out[rows] != 42 {
+					t.Fatalf("n=%d rows=%d: Dots wrote past len(b)", n, rows)
+				}
+				for i, row := range b {
+					if want := Dot(a, row[:n]); math.Float32bits(out[i]) != math.Float32bits(want) {
+						t.Fatalf("n=%d off=%d rows=%d [%d]: %v, Dot gives %v", n, off, rows, i, out[i], want)
+					}
+					var ref, mag float64
+					for j := range a {
+						ref += float64(a[j]) * float64(row[j])
+						mag += math.Abs(float64(a[j]) * float64(row[j]))
+					}
+					if math.Abs(float64(out[i])-ref) > 1e-6*(mag+1) {
+						t.Fatalf("n=%d off=%d rows=%d [%d]: %v, want %v in float64", n, off, rows, i, out[i], ref)
 					}
 				}
 			}
