@@ -3,13 +3,21 @@
 
 Usage: deepwalk.py EDGES N OUTDIR [--walks 10] [--length 80] [--dim 128]
        [--window 10] [--negative 5] [--epochs 5] [--workers 2] [--seed 1]
+       [--weighted] [--p 1] [--q 1]
 
 EDGES is a tab-separated edge list of the training graph (one undirected
 edge per line, ids 0..N-1), as `go run ./benchmarks/cmd/large` writes it.
 The walks are uniform first-order random walks (--walks per node of
 --length nodes, every node a start --walks times), drawn with numpy and
 written to OUTDIR/walks.txt so that gensim trains from a corpus file (its
-fastest mode). Skip-gram with negative sampling, no subsampling, min_count
+fastest mode). With --weighted a step follows an edge with probability
+proportional to its weight (the edge list's third column), and with --p
+or --q other than 1 the walks are node2vec's second-order walks (return
+parameter p, in-out parameter q), drawn exactly by rejection: propose a
+next node x as the first-order walk would, accept it with probability
+alpha/max(alpha) where alpha = 1/p if x is the previous node, 1 if x is
+its neighbour and 1/q otherwise (node2vec's alias tables sample the same
+distribution). Skip-gram with negative sampling, no subsampling, min_count
 1, gensim's default linear learning-rate decay over --epochs.
 
 After each epoch the script writes OUTDIR/y-E.npy (the input vectors Y,
@@ -28,19 +36,57 @@ import sys
 import time
 
 
-def read_csr(path, n, np):
-    e = np.loadtxt(path, dtype=np.int64, ndmin=2)
-    src = np.concatenate([e[:, 0], e[:, 1]])
-    dst = np.concatenate([e[:, 1], e[:, 0]])
+def read_csr(path, n, np, weighted=False):
+    e = np.loadtxt(path, dtype=np.float64, ndmin=2)
+    if weighted and e.shape[1] < 3:
+        sys.exit("deepwalk.py: %s: --weighted needs a third column of edge weights" % path)
+    a, b = e[:, 0].astype(np.int64), e[:, 1].astype(np.int64)
+    w = e[:, 2] if weighted else np.ones(len(a))
+    src = np.concatenate([a, b])
+    dst = np.concatenate([b, a])
+    w = np.concatenate([w, w])
     order = np.argsort(src, kind="stable")
-    src, dst = src[order], dst[order]
+    src, dst, w = src[order], dst[order], w[order]
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.add.at(indptr, src + 1, 1)
     np.cumsum(indptr, out=indptr)
-    return indptr, dst
+    return indptr, dst, w
 
 
-def write_walks(path, indptr, indices, n, walks, length, seed, np):
+class Walker:
+    """First-order (weighted) and node2vec second-order steps, vectorized
+    over all walkers."""
+
+    def __init__(self, indptr, indices, weights, n, p, q, np):
+        self.np, self.indptr, self.indices, self.n, self.p, self.q = np, indptr, indices, n, p, q
+        self.cum = np.cumsum(weights)
+        self.excl = np.concatenate([[0.0], self.cum])
+        self.keys = np.sort(np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr)) * n + indices)
+
+    def first(self, cur, rng):
+        np = self.np
+        lo, hi = self.indptr[cur], self.indptr[cur + 1]
+        base, top = self.excl[lo], self.excl[hi]
+        pos = np.searchsorted(self.cum, base + rng.random(len(cur)) * (top - base), side="right")
+        return self.indices[np.clip(pos, lo, hi - 1)]
+
+    def second(self, prev, cur, rng):
+        np = self.np
+        amax = max(1.0 / self.p, 1.0, 1.0 / self.q)
+        nxt = np.empty_like(cur)
+        pending = np.arange(len(cur))
+        while len(pending):
+            t, x = prev[pending], self.first(cur[pending], rng)
+            k = t * self.n + x
+            at = np.minimum(np.searchsorted(self.keys, k), len(self.keys) - 1)
+            alpha = np.where(x == t, 1.0 / self.p, np.where(self.keys[at] == k, 1.0, 1.0 / self.q))
+            ok = rng.random(len(pending)) * amax < alpha
+            nxt[pending[ok]] = x[ok]
+            pending = pending[~ok]
+        return nxt
+
+
+def write_walks(path, indptr, indices, n, walks, length, seed, np, walker=None):
     rng = np.random.default_rng(seed)
     deg = indptr[1:] - indptr[:-1]
     names = np.array([str(i) for i in range(n)], dtype=object)
@@ -51,9 +97,14 @@ def write_walks(path, indptr, indices, n, walks, length, seed, np):
             rows = np.empty((len(cur), length), dtype=np.int64)
             rows[:, 0] = cur
             for s in range(1, length):
-                d = deg[cur]
-                off = (rng.random(len(cur)) * d).astype(np.int64)
-                cur = indices[indptr[cur] + off]
+                if walker is None:
+                    d = deg[cur]
+                    off = (rng.random(len(cur)) * d).astype(np.int64)
+                    cur = indices[indptr[cur] + off]
+                elif s == 1:
+                    cur = walker.first(cur, rng)
+                else:
+                    cur = walker.second(rows[:, s - 2], cur, rng)
                 rows[:, s] = cur
             f.write("\n".join(" ".join(names[r]) for r in rows))
             f.write("\n")
@@ -72,7 +123,12 @@ def main():
     ap.add_argument("--epochs", type=int, default=5)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--weighted", action="store_true", help="walk by the edge weights (third column)")
+    ap.add_argument("--p", type=float, default=1.0, help="node2vec return parameter")
+    ap.add_argument("--q", type=float, default=1.0, help="node2vec in-out parameter")
     a = ap.parse_args()
+    if a.p <= 0 or a.q <= 0:
+        sys.exit("deepwalk.py: --p and --q must be positive")
     try:
         import numpy as np
         import gensim
@@ -81,10 +137,13 @@ def main():
     except ImportError as e:
         sys.exit("deepwalk.py: %s (Debian: apt-get install python3-gensim)" % e)
 
-    indptr, indices = read_csr(a.edges, a.n, np)
+    indptr, indices, weights = read_csr(a.edges, a.n, np, a.weighted)
     start = time.perf_counter()
     corpus = os.path.join(a.outdir, "walks.txt")
-    write_walks(corpus, indptr, indices, a.n, a.walks, a.length, a.seed, np)
+    walker = None
+    if a.weighted or a.p != 1 or a.q != 1:
+        walker = Walker(indptr, indices, weights, a.n, a.p, a.q, np)
+    write_walks(corpus, indptr, indices, a.n, a.walks, a.length, a.seed, np, walker)
     walk_seconds = time.perf_counter() - start
     print(json.dumps({"gensim": gensim.__version__, "walks_seconds": walk_seconds}), flush=True)
 
