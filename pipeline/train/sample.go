@@ -23,6 +23,9 @@ type walker struct {
 	cum      []float64 // cumulative weights along Data (weighted only)
 	rowCum   []float64 // cumulative weighted degree by row (weighted, degree anchors)
 	aaCum    []float64 // Adamic–Adar: cumulative A_vw·h_w·deg_w along Data
+	// guide[b] is the row of arc b·len(Indices)/len(guide) (unweighted,
+	// degree anchors): anchor starts its search for an arc's row there.
+	guide []int32
 }
 
 func newWalker(adj *sparse.CSR, uniformAnchors bool) *walker {
@@ -33,6 +36,9 @@ func newWalker(adj *sparse.CSR, uniformAnchors bool) *walker {
 			w.weighted = true
 			break
 		}
+	}
+	if !w.weighted && !uniformAnchors {
+		w.guide = anchorGuide(adj.Indptr, n)
 	}
 	if w.weighted {
 		w.cum = make([]float64, len(adj.Data))
@@ -58,10 +64,40 @@ func (w *walker) anchor(rng *rand.Rand) int32 {
 		// Rows of zero weight are never chosen.
 		return int32(drawCum(rng, w.rowCum[1:]))
 	}
-	// Uniform arc, then its row: proportional to out-degree.
-	e := rng.IntN(len(w.adj.Indices))
-	i := sort.SearchInts(w.adj.Indptr, e+1) - 1
+	// Uniform arc, then its row: proportional to out-degree. The row is
+	// the last i with Indptr[i] <= e, found from the guide table by a
+	// forward scan (a few entries on average) instead of a binary search
+	// of Indptr, whose last steps each miss the cache on a large graph.
+	return w.arcRow(rng.IntN(len(w.adj.Indices)))
+}
+
+// arcRow returns the row of arc e (unweighted, degree anchors).
+func (w *walker) arcRow(e int) int32 {
+	i := int(w.guide[uint64(e)*uint64(len(w.guide))/uint64(len(w.adj.Indices))])
+	for w.adj.Indptr[i+1] <= e {
+		i++
+	}
 	return int32(i)
+}
+
+// anchorGuide returns the guide table of rows for arcs: g[b] is the row
+// holding arc ⌊b·arcs/len(g)⌋, for len(g) = n buckets (the last i with
+// indptr[i] <= that arc). A row without arcs is never any arc's row.
+func anchorGuide(indptr []int, n int) []int32 {
+	arcs := indptr[n]
+	if arcs == 0 {
+		return nil
+	}
+	g := make([]int32, n)
+	i := 0
+	for b := range g {
+		e := int(uint64(b) * uint64(arcs) / uint64(n))
+		for indptr[i+1] <= e {
+			i++
+		}
+		g[b] = int32(i)
+	}
+	return g
 }
 
 // step moves one step from v; ok is false when v has no out-arcs.

@@ -149,3 +149,48 @@ func TestDrawNegativesIsNegative(t *testing.T) {
 		}
 	}
 }
+
+// TestArcRow checks the guide table's row of every arc against a linear
+// scan of Indptr, on graphs with empty rows (leading, inner, trailing),
+// one heavy row and more rows than arcs or arcs than rows.
+func TestArcRow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 40 {
+		n := 1 + rng.IntN(60)
+		var src, dst []int32
+		heavy := rng.IntN(n)
+		for v := range int32(n) {
+			deg := 0
+			switch {
+			case int(v) == heavy && trial%2 == 0:
+				deg = n
+			case rng.IntN(3) > 0:
+				deg = rng.IntN(min(5, n+1))
+			}
+			// Distinct columns: unit weights, so the walker is unweighted.
+			for _, u := range rng.Perm(n)[:deg] {
+				src, dst = append(src, v), append(dst, int32(u))
+			}
+		}
+		if len(src) == 0 {
+			continue
+		}
+		adj, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupSum)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := newWalker(adj, false)
+		if w.weighted {
+			t.Fatal("unit weights read as weighted")
+		}
+		for e := range adj.Indptr[n] {
+			want := 0
+			for adj.Indptr[want+1] <= e {
+				want++
+			}
+			if got := w.arcRow(e); int(got) != want {
+				t.Fatalf("trial %d (n = %d, %d arcs): arc %d in row %d, want %d", trial, n, adj.Indptr[n], e, got, want)
+			}
+		}
+	}
+}
