@@ -222,12 +222,19 @@ func (m *CSR) At(i, j int) float64 {
 // Has reports whether (i, j) is a stored entry.
 func (m *CSR) Has(i, j int) bool {
 	idx, _ := m.Row(i)
+	return RowHas(idx, int32(j))
+}
+
+// RowHas reports whether the sorted column indices idx of one row (as Row
+// returns them) hold column j: Has for a row already looked up, so that a
+// caller checking many columns of one row fetches it once.
+func RowHas(idx []int32, j int32) bool {
 	// Outside the row's range no search is needed: most of the pairs a
 	// trainer draws at random, on rows of a few neighbours.
-	if len(idx) == 0 || int32(j) < idx[0] || int32(j) > idx[len(idx)-1] {
+	if len(idx) == 0 || j < idx[0] || j > idx[len(idx)-1] {
 		return false
 	}
-	_, ok := slices.BinarySearch(idx, int32(j))
+	_, ok := slices.BinarySearch(idx, j)
 	return ok
 }
 

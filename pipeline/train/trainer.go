@@ -441,19 +441,12 @@ func (t *trainer) negativeBlocks(ctx context.Context, out *shardOut, shard int32
 			// Every pair of the row is scored, arcs too (their scores are
 			// dropped): four at a time, as Dot would one by one.
 			kernels.Dots(out.dots, out.rowsL[i], out.rowsR)
-			// The arc check of CSR.Has, with v's row looked up once: most
-			// columns fall outside its range and need no search.
+			// The arc check, with v's row looked up once for its m columns.
 			nbrs, _ := t.adj.Row(int(v))
-			first, last := int32(math.MaxInt32), int32(-1)
-			if len(nbrs) > 0 {
-				first, last = nbrs[0], nbrs[len(nbrs)-1]
-			}
 			for j, u := range b {
 				coef[i*m+j] = 0
-				if u >= first && u <= last {
-					if _, arc := slices.BinarySearch(nbrs, u); arc {
-						continue
-					}
+				if sparse.RowHas(nbrs, u) {
+					continue
 				}
 				out.g, out.at = append(out.g, float64(out.dots[j])), append(out.at, int32(i*m+j))
 			}
