@@ -13,7 +13,14 @@ const (
 
 // Stream returns the PCG source for a purpose and shard index.
 func Stream(seed, purpose, shard uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, mix64(purpose*0x9e3779b97f4a7c15^mix64(shard))))
+	return rand.New(rand.NewPCG(StreamSeed(seed, purpose, shard)))
+}
+
+// StreamSeed returns the two PCG seeds of Stream(seed, purpose, shard),
+// for a caller that reseeds a source of its own (rand.PCG.Seed) instead
+// of allocating one.
+func StreamSeed(seed, purpose, shard uint64) (uint64, uint64) {
+	return seed, mix64(purpose*0x9e3779b97f4a7c15 ^ mix64(shard))
 }
 
 // mix64 is SplitMix64's finaliser: a bijective scrambling of x.

@@ -78,7 +78,11 @@ type pairCoef struct {
 
 type shardOut struct {
 	pairs []pairCoef
-	walk  []int32   // the nodes of the current walk
+	// The shard's random stream (see stream) and its walks being scored.
+	pcg   rand.PCG
+	draws draws
+	rng   *rand.Rand
+	group walkGroup
 	dQ    []float64 // ∂J/∂Q_k estimates
 	loss  float64
 	pos   int64
@@ -100,6 +104,18 @@ type shardOut struct {
 	// scores and col one column of coef.
 	rowsL, rowsR [][]float32
 	dots, col    []float32
+}
+
+// stream returns the shard's random stream, pipeline.Stream(seed,
+// pipeline.StreamWalk, shard) read through out.draws, reusing its buffer.
+func (out *shardOut) stream(seed, shard uint64) *rand.Rand {
+	out.pcg.Seed(pipeline.StreamSeed(seed, pipeline.StreamWalk, shard))
+	if out.rng == nil {
+		out.draws.src = &out.pcg
+		out.rng = rand.New(&out.draws)
+	}
+	out.draws.buf, out.draws.pos = out.draws.buf[:0], 0
+	return out.rng
 }
 
 // sigmoids sets out.sig[i] to sigmoid(out.g[i]), bit for bit, taking
@@ -236,7 +252,7 @@ func (t *trainer) negTermSig(out *shardOut, prod *logProduct, g, s, w float64) f
 // When ctx is cancelled it returns early, leaving a partial shard (the
 // batch then fails with ctx.Err()).
 func (t *trainer) sampleShard(ctx context.Context, out *shardOut, index int, seed uint64, shard uint64, walks, totalWalks, totalNeg int, Q []float64) {
-	rng := pipeline.Stream(seed, pipeline.StreamWalk, shard)
+	rng := out.stream(seed, shard)
 	out.pairs = out.pairs[:0]
 	out.vecL, out.vecR, out.vecs = out.vecL[:0], out.vecR[:0], out.vecs[:0]
 	if out.dQ == nil {
@@ -244,56 +260,71 @@ func (t *trainer) sampleShard(ctx context.Context, out *shardOut, index int, see
 	}
 	clear(out.dQ)
 	out.loss, out.pos = 0, 0
-	h := t.half
 	wPos := t.posScale / float64(totalWalks)
 	wNeg := t.negScale / float64(totalNeg)
-	for w := 0; w < walks; w++ {
-		if w&63 == 63 && ctx.Err() != nil {
+	// Without extra context types a walk's draws are its anchor and its
+	// steps, so several are drawn side by side (drawWalks); with them,
+	// each walk's extra pairs take their draws before the next walk.
+	extras := t.cfg.Objective.PPR > 0 || t.cfg.Objective.AdamicAdar
+	g := &out.group
+	for w := 0; w < walks; {
+		if ctx.Err() != nil {
 			return
 		}
-		v := t.walker.anchor(rng)
-		lv := t.l[int(v)*h : int(v)*h+h]
-		// The walk is drawn first and its rows asked for, then scored:
-		// the same draws and sums, with the rows' loads overlapped.
-		walk := out.walk[:0]
-		for cur := v; len(walk) < t.c; {
-			next, ok := t.walker.step(rng, cur)
-			if !ok {
-				break
+		m := 1
+		if extras {
+			if len(g.nodes) < t.c {
+				g.nodes = make([]int32, lanes*t.c)
 			}
-			cur = next
-			walk = append(walk, cur)
-			kernels.Prefetch(t.r[int(cur)*h : int(cur)*h+h])
+			g.anchor[0], g.steps[0] = t.walkFrom(rng, g.nodes[:t.c])
+		} else {
+			m = t.drawWalks(rng, &out.draws, g, min(lanes, walks-w))
 		}
-		out.walk = walk
-		for k, cur := range walk {
-			g := float64(kernels.Dot(lv, t.r[int(cur)*h:int(cur)*h+h]))
-			loss, grad := t.posTerm(g)
-			if t.series != nil && t.factoredPair(out, v, cur, wPos, Q, loss, grad) {
-				continue
-			}
-			out.addPair(v, cur, k, wPos, Q, loss, grad)
-		}
-		// One pair per extra context type, drawn from its row of the
-		// context matrix (exactly, so the estimate stays unbiased).
-		k := t.c
-		if alpha := t.cfg.Objective.PPR; alpha > 0 {
-			if u, ok := t.walker.ppr(rng, v, alpha); ok {
-				t.extraPair(out, v, u, k, wPos, Q)
-			}
-			k++
-		}
-		if t.cfg.Objective.AdamicAdar {
-			if u, ok := t.walker.adamicAdar(rng, v); ok {
-				t.extraPair(out, v, u, k, wPos, Q)
+		for j := range m {
+			v, walk := g.walk(j, t.c)
+			t.scoreWalk(out, v, walk, wPos, Q)
+			if extras {
+				t.extraPairs(out, rng, v, wPos, Q)
 			}
 		}
+		w += m
 	}
 	if t.cfg.NegativeBlock > 0 {
 		t.negativeBlocks(ctx, out, int32(index), rng, t.negativeUnits(walks), t.pairScale/float64(totalNeg*t.cfg.NegativeBlock*t.cfg.NegativeBlock))
 		return
 	}
 	t.negativePairs(ctx, out, rng, t.negativeUnits(walks), wNeg)
+}
+
+// scoreWalk adds the pairs of the walk from v (its nodes in order).
+func (t *trainer) scoreWalk(out *shardOut, v int32, walk []int32, wPos float64, Q []float64) {
+	h := t.half
+	lv := t.l[int(v)*h : int(v)*h+h]
+	for k, cur := range walk {
+		g := float64(kernels.Dot(lv, t.r[int(cur)*h:int(cur)*h+h]))
+		loss, grad := t.posTerm(g)
+		if t.series != nil && t.factoredPair(out, v, cur, wPos, Q, loss, grad) {
+			continue
+		}
+		out.addPair(v, cur, k, wPos, Q, loss, grad)
+	}
+}
+
+// extraPairs adds one pair from v per extra context type, drawn from its
+// row of the context matrix (exactly, so the estimate stays unbiased).
+func (t *trainer) extraPairs(out *shardOut, rng *rand.Rand, v int32, wPos float64, Q []float64) {
+	k := t.c
+	if alpha := t.cfg.Objective.PPR; alpha > 0 {
+		if u, ok := t.walker.ppr(rng, v, alpha); ok {
+			t.extraPair(out, v, u, k, wPos, Q)
+		}
+		k++
+	}
+	if t.cfg.Objective.AdamicAdar {
+		if u, ok := t.walker.adamicAdar(rng, v); ok {
+			t.extraPair(out, v, u, k, wPos, Q)
+		}
+	}
 }
 
 // negativePairs adds negs non-edge pairs drawn one by one, each weighted
