@@ -53,6 +53,10 @@ type Stats struct {
 	// during training (sparse trainer).
 	Pairs          int64
 	PairsPerSecond float64
+	// EvalTime is the part of the train stage spent in the evaluations
+	// of the curve and in keeping the selected parameters (sparse
+	// trainer, this process's share of a resumed run, as PairsPerSecond).
+	EvalTime time.Duration
 }
 
 // Score sets TrainAUC, TestAUC and TestDirectedAUC from the embeddings

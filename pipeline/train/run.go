@@ -315,6 +315,8 @@ const SelectionStdErrs = 2
 // best so far, and reports whether patience has run out.
 func (r *run) evaluate(done int64) (stop bool) {
 	t, res := r.t, r.res
+	start := time.Now()
+	defer func() { res.Stats.EvalTime += time.Since(start) }()
 	pt := pipeline.CurvePoint{Step: int(done), Epoch: float64(done*int64(r.cfg.BatchWalks)) / float64(r.n),
 		Loss: r.lossSum / float64(r.lossCount), Q: t.Q(), Elapsed: r.elapsed()}
 	r.lossSum, r.lossCount = 0, 0

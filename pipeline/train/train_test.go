@@ -451,3 +451,33 @@ func TestNegativeLossUnbiased(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalTime checks that Stats.EvalTime counts the evaluations inside
+// the train stage: a recorder that sleeps on every evaluation event
+// (recorded from inside the evaluation) adds its sleeps to EvalTime, and
+// EvalTime stays below the train stage's time.
+func TestEvalTime(t *testing.T) {
+	t.Parallel()
+	g := smallGraph(60, 240, false, 4)
+	const nap = 20 * time.Millisecond
+	evals := 0
+	rec := pipeline.RecordFunc(func(e pipeline.Event) {
+		if e.Kind == pipeline.Eval {
+			evals++
+			time.Sleep(nap)
+		}
+	})
+	res, err := train.Run(context.Background(), g, nil, train.Config{Dim: 8, Epochs: 10, BatchWalks: 32, EvalEvery: 2, Seed: 5}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if evals != 5 {
+		t.Fatalf("%d evaluations, want 5", evals)
+	}
+	if min := time.Duration(evals) * nap; res.Stats.EvalTime < min {
+		t.Errorf("EvalTime %v, want at least the %v slept in %d evaluations", res.Stats.EvalTime, min, evals)
+	}
+	if tr := res.Stats.Stage("train"); res.Stats.EvalTime >= tr {
+		t.Errorf("EvalTime %v, want less than the train stage's %v", res.Stats.EvalTime, tr)
+	}
+}
