@@ -124,27 +124,66 @@ func AdamRow(x, g, m, v []float32, a, decay float32) {
 // returns the new s. This is Adam with β1 = 0 and v shared by the row's
 // elements: the state is one number per row instead of two per element.
 func RowRMSStep(x, g []float32, s, a, decay float32) float32 {
+	if !useAVX2 {
+		return rowRMSGo(x, g, s, a, decay)
+	}
+	g = g[:len(x)]
+	n4, n8 := len(x)&^3, len(x)&^7
+	var p [4]float32
+	if n4 > 0 {
+		rowSquaresSSE(&x[0], &g[0], n4, decay, &p[0])
+	}
+	s0, s1, s2, s3 := p[0], p[1], p[2], p[3]
+	for j := n4; j < len(x); j++ {
+		gj := g[j] + float32(decay*x[j])
+		s0 += float32(gj * gj)
+	}
+	s, step := rowRMSMoment(s, (s0+s1)+(s2+s3), len(x), a)
+	if n8 > 0 {
+		rowStepAVX(&x[0], &g[0], n8, step, decay)
+	}
+	rowUpdate(x[n8:], g[n8:], step, decay)
+	return s
+}
+
+// rowRMSGo is RowRMSStep in Go. Every product is converted to float32
+// before it is added, so that no build fuses a multiply-add and the
+// assembly's separate roundings match it bit for bit.
+func rowRMSGo(x, g []float32, s, a, decay float32) float32 {
 	g = g[:len(x)]
 	var s0, s1, s2, s3 float32
 	j := 0
 	for ; j+4 <= len(x); j += 4 {
-		g0, g1 := g[j]+decay*x[j], g[j+1]+decay*x[j+1]
-		g2, g3 := g[j+2]+decay*x[j+2], g[j+3]+decay*x[j+3]
-		s0 += g0 * g0
-		s1 += g1 * g1
-		s2 += g2 * g2
-		s3 += g3 * g3
+		g0, g1 := g[j]+float32(decay*x[j]), g[j+1]+float32(decay*x[j+1])
+		g2, g3 := g[j+2]+float32(decay*x[j+2]), g[j+3]+float32(decay*x[j+3])
+		s0 += float32(g0 * g0)
+		s1 += float32(g1 * g1)
+		s2 += float32(g2 * g2)
+		s3 += float32(g3 * g3)
 	}
 	for ; j < len(x); j++ {
-		gj := g[j] + decay*x[j]
-		s0 += gj * gj
+		gj := g[j] + float32(decay*x[j])
+		s0 += float32(gj * gj)
 	}
-	s = AdamB2*s + (1-AdamB2)*(((s0+s1)+(s2+s3))/float32(len(x)))
-	step := a / (float32(math.Sqrt(float64(s))) + AdamEps)
-	for j, xj := range x {
-		x[j] = xj - step*(g[j]+decay*xj)
-	}
+	s, step := rowRMSMoment(s, (s0+s1)+(s2+s3), len(x), a)
+	rowUpdate(x, g, step, decay)
 	return s
+}
+
+// rowRMSMoment returns the row's new second moment from the sum of its
+// n squared gradients, and the step size a/(√s + AdamEps) it gives.
+func rowRMSMoment(s, sq float32, n int, a float32) (float32, float32) {
+	s = AdamB2*s + (1-AdamB2)*(sq/float32(n))
+	return s, a / (float32(math.Sqrt(float64(s))) + AdamEps)
+}
+
+// rowUpdate sets x_j −= step·(g_j + decay·x_j), each product rounded
+// before it is added.
+func rowUpdate(x, g []float32, step, decay float32) {
+	g = g[:len(x)]
+	for j, xj := range x {
+		x[j] = xj - float32(step*(g[j]+float32(decay*xj)))
+	}
 }
 
 func dotGo(a, b []float32) float32 {

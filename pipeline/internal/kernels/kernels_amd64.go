@@ -61,6 +61,19 @@ func axpyNAVX2(dst, a *float32, x *[]float32, terms, n int)
 //go:noescape
 func expAVX2(dst, x *float64, n int)
 
+// rowSquaresSSE sets out[k] to the sum of (g_j + decay·x_j)² over the j
+// ≡ k mod 4 below n, n a multiple of 4, bit for bit rowRMSGo's four
+// partial sums.
+//
+//go:noescape
+func rowSquaresSSE(x, grad *float32, n int, decay float32, out *float32)
+
+// rowStepAVX is rowRMSGo's update x_j −= step·(g_j + decay·x_j) over n
+// elements, n a multiple of 8, bit for bit.
+//
+//go:noescape
+func rowStepAVX(x, grad *float32, n int, step, decay float32)
+
 // prefetchAsm asks for the cache lines of n > 0 float32 from p.
 //
 //go:noescape

@@ -336,3 +336,55 @@ axpyN8store:
 axpyNdone:
 	VZEROUPPER
 	RET
+
+// func rowSquaresSSE(x, grad *float32, n int, decay float32, out *float32)
+// out[k] = Σ_{j ≡ k mod 4} (g_j + decay·x_j)², each product and sum
+// rounded as rowRMSGo's scalar float32 steps (no fused multiply-add).
+TEXT ·rowSquaresSSE(SB), NOSPLIT, $0-40
+	MOVQ   x+0(FP), SI
+	MOVQ   grad+8(FP), DI
+	MOVQ   n+16(FP), CX
+	MOVSS  decay+24(FP), X0
+	SHUFPS $0, X0, X0
+	MOVQ   out+32(FP), DX
+	XORPS  X1, X1
+	XORQ   AX, AX
+sqloop:
+	CMPQ   AX, CX
+	JGE    sqdone
+	MOVUPS (SI)(AX*4), X2
+	MULPS  X0, X2
+	MOVUPS (DI)(AX*4), X3
+	ADDPS  X3, X2
+	MULPS  X2, X2
+	ADDPS  X2, X1
+	ADDQ   $4, AX
+	JMP    sqloop
+sqdone:
+	MOVUPS X1, (DX)
+	RET
+
+// func rowStepAVX(x, grad *float32, n int, step, decay float32)
+// x_j -= step·(g_j + decay·x_j) over n elements, n a multiple of 8, each
+// product and sum rounded as in rowRMSGo (no fused multiply-add).
+TEXT ·rowStepAVX(SB), NOSPLIT, $0-32
+	MOVQ         x+0(FP), DI
+	MOVQ         grad+8(FP), SI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSS step+24(FP), Y10
+	VBROADCASTSS decay+28(FP), Y11
+	XORQ         AX, AX
+steploop:
+	CMPQ    AX, CX
+	JGE     stepdone
+	VMOVUPS (DI)(AX*4), Y0
+	VMULPS  Y0, Y11, Y1
+	VADDPS  (SI)(AX*4), Y1, Y1
+	VMULPS  Y1, Y10, Y1
+	VSUBPS  Y1, Y0, Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ    $8, AX
+	JMP     steploop
+stepdone:
+	VZEROUPPER
+	RET

@@ -18,6 +18,10 @@ func axpyNAVX2(dst, a *float32, x *[]float32, terms, n int) { panic("unreachable
 
 func expAVX2(dst, x *float64, n int) { panic("unreachable") }
 
+func rowSquaresSSE(x, grad *float32, n int, decay float32, out *float32) { panic("unreachable") }
+
+func rowStepAVX(x, grad *float32, n int, step, decay float32) { panic("unreachable") }
+
 // Prefetch does nothing here: the hint is amd64 only.
 func Prefetch(x []float32) {}
 

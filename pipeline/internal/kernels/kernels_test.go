@@ -131,6 +131,36 @@ func TestRowRMSStep(t *testing.T) {
 	}
 }
 
+// TestRowRMSStepBits checks RowRMSStep (the assembly where the CPU has
+// it) against rowRMSGo bit for bit, for every length up to 70, gradients
+// from 1e-6 to 1e3 times the rows, decays that leave the gradient alone
+// or rival it, and second moments that make the step small or larger
+// than the row (so that a fused multiply-add would show).
+func TestRowRMSStepBits(t *testing.T) {
+	vec := normalVectors(4)
+	for n := 1; n <= 70; n++ {
+		for _, scale := range []float64{1e-6, 1, 1e3} {
+			for _, decay := range []float32{0, 1e-3, 0.3} {
+				for _, s0 := range []float32{0.25, 1e-8} {
+					x, g := vec(n, 0.1), vec(n, 0.1*scale)
+					y := append([]float32(nil), x...)
+					const a = 0.01
+					s := RowRMSStep(x, g, s0, a, decay)
+					want := rowRMSGo(y, g, s0, a, decay)
+					if math.Float32bits(s) != math.Float32bits(want) {
+						t.Fatalf("n=%d scale %g decay %g s0 %g: second moment %v, Go %v", n, scale, decay, s0, s, want)
+					}
+					for i := range x {
+						if math.Float32bits(x[i]) != math.Float32bits(y[i]) {
+							t.Fatalf("n=%d scale %g decay %g s0 %g: x[%d] = %v, Go %v", n, scale, decay, s0, i, x[i], y[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // normalVectors returns a source of vectors of n normal values times
 // scale, seeded by seed.
 func normalVectors(seed uint64) func(n int, scale float64) []float32 {
