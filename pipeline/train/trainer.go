@@ -264,22 +264,19 @@ func (t *trainer) sampleShard(ctx context.Context, out *shardOut, index int, see
 	wNeg := t.negScale / float64(totalNeg)
 	// Without extra context types a walk's draws are its anchor and its
 	// steps, so several are drawn side by side (drawWalks); with them,
-	// each walk's extra pairs take their draws before the next walk.
+	// each walk's extra pairs take their draws before the next walk, so
+	// walks are drawn one at a time.
 	extras := t.cfg.Objective.PPR > 0 || t.cfg.Objective.AdamicAdar
 	g := &out.group
 	for w := 0; w < walks; {
 		if ctx.Err() != nil {
 			return
 		}
-		m := 1
+		m := min(lanes, walks-w)
 		if extras {
-			if len(g.nodes) < t.c {
-				g.nodes = make([]int32, lanes*t.c)
-			}
-			g.anchor[0], g.steps[0] = t.walkFrom(rng, g.nodes[:t.c])
-		} else {
-			m = t.drawWalks(rng, &out.draws, g, min(lanes, walks-w))
+			m = 1
 		}
+		m = t.drawWalks(rng, &out.draws, g, m)
 		for j := range m {
 			v, walk := g.walk(j, t.c)
 			t.scoreWalk(out, v, walk, wPos, Q)
