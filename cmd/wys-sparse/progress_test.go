@@ -60,9 +60,10 @@ func TestRepeatsWording(t *testing.T) {
 		{graphio.LoadReport{}, ""},
 		{graphio.LoadReport{Duplicates: 3, Directed: true}, ", 3 lines repeated an arc already read (one arc kept)"},
 		{graphio.LoadReport{Duplicates: 2}, ", 2 lines named an edge already read, in either direction (as when both u v and v u are listed; one edge kept)"},
-		{graphio.LoadReport{Duplicates: 1, Weighted: true}, ", 1 lines named an edge already read, in either direction (as when both u v and v u are listed; one edge kept, with the first line's weight)"},
+		{graphio.LoadReport{Duplicates: 1, Weighted: true}, ", 1 line named an edge already read, in either direction (as when both u v and v u are listed; one edge kept, with the first line's weight)"},
 		{graphio.LoadReport{Duplicates: 4, Weighted: true, Format: "mat"}, ", 4 matrix entries named an edge already read, in either direction (as the transposed entry of a symmetric matrix does; one edge kept, with the weight of the entry stored first)"},
 		{graphio.LoadReport{Duplicates: 5, Directed: true, Format: "mat"}, ", 5 matrix entries repeated an arc already read (one arc kept)"},
+		{graphio.LoadReport{Duplicates: 1, Directed: true, Format: "mat"}, ", 1 matrix entry repeated an arc already read (one arc kept)"},
 	} {
 		if got := repeats(&c.lr); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.lr, got, c.want)

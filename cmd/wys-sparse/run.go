@@ -270,8 +270,14 @@ func repeats(lr *graphio.LoadReport) string {
 		return ""
 	}
 	unit, both, first := "lines", "as when both u v and v u are listed", "the first line's weight"
+	if lr.Duplicates == 1 {
+		unit = "line"
+	}
 	if lr.Format == "mat" {
 		unit, both, first = "matrix entries", "as the transposed entry of a symmetric matrix does", "the weight of the entry stored first"
+		if lr.Duplicates == 1 {
+			unit = "matrix entry"
+		}
 	}
 	what := fmt.Sprintf(", %d %s repeated an arc already read (one arc kept", lr.Duplicates, unit)
 	if !lr.Directed {
@@ -298,12 +304,14 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 		return nil, err
 	}
 	rep.Load = lr
-	loops := "dropped"
+	// The count is of the edges the graph holds: lr.UniqueEdges also
+	// counts the self-loops that were dropped.
+	edges, loops := lr.UniqueEdges-lr.SelfLoops, fmt.Sprintf("%d self-loops dropped", lr.SelfLoops)
 	if lr.KeptSelfLoops {
-		loops = "kept"
+		edges, loops = lr.UniqueEdges, fmt.Sprintf("%d of them self-loops, kept", lr.SelfLoops)
 	}
-	fmt.Fprintf(stdout, "loaded %s: %d nodes, %d %s, %d self-loops %s%s (%.2fs)\n",
-		display, lr.Nodes, lr.UniqueEdges, map[bool]string{true: "arcs", false: "edges"}[c.directed], lr.SelfLoops, loops, repeats(lr), time.Since(t0).Seconds())
+	fmt.Fprintf(stdout, "loaded %s: %d nodes, %d %s (%s)%s (%.2fs)\n",
+		display, lr.Nodes, edges, map[bool]string{true: "arcs", false: "edges"}[c.directed], loops, repeats(lr), time.Since(t0).Seconds())
 	if lr.Header != "" {
 		fmt.Fprintf(stdout, "skipped the header line %q\n", lr.Header)
 	}

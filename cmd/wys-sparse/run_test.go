@@ -330,16 +330,17 @@ func TestCoraClassification(t *testing.T) {
 }
 
 // TestGraphMAT reads -graph from a .mat.gz file (PPI, whose counts
-// scipy.io.loadmat gives: 3,890 nodes, 38,739 edges with 894 self-loops,
-// each off-diagonal edge stored twice) and from a .mat file that is not
-// one, which fails with one line naming it.
+// scipy.io.loadmat gives: 3,890 nodes, 76,584 stored entries of which 894
+// are on the diagonal, so (76,584 − 894)/2 = 37,845 edges once the
+// self-loops are dropped, each stored twice) and from a .mat file that is
+// not one, which fails with one line naming it.
 func TestGraphMAT(t *testing.T) {
 	ds := sharedDatasets(t)
 	code, stdout, stderr := runCLI(t, "-graph", filepath.Join(ds, "PPI", "Homo_sapiens.mat.gz"), "-method", "svd", "-dim", "8", "-progress", "none")
 	if code != 0 {
 		t.Fatal(stderr)
 	}
-	if !strings.Contains(stdout, "Homo_sapiens.mat.gz: 3890 nodes, 38739 edges, 894 self-loops dropped, 37845 matrix entries named an edge already read") {
+	if !strings.Contains(stdout, "Homo_sapiens.mat.gz: 3890 nodes, 37845 edges (894 self-loops dropped), 37845 matrix entries named an edge already read") {
 		t.Errorf("unexpected load line:\n%s", stdout)
 	}
 	code, _, stderr = runCLI(t, "-graph", filepath.Join(ds, "PPI", "Homo_sapiens.mat.gz"), "-ids", "int")
@@ -650,6 +651,30 @@ func TestHelpAndVersion(t *testing.T) {
 	code, _, stderr = runCLI(t, "-nope")
 	if code != 2 || strings.Count(stderr, "\n") != 2 || !strings.Contains(stderr, "-help") {
 		t.Errorf("unknown flag: exit %d, stderr %q; want two lines", code, stderr)
+	}
+}
+
+// TestLoadLineCountsKeptEdges checks that the load line counts the edges
+// the graph holds: goodEdges' 6 edges plus two self-loops and a repeated
+// edge are 6 edges with the loops dropped and 8 with them kept.
+func TestLoadLineCountsKeptEdges(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "loops.txt")
+	if err := os.WriteFile(path, []byte(goodEdges+"1 1\n4 4\n2 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		flag, want string
+	}{
+		{"-keep-self-loops=false", "5 nodes, 6 edges (2 self-loops dropped), 1 line named an edge already read"},
+		{"-keep-self-loops", "5 nodes, 8 edges (2 of them self-loops, kept), 1 line named an edge already read"},
+	} {
+		code, stdout, stderr := runCLI(t, "-graph", path, c.flag, "-method", "svd", "-dim", "4", "-progress", "none")
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s", c.flag, code, stderr)
+		}
+		if !strings.Contains(stdout, c.want) {
+			t.Errorf("%s: want %q in\n%s", c.flag, c.want, stdout)
+		}
 	}
 }
 
