@@ -30,26 +30,39 @@ type LabelSplit struct {
 // MultiLabelSplits draws repeats random splits of rows for each ratio:
 // a shuffle of rows, the first int(ratio·len(rows)) of it for training
 // (DeepWalk's scoring.py truncates the same way) and the rest for testing.
-// Split (i, s) comes from the stream (seed, "mlsp", i·repeats + s), so the
-// splits depend on the seed only. rows is not modified.
+// Split s of a ratio comes from the stream (seed, "mlsp", splitStream(ratio,
+// s)), so a ratio's splits depend on the seed and the ratio only: asking
+// for 50% alone, or with fewer repeats, gives the same splits (the first
+// ones) as the whole 10%…90% protocol. rows is not modified.
 func MultiLabelSplits(rows []int, ratios []float64, repeats int, seed uint64) ([]LabelSplit, error) {
-	if repeats < 1 {
-		return nil, fmt.Errorf("eval: %d repeats per ratio; want 1 or more", repeats)
+	if repeats < 1 || repeats > maxRepeats {
+		return nil, fmt.Errorf("eval: %d repeats per ratio; want 1 to %d", repeats, maxRepeats)
 	}
 	var out []LabelSplit
-	for i, ratio := range ratios {
+	for _, ratio := range ratios {
 		nTrain := int(ratio * float64(len(rows)))
 		if !(ratio > 0 && ratio < 1) || nTrain < 1 || nTrain >= len(rows) {
 			return nil, fmt.Errorf("eval: training ratio %v of %d labelled nodes leaves an empty train or test set", ratio, len(rows))
 		}
 		for s := range repeats {
 			perm := slices.Clone(rows)
-			rng := pipeline.Stream(seed, streamSplit, uint64(i*repeats+s))
+			rng := pipeline.Stream(seed, streamSplit, splitStream(ratio, s))
 			rng.Shuffle(len(perm), func(a, b int) { perm[a], perm[b] = perm[b], perm[a] })
 			out = append(out, LabelSplit{Ratio: ratio, Repeat: s, Train: perm[:nTrain], Test: perm[nTrain:]})
 		}
 	}
 	return out, nil
+}
+
+// maxRepeats bounds the splits per ratio, so that splitStream's ids stay
+// distinct.
+const maxRepeats = 1 << 20
+
+// splitStream is the stream id of split s of a training ratio in (0, 1):
+// the ratio in millionths above s. Ratios closer than a millionth share
+// their splits.
+func splitStream(ratio float64, s int) uint64 {
+	return uint64(math.Round(ratio*1e6))<<20 | uint64(s)
 }
 
 // MultiLabelConfig sets up MultiLabel. The zero value means the defaults.

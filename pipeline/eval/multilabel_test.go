@@ -183,6 +183,46 @@ func TestMultiLabelDeterministic(t *testing.T) {
 	}
 }
 
+// TestMultiLabelSplitsByRatio checks that a ratio's splits depend on the
+// seed and the ratio only: 50% asked for alone with 3 repeats gives the
+// first 3 splits of 50% in the whole protocol with 10, so that `eval
+// -ratios 0.5` scores the splits of the full table's 50% column; another
+// seed or ratio gives other splits.
+func TestMultiLabelSplitsByRatio(t *testing.T) {
+	_, lab := syntheticMultiLabel(3, 200, 4, 3)
+	rows := lab.Labelled()
+	all, err := MultiLabelSplits(rows, MultiLabelRatios, 10, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := MultiLabelSplits(rows, []float64{0.5}, 3, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var half []LabelSplit
+	for _, sp := range all {
+		if sp.Ratio == 0.5 {
+			half = append(half, sp)
+		}
+	}
+	if len(half) != 10 || !reflect.DeepEqual(alone, half[:3]) {
+		t.Errorf("50%% alone differs from the first splits of 50%% in the whole protocol:\n%v\n%v", alone, half[:min(3, len(half))])
+	}
+	other, err := MultiLabelSplits(rows, []float64{0.5}, 1, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reflect.DeepEqual(other[0].Train, alone[0].Train) {
+		t.Error("seeds 5 and 6 gave the same split")
+	}
+	if reflect.DeepEqual(all[0].Train, half[0].Train[:len(all[0].Train)]) {
+		t.Error("10% and 50% share the order of their shuffles")
+	}
+	if _, err := MultiLabelSplits(rows, []float64{0.5}, maxRepeats+1, 5); err == nil {
+		t.Errorf("%d repeats: no error", maxRepeats+1)
+	}
+}
+
 // TestMultiLabelErrors checks the refusals of bad inputs.
 func TestMultiLabelErrors(t *testing.T) {
 	x, lab := syntheticMultiLabel(2, 20, 3, 2)
