@@ -63,7 +63,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.StringVar(&c.features, "features", eval.DefaultFeatures, "-mat features of an [L | R] file: LR, L, R or L+R, each optionally +norm (unit rows); a single table uses its rows")
 	fs.StringVar(&c.ratios, "ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "-mat training shares of the labelled nodes, comma-separated")
 	fs.IntVar(&c.repeats, "repeats", 10, "-mat random splits per training share")
-	fs.Uint64Var(&c.seed, "seed", 1, "-mat seed of the random splits")
+	fs.Uint64Var(&c.seed, "seed", 1, "-mat seed of the random splits (a share's splits depend on the seed and the share only: -ratios 0.5 scores the 50% splits of the whole protocol)")
 	fs.Float64Var(&c.logregC, "logreg-c", 1, "-mat inverse regularisation strength `C` of the logistic regression (scikit-learn's C; 1, its default, is what the DeepWalk, node2vec and NetMF scoring scripts use)")
 	fs.IntVar(&c.workers, "workers", 0, "-mat goroutines fitting labels (0: all cores); the result does not depend on it")
 	fs.StringVar(&c.score, "score", "", "`SCORE` of a pair for link prediction: lr (L_u·R_v, [L | R] files), dot (Y_u·Y_v) or cosine (default: lr for [L | R], dot for a single table)")
