@@ -133,12 +133,8 @@ func RowRMSStep(x, g []float32, s, a, decay float32) float32 {
 	if n4 > 0 {
 		rowSquaresSSE(&x[0], &g[0], n4, decay, &p[0])
 	}
-	s0, s1, s2, s3 := p[0], p[1], p[2], p[3]
-	for j := n4; j < len(x); j++ {
-		gj := g[j] + float32(decay*x[j])
-		s0 += float32(gj * gj)
-	}
-	s, step := rowRMSMoment(s, (s0+s1)+(s2+s3), len(x), a)
+	s0 := addSquares(p[0], x[n4:], g[n4:], decay)
+	s, step := rowRMSMoment(s, (s0+p[1])+(p[2]+p[3]), len(x), a)
 	if n8 > 0 {
 		rowStepAVX(&x[0], &g[0], n8, step, decay)
 	}
@@ -161,12 +157,20 @@ func rowRMSGo(x, g []float32, s, a, decay float32) float32 {
 		s2 += float32(g2 * g2)
 		s3 += float32(g3 * g3)
 	}
-	for ; j < len(x); j++ {
-		gj := g[j] + float32(decay*x[j])
-		s0 += float32(gj * gj)
-	}
+	s0 = addSquares(s0, x[j:], g[j:], decay)
 	s, step := rowRMSMoment(s, (s0+s1)+(s2+s3), len(x), a)
 	rowUpdate(x, g, step, decay)
+	return s
+}
+
+// addSquares returns s plus the squares of g_j + decay·x_j, added one by
+// one in order: the tail of a row that the four partial sums leave.
+func addSquares(s float32, x, g []float32, decay float32) float32 {
+	g = g[:len(x)]
+	for j, xj := range x {
+		gj := g[j] + float32(decay*xj)
+		s += float32(gj * gj)
+	}
 	return s
 }
 
