@@ -269,15 +269,12 @@ func repeats(lr *graphio.LoadReport) string {
 	if lr.Duplicates == 0 {
 		return ""
 	}
-	unit, both, first := "lines", "as when both u v and v u are listed", "the first line's weight"
-	if lr.Duplicates == 1 {
-		unit = "line"
-	}
+	unit, units, both, first := "line", "lines", "as when both u v and v u are listed", "the first line's weight"
 	if lr.Format == "mat" {
-		unit, both, first = "matrix entries", "as the transposed entry of a symmetric matrix does", "the weight of the entry stored first"
-		if lr.Duplicates == 1 {
-			unit = "matrix entry"
-		}
+		unit, units, both, first = "matrix entry", "matrix entries", "as the transposed entry of a symmetric matrix does", "the weight of the entry stored first"
+	}
+	if lr.Duplicates != 1 {
+		unit = units
 	}
 	what := fmt.Sprintf(", %d %s repeated an arc already read (one arc kept", lr.Duplicates, unit)
 	if !lr.Directed {
