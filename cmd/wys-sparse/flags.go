@@ -101,6 +101,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&sp.Converge, "converge", false, "sparse: end the run early once the train AUC gains less than -tol per doubling of the run (after a short annealing phase)")
 	sp.Tolerance = sparseDefaults.Tolerance
 	fs.Float64Var(&sp.Tolerance, "tol", sp.Tolerance, "sparse: train AUC a doubling of the run must still gain under -converge")
+	fs.Float64Var(&sp.Average, "average", 0, "sparse: average L and R over this `share` of the run at its end (at most 100 snapshots; 0: off): a final model with less minibatch noise; not with -converge or -time")
 	fs.DurationVar(&sp.TimeBudget, "time", 0, "sparse: stop at the first evaluation after this much training time, keeping the selected model (0: none; the length then depends on the machine)")
 	de.Steps = reference.Config{}.Resolve().Steps
 	fs.IntVar(&de.Steps, "steps", de.Steps, "dense: full-batch steps")
@@ -426,7 +427,7 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 
 // Flags that only some runs read.
 var (
-	sparseOnly = []string{"epochs", "batch", "negatives", "negative-block", "qlr", "patience", "eval-every", "warm-start", "source", "converge", "tol", "time"}
+	sparseOnly = []string{"epochs", "batch", "negatives", "negative-block", "qlr", "patience", "eval-every", "warm-start", "source", "converge", "tol", "time", "average"}
 	graphOnly  = []string{"weighted", "lcc", "keep-self-loops", "ids", "header", "test-fraction"}
 )
 

@@ -86,6 +86,11 @@ type State struct {
 	// rate AnnealLR.
 	Total, AnnealFrom int64
 	AnnealLR          float64
+	// AvgL and AvgR are the running means of L and R over the AvgN
+	// snapshots of tail averaging so far (nil and 0 without averaging,
+	// or before its first snapshot; see Config.Average).
+	AvgL, AvgR []float32
+	AvgN       int
 	// Settings are the run's fingerprinted settings and graph shape as
 	// sorted "name=value" lines ("epochs=300", "graph.nodes=9877", …), so
 	// that a mismatch can say what differs.
@@ -106,13 +111,14 @@ type stateHeader struct {
 	Curve               []pipeline.CurvePoint
 	Total, AnnealFrom   int64
 	AnnealLR            float64
+	AvgN                int
 	Settings            []string
-	F32Lens             []int // L, R, ML, VL, MR, VR, BestL, BestR
+	F32Lens             []int // L, R, ML, VL, MR, VR, BestL, BestR, AvgL, AvgR
 	F64Lens             []int // QLogits, MQ, VQ, BestQ, BestQLogits
 }
 
 func (s *State) f32() []*[]float32 {
-	return []*[]float32{&s.L, &s.R, &s.ML, &s.VL, &s.MR, &s.VR, &s.BestL, &s.BestR}
+	return []*[]float32{&s.L, &s.R, &s.ML, &s.VL, &s.MR, &s.VR, &s.BestL, &s.BestR, &s.AvgL, &s.AvgR}
 }
 
 func (s *State) f64() []*[]float64 {
@@ -128,7 +134,7 @@ func (s *State) check() error {
 	if len(s.L) != nh || len(s.R) != nh || len(s.QLogits) != s.C {
 		return fmt.Errorf("parameters of lengths %d, %d, %d for N = %d, d/2 = %d, C = %d", len(s.L), len(s.R), len(s.QLogits), s.N, s.Half, s.C)
 	}
-	for _, p := range []*[]float32{&s.ML, &s.MR, &s.BestL, &s.BestR} {
+	for _, p := range []*[]float32{&s.ML, &s.MR, &s.BestL, &s.BestR, &s.AvgL, &s.AvgR} {
 		if *p != nil && len(*p) != nh {
 			return fmt.Errorf("an N x d/2 array has length %d, want %d", len(*p), nh)
 		}
@@ -145,6 +151,9 @@ func (s *State) check() error {
 			return fmt.Errorf("a length-C array has length %d, want %d", len(*p), s.C)
 		}
 	}
+	if s.AvgN < 0 || (s.AvgN > 0) != (s.AvgL != nil && s.AvgR != nil) {
+		return fmt.Errorf("%d averaging snapshots with running means of lengths %d and %d", s.AvgN, len(s.AvgL), len(s.AvgR))
+	}
 	if s.Batch < 0 || s.Step < 0 || s.Pairs < 0 || s.Total < 0 || s.AnnealFrom < 0 {
 		return fmt.Errorf("negative counters")
 	}
@@ -160,8 +169,10 @@ func (s *State) check() error {
 //
 // Format (version 1): the 8 bytes "WYSCKPT\x01"; a little-endian uint64
 // length and that many bytes of gob-encoded header (scalars, curve and the
-// array lengths); the float32 arrays L, R, ML, VL, MR, VR, BestL, BestR and
-// then the float64 arrays QLogits, MQ, VQ, BestQ, BestQLogits, raw
+// array lengths); the float32 arrays L, R, ML, VL, MR, VR, BestL, BestR,
+// AvgL, AvgR (a header that lists only the first eight, written before
+// tail averaging, reads with AvgL and AvgR nil) and then the float64
+// arrays QLogits, MQ, VQ, BestQ, BestQLogits, raw
 // little-endian; finally the SHA-256 of every preceding byte.
 func WriteCheckpoint(path string, s *State) error {
 	if err := s.check(); err != nil {
@@ -169,7 +180,7 @@ func WriteCheckpoint(path string, s *State) error {
 	}
 	h := stateHeader{Fingerprint: s.Fingerprint, N: s.N, Half: s.Half, C: s.C, Batch: s.Batch, Step: s.Step, Pairs: s.Pairs,
 		Elapsed: s.Elapsed, Best: s.Best, SinceBest: s.SinceBest, BestStep: s.BestStep, LossSum: s.LossSum,
-		LossCount: s.LossCount, Curve: s.Curve, Total: s.Total, AnnealFrom: s.AnnealFrom, AnnealLR: s.AnnealLR, Settings: s.Settings}
+		LossCount: s.LossCount, Curve: s.Curve, Total: s.Total, AnnealFrom: s.AnnealFrom, AnnealLR: s.AnnealLR, AvgN: s.AvgN, Settings: s.Settings}
 	for _, p := range s.f32() {
 		h.F32Lens = append(h.F32Lens, lenOrNil(len(*p), *p == nil))
 	}
@@ -283,8 +294,12 @@ func readCheckpoint(f io.ReaderAt, size int64, path string) (*State, error) {
 	}
 	s := &State{Fingerprint: h.Fingerprint, N: h.N, Half: h.Half, C: h.C, Batch: h.Batch, Step: h.Step, Pairs: h.Pairs,
 		Elapsed: h.Elapsed, Best: h.Best, SinceBest: h.SinceBest, BestStep: h.BestStep, LossSum: h.LossSum,
-		LossCount: h.LossCount, Curve: h.Curve, Total: h.Total, AnnealFrom: h.AnnealFrom, AnnealLR: h.AnnealLR, Settings: h.Settings}
+		LossCount: h.LossCount, Curve: h.Curve, Total: h.Total, AnnealFrom: h.AnnealFrom, AnnealLR: h.AnnealLR, AvgN: h.AvgN, Settings: h.Settings}
 	f32, f64 := s.f32(), s.f64()
+	if len(h.F32Lens) == len(f32)-2 {
+		// Written before tail averaging: no running means.
+		h.F32Lens = append(h.F32Lens, -1, -1)
+	}
 	if len(h.F32Lens) != len(f32) || len(h.F64Lens) != len(f64) {
 		return nil, bad("header lists %d + %d arrays, want %d + %d", len(h.F32Lens), len(h.F64Lens), len(f32), len(f64))
 	}

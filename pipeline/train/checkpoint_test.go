@@ -1,12 +1,17 @@
 package train
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/gob"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +91,44 @@ func TestCheckpointRoundTrip(t *testing.T) {
 		if len(entries) != 1 {
 			t.Errorf("directory holds %d files, want 1", len(entries))
 		}
+	}
+}
+
+// TestCheckpointBeforeAveraging reads a checkpoint in the layout written
+// before tail averaging, whose header lists eight float32 arrays: built
+// here from a current file by shortening its header's list (the running
+// means are nil, so they take no bytes) and recomputing the checksum.
+func TestCheckpointBeforeAveraging(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c")
+	s := testState(true)
+	if err := WriteCheckpoint(path, s); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	hlen := binary.LittleEndian.Uint64(b[8:16])
+	var h stateHeader
+	if err := gob.NewDecoder(bytes.NewReader(b[16 : 16+hlen])).Decode(&h); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.F32Lens) != 10 || h.F32Lens[8] != -1 || h.F32Lens[9] != -1 {
+		t.Fatalf("header lists float32 arrays %v; want 10, the last two nil", h.F32Lens)
+	}
+	h.F32Lens = h.F32Lens[:8]
+	var hb bytes.Buffer
+	if err := gob.NewEncoder(&hb).Encode(&h); err != nil {
+		t.Fatal(err)
+	}
+	old := append(append(binary.LittleEndian.AppendUint64(slices.Clone(b[:8]), uint64(hb.Len())), hb.Bytes()...), b[16+hlen:len(b)-sha256.Size]...)
+	sum := sha256.Sum256(old)
+	if err := os.WriteFile(path, append(old, sum[:]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameState(s, got) {
+		t.Errorf("old layout read as\n%+v\nwant\n%+v", got, s)
 	}
 }
 

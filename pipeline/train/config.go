@@ -51,6 +51,17 @@ type Config struct {
 	// Tolerance is the convergence rule's threshold on the train AUC
 	// gained by doubling the run; 0 means DefaultTolerance.
 	Tolerance float64 `json:"tolerance"`
+	// Average, when positive, is the share of the run at its end over
+	// which L and R are averaged (tail or Polyak–Ruppert averaging): at
+	// most AverageSnapshots snapshots evenly spaced over the last Average
+	// of the batches, the last batch included, whose mean is the model of
+	// the final evaluation. It removes much of the minibatch noise left
+	// in the last iterate, at the memory of one more copy of L and R
+	// (benchmarks/results/table1-average.md). It needs a run of known
+	// length, so it cannot be combined with Converge or TimeBudget, and a
+	// run that Patience stops early keeps its selected model unaveraged.
+	// 0 is off.
+	Average float64 `json:"average,omitempty"`
 	// TimeBudget, when positive, stops the run at the first evaluation
 	// after this much training time (the best model so far is kept). The
 	// length then depends on the machine's speed, unlike every other
@@ -304,6 +315,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("train: tolerance %v, want a positive train-AUC gain (0: %v)", c.Tolerance, DefaultTolerance)
 	case c.TimeBudget < 0:
 		return fmt.Errorf("train: time budget %v, want a positive duration (0: none)", c.TimeBudget)
+	case !(c.Average >= 0 && c.Average <= 1):
+		return fmt.Errorf("train: average = %v, want the share of the run to average over, from 0 (off) to 1", c.Average)
+	case c.Average > 0 && (c.Converge || c.TimeBudget > 0):
+		return fmt.Errorf("train: averaging the run's last %v needs a run of known length; drop the convergence rule or the time budget, or the averaging", c.Average)
 	case !zeroOrPositive(c.EvalEvery):
 		return fmt.Errorf("train: eval-every = %v epochs, want a positive number (0: a twentieth of the run)", c.EvalEvery)
 	case c.EvalPairs < 0 || c.Patience < 0:
@@ -337,8 +352,8 @@ func (c Config) Validate() error {
 // EstimateMemory returns the bytes the sparse trainer needs for a graph of
 // n nodes and nnz arcs with evalPairs evaluation pairs under the resolved
 // configuration: parameters, optimiser moments and the best snapshot (8
-// float32 matrices of n x d/2; 4 and two n-vectors with RowRMS), the
-// gradient buffers (with PercentDelta two more such matrices and row
+// float32 matrices of n x d/2; 4 and two n-vectors with RowRMS; 2 more
+// for the running means of Average), the gradient buffers (with PercentDelta two more such matrices and row
 // stamps, otherwise the compact buffers of the rows a batch touches), the
 // graph, the sampler's tables and the evaluation pairs.
 func (c Config) EstimateMemory(n, nnz, evalPairs int) int64 {
@@ -353,6 +368,9 @@ func (c Config) EstimateMemory(n, nnz, evalPairs int) int64 {
 	} else {
 		pairs := int64(d.BatchWalks) * int64(d.Objective.Contexts()) * int64(1+d.Negatives)
 		b += 2 * min(pairs, int64(n)) * half * 4
+	}
+	if d.Average > 0 {
+		b += 2 * int64(n) * half * 4 // the running means of L and R
 	}
 	b += int64(n)*8*2 + int64(nnz)*12 // CSR
 	b += int64(nnz)*8 + int64(n)*8    // weighted sampler tables (upper bound)

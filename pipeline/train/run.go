@@ -70,6 +70,8 @@ type run struct {
 	// annealFrom (0: not annealing) at the rate annealLR.
 	capBatches, annealFrom int64
 	annealLR               float64
+	// avg averages the run's tail (nil: Config.Average is 0).
+	avg *averager
 
 	trPos, trNeg, tePos, teNeg []pipeline.Pair
 
@@ -137,6 +139,7 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 	walksTotal := int64(math.Ceil(cfg.Epochs * float64(n)))
 	r.batches = (walksTotal + int64(cfg.BatchWalks) - 1) / int64(cfg.BatchWalks)
 	r.capBatches = r.batches
+	r.avg = newAverager(cfg.Average, r.batches)
 	r.evalBatches = max(1, int64(math.Round(cfg.EvalEvery*float64(n)/float64(cfg.BatchWalks))))
 	msg := fmt.Sprintf("%d walks of length %d in %d batches", walksTotal, cfg.Objective.C, r.batches)
 	if cfg.Converge {
@@ -205,6 +208,9 @@ func (r *run) restore(st *State) error {
 		r.batches = st.Total
 	}
 	r.annealFrom, r.annealLR = st.AnnealFrom, st.AnnealLR
+	if r.avg != nil && st.AvgN > 0 {
+		r.avg.l, r.avg.r, r.avg.n = slices.Clone(st.AvgL), slices.Clone(st.AvgR), st.AvgN
+	}
 	r.best, r.sinceBest, r.lossSum, r.lossCount = st.Best, st.SinceBest, st.LossSum, st.LossCount
 	r.res.BestStep, r.res.Curve = st.BestStep, slices.Clone(st.Curve)
 	if st.BestL != nil {
@@ -246,6 +252,11 @@ func (r *run) loop(ctx context.Context) error {
 			return err
 		}
 		done := b + 1
+		if r.avg.due(done, r.batches) {
+			if err := r.avg.add(bctx, r.t.l, r.t.r, r.t.half, cfg.Workers); err != nil {
+				return err
+			}
+		}
 		if done%r.evalBatches == 0 || done == r.batches || r.overBudget() {
 			if stop := r.evaluate(done); stop || r.overBudget() {
 				r.batches = done
@@ -320,6 +331,12 @@ func (r *run) evaluate(done int64) (stop bool) {
 	pt := pipeline.CurvePoint{Step: int(done), Epoch: float64(done*int64(r.cfg.BatchWalks)) / float64(r.n),
 		Loss: r.lossSum / float64(r.lossCount), Q: t.Q(), Elapsed: r.elapsed()}
 	r.lossSum, r.lossCount = 0, 0
+	if done == r.batches && r.avg != nil && r.avg.n > 0 {
+		// The run's end: its model is the mean of the snapshots.
+		copy(t.l, r.avg.l)
+		copy(t.r, r.avg.r)
+		r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: r.avg.note()})
+	}
 	pt.TrainAUC = pipeline.PairAUC(t.l, t.r, t.half, r.trPos, r.trNeg)
 	pt.TestAUC = pipeline.PairAUC(t.l, t.r, t.half, r.tePos, r.teNeg)
 	res.Curve = append(res.Curve, pt)
@@ -391,6 +408,9 @@ func (r *run) snapshot(done int64) error {
 		Best: r.best, SinceBest: r.sinceBest, BestStep: res.BestStep, BestL: res.L, BestR: res.R,
 		BestQ: res.Q, BestQLogits: res.QLogits, Curve: res.Curve, LossSum: r.lossSum, LossCount: r.lossCount,
 		Total: r.batches, AnnealFrom: r.annealFrom, AnnealLR: r.annealLR, Settings: r.settings}
+	if r.avg != nil {
+		st.AvgL, st.AvgR, st.AvgN = r.avg.l, r.avg.r, r.avg.n
+	}
 	r.lastSave = time.Now()
 	return r.cfg.Checkpoint(st)
 }

@@ -365,16 +365,26 @@ func TestOneStepRowRMS(t *testing.T) {
 func TestResumeRowRMS(t *testing.T) {
 	t.Parallel()
 	g := smallGraph(60, 240, false, 4)
+	cfg := train.Config{Dim: 8, Epochs: 20, BatchWalks: 32, EvalEvery: 2, Seed: 5, Workers: 2, Optimizer: train.OptRowRMS}
+	resumeAt(t, g, cfg, 17, func(st *train.State) {
+		if len(st.VL) != 60 || st.ML != nil {
+			t.Errorf("checkpoint holds %d second moments of L and %d first moments, want 60 and none", len(st.VL), len(st.ML))
+		}
+	})
+}
+
+// resumeAt runs cfg on g (on cfg.Workers workers) saving a checkpoint
+// after batch batches, which check inspects, then resumes it on 1 worker
+// and fails the test unless both runs end with the same bytes.
+func resumeAt(t *testing.T, g *pipeline.Graph, cfg train.Config, batch int64, check func(*train.State)) {
+	t.Helper()
 	path := t.TempDir() + "/state.ckpt"
 	saved := false
-	cfg := train.Config{Dim: 8, Epochs: 20, BatchWalks: 32, EvalEvery: 2, Seed: 5, Workers: 2,
-		Optimizer: train.OptRowRMS, CheckpointEvery: time.Nanosecond}
+	cfg.CheckpointEvery = time.Nanosecond
 	cfg.Checkpoint = func(st *train.State) error {
-		if st.Batch == 17 && !saved {
+		if st.Batch == batch && !saved {
 			saved = true
-			if len(st.VL) != 60 || st.ML != nil {
-				t.Errorf("checkpoint holds %d second moments of L and %d first moments, want 60 and none", len(st.VL), len(st.ML))
-			}
+			check(st)
 			return train.WriteCheckpoint(path, st)
 		}
 		return nil

@@ -44,7 +44,7 @@ type options struct {
 	datasets, trainers, dims, contexts string
 	seeds, steps, batch, negatives     int
 	formulation, opt                   string
-	epochs, lr, alpha                  float64
+	epochs, lr, alpha, average         float64
 	verbose                            bool
 
 	datasetList, trainerList, variantList []string
@@ -63,6 +63,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	fs.Float64Var(&o.epochs, "epochs", 0, "sparse: epochs (0: the trainer's default)")
 	fs.IntVar(&o.batch, "batch", 0, "sparse: walks per batch (0: default)")
 	fs.Float64Var(&o.lr, "lr", 0, "sparse: learning rate (0: default)")
+	fs.Float64Var(&o.average, "average", 0, "sparse: share of the run at its end over which L and R are averaged (0: off)")
 	fs.IntVar(&o.negatives, "negatives", 0, "sparse: negatives per positive (0: default)")
 	fs.StringVar(&o.opt, "opt", "", "sparse: optimizer adam, rowrms or sgd (empty: default)")
 	fs.BoolVar(&o.verbose, "v", false, "print evaluation points")
@@ -165,7 +166,7 @@ func cell(ctx context.Context, h *benchmarks.Harness, o *options, split *pipelin
 			res, err = benchmarks.RunSplit(ctx, reference.Run, split, reference.Config{Objective: o.objective(variant), Dim: d, Steps: o.steps, Seed: uint64(s)}, rec)
 		} else {
 			res, err = benchmarks.RunSplit(ctx, train.Run, split, train.Config{Objective: o.objective(variant), Dim: d, Epochs: o.epochs,
-				BatchWalks: o.batch, LR: o.lr, Negatives: o.negatives, Optimizer: o.opt, Seed: uint64(s)}, rec)
+				BatchWalks: o.batch, LR: o.lr, Average: o.average, Negatives: o.negatives, Optimizer: o.opt, Seed: uint64(s)}, rec)
 		}
 		if err != nil {
 			return "", fmt.Errorf("%s d=%d %s seed %d: %w", ds, d, tr, s, err)
