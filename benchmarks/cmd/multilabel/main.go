@@ -12,7 +12,8 @@
 // labels), and unweighted unless a variant says weighted. wys trains on the
 // whole graph (no held-out edges) once per -variants entry: "default" is
 // the sparse trainer's defaults, any other entry joins settings with "+"
-// (code or paper for the formulation, weighted, lr=X), e.g.
+// (code or paper for the formulation, weighted, lr=X, batch=N, epochs=X,
+// average=S), e.g.
 // "paper+weighted+lr=0.005". gensim DeepWalk (benchmarks/gensim/deepwalk.py,
 // gensim's 5 epochs by default) embeds the unweighted graph. All are
 // scored by eval.MultiLabel: 10 random splits per
@@ -110,7 +111,7 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 	fs := h.Flags
 	names := fs.String("datasets", "PPI,POS", "comma-separated datasets: PPI, POS")
 	methods := fs.String("methods", "wys,gensim", "methods to run: wys, gensim")
-	variants := fs.String("variants", "default", "comma-separated wys variants: default, or settings joined by + (code, paper, weighted, lr=X), e.g. paper+weighted+lr=0.005")
+	variants := fs.String("variants", "default", "comma-separated wys variants: default, or settings joined by + (code, paper, weighted, lr=X, batch=N, epochs=X, average=S), e.g. paper+weighted+lr=0.005")
 	features := fs.String("features", eval.DefaultFeatures, "comma-separated feature variants of wys to score (LR, L, R, L+R, each optionally +norm)")
 	ratios := fs.String("ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "comma-separated training ratios")
 	fs.IntVar(&o.splits, "splits", 10, "random splits per ratio")

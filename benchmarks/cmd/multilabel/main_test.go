@@ -48,4 +48,6 @@ func TestUsage(t *testing.T) {
 	smoke.Exit(t, command, []string{"-datasets", "BlogCatalog", "-data", t.TempDir()}, 2, "unknown dataset")
 	smoke.Exit(t, command, []string{"-variants", "paper+weighed", "-data", t.TempDir()}, 2, `unknown setting "weighed"`)
 	smoke.Exit(t, command, []string{"-variants", "lr=-1", "-data", t.TempDir()}, 2, "not a positive number")
+	smoke.Exit(t, command, []string{"-variants", "batch=2.5", "-data", t.TempDir()}, 2, "whole number of walks")
+	smoke.Exit(t, command, []string{"-variants", "average=2", "-data", t.TempDir()}, 2, "average = 2")
 }

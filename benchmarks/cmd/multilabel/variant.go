@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -11,7 +12,8 @@ import (
 
 // variant is one wys training setting of the benchmark: the base
 // configuration (the command's flags) with the formulation, the reading
-// of the .mat weights and the learning rate changed.
+// of the .mat weights, the learning rate, the batch size, the length or
+// the tail averaging changed.
 type variant struct {
 	spec     string // as given, e.g. "paper+weighted+lr=0.005"; "default" for the base
 	weighted bool   // train on the .mat weights
@@ -29,7 +31,7 @@ func (v variant) name() string {
 
 // parseVariant reads a "+"-separated list of settings on top of base:
 // default (nothing changed), code or paper (the formulation), weighted,
-// and lr=X.
+// lr=X, batch=N, epochs=X and average=S.
 func parseVariant(spec string, base train.Config) (variant, error) {
 	v := variant{spec: spec, cfg: base}
 	if spec == "default" {
@@ -43,15 +45,29 @@ func parseVariant(spec string, base train.Config) (variant, error) {
 			v.cfg.Objective.Formulation = pipeline.FormulationPaper
 		case s == "weighted":
 			v.weighted = true
-		case strings.HasPrefix(s, "lr="):
-			lr, err := strconv.ParseFloat(s[len("lr="):], 64)
-			if err != nil || !(lr > 0) {
-				return v, fmt.Errorf("%q: the learning rate is not a positive number", s)
-			}
-			v.cfg.LR = lr
 		default:
-			return v, fmt.Errorf("unknown setting %q (want default, or code, paper, weighted and lr=X joined by +)", s)
+			name, val, _ := strings.Cut(s, "=")
+			set, ok := numeric[name]
+			if !ok || val == "" {
+				return v, fmt.Errorf("unknown setting %q (want default, or code, paper, weighted, lr=X, batch=N, epochs=X and average=S joined by +)", s)
+			}
+			x, err := strconv.ParseFloat(val, 64)
+			if err != nil || !(x > 0) || math.IsInf(x, 0) {
+				return v, fmt.Errorf("%q: %s is not a positive number", s, val)
+			}
+			if name == "batch" && x != math.Trunc(x) {
+				return v, fmt.Errorf("%q: a batch is a whole number of walks", s)
+			}
+			set(&v.cfg, x)
 		}
 	}
-	return v, nil
+	return v, v.cfg.Validate()
+}
+
+// numeric sets the variant settings that take a number.
+var numeric = map[string]func(*train.Config, float64){
+	"lr":      func(c *train.Config, x float64) { c.LR = x },
+	"batch":   func(c *train.Config, x float64) { c.BatchWalks = int(x) },
+	"epochs":  func(c *train.Config, x float64) { c.Epochs = x },
+	"average": func(c *train.Config, x float64) { c.Average = x },
 }
