@@ -68,7 +68,7 @@ type Config struct {
 	// setting.
 	TimeBudget time.Duration `json:"time_budget_ns,omitempty"`
 	// BatchWalks is the number of walks per minibatch; 0 means
-	// DefaultBatchWalks(N).
+	// DefaultBatchWalks(N), or the run's Epochs·N walks when fewer.
 	BatchWalks int `json:"batch_walks"`
 	// Negatives is the number of non-edge pairs drawn per positive pair;
 	// 0 means 1. (The estimator weights them so that the objective is
@@ -238,7 +238,9 @@ func (c Config) Resolve(n, nnz int) Config {
 		c.Tolerance = DefaultTolerance
 	}
 	if c.BatchWalks == 0 {
-		c.BatchWalks = DefaultBatchWalks(n)
+		// A run shorter than a batch is one batch of its own walks, not
+		// a whole default batch (3 nodes for 2 epochs: 6 walks, not 256).
+		c.BatchWalks = int(min(float64(DefaultBatchWalks(n)), math.Max(1, math.Ceil(c.Epochs*float64(n)))))
 	}
 	if c.Negatives == 0 {
 		c.Negatives = 1

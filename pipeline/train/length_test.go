@@ -9,6 +9,7 @@ import (
 
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/train"
+	"github.com/wys-project/wys/sparse"
 )
 
 func TestDefaultEpochs(t *testing.T) {
@@ -46,6 +47,35 @@ func TestDefaultBatchWalks(t *testing.T) {
 		if got := train.DefaultBatchWalks(c.n); got != c.want {
 			t.Errorf("DefaultBatchWalks(%d) = %d, want %d", c.n, got, c.want)
 		}
+	}
+}
+
+// TestShortRunOneBatch checks that a run shorter than the default batch
+// draws its own walks, not a whole batch: 3 nodes for 2 epochs are one
+// batch of 6 walks, 60 positive pairs at C = 10 (it drew 256 walks, 85
+// epochs, before), while a batch given explicitly stays as given.
+func TestShortRunOneBatch(t *testing.T) {
+	if got := (train.Config{Epochs: 2}).Resolve(3, 6).BatchWalks; got != 6 {
+		t.Errorf("2 epochs of 3 nodes: batches of %d walks, want 6", got)
+	}
+	if got := (train.Config{Epochs: 0.001}).Resolve(3, 6).BatchWalks; got != 1 {
+		t.Errorf("0.001 epochs of 3 nodes: batches of %d walks, want 1", got)
+	}
+	if got := (train.Config{Epochs: 2, BatchWalks: 100}).Resolve(3, 6).BatchWalks; got != 100 {
+		t.Errorf("-batch 100: batches of %d walks, want 100", got)
+	}
+	src := []int32{0, 1, 2, 1, 2, 0}
+	dst := []int32{1, 2, 0, 0, 1, 2}
+	adj, err := sparse.NewFromCOO(3, 3, src, dst, nil, sparse.DupFirst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := train.Run(context.Background(), &pipeline.Graph{Adj: adj}, nil, train.Config{Dim: 2, Epochs: 2, Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.Pairs != 60 {
+		t.Errorf("2 epochs of a triangle drew %d positive pairs, want 60 (6 walks of 10 steps)", res.Stats.Pairs)
 	}
 }
 
