@@ -260,6 +260,14 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// count is n followed by its unit, singular for 1: "1 edge", "2 edges".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 // repeats describes the edge lines (or, for a .mat file, the matrix
 // entries) that named an edge already read: for an undirected graph mostly
 // the second direction of each edge, as SNAP lists undirected graphs and
@@ -303,12 +311,16 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	rep.Load = lr
 	// The count is of the edges the graph holds: lr.UniqueEdges also
 	// counts the self-loops that were dropped.
-	edges, loops := lr.UniqueEdges-lr.SelfLoops, fmt.Sprintf("%d self-loops dropped", lr.SelfLoops)
+	edges, loops := lr.UniqueEdges-lr.SelfLoops, count(lr.SelfLoops, "self-loop", "self-loops")+" dropped"
 	if lr.KeptSelfLoops {
-		edges, loops = lr.UniqueEdges, fmt.Sprintf("%d of them self-loops, kept", lr.SelfLoops)
+		edges, loops = lr.UniqueEdges, fmt.Sprintf("%d of them %s, kept", lr.SelfLoops, map[bool]string{true: "a self-loop", false: "self-loops"}[lr.SelfLoops == 1])
 	}
-	fmt.Fprintf(stdout, "loaded %s: %d nodes, %d %s (%s)%s (%.2fs)\n",
-		display, lr.Nodes, edges, map[bool]string{true: "arcs", false: "edges"}[c.directed], loops, repeats(lr), time.Since(t0).Seconds())
+	unit, units := "edge", "edges"
+	if c.directed {
+		unit, units = "arc", "arcs"
+	}
+	fmt.Fprintf(stdout, "loaded %s: %s, %s (%s)%s (%.2fs)\n",
+		display, count(lr.Nodes, "node", "nodes"), count(edges, unit, units), loops, repeats(lr), time.Since(t0).Seconds())
 	if lr.Header != "" {
 		fmt.Fprintf(stdout, "skipped the header line %q\n", lr.Header)
 	}

@@ -656,7 +656,8 @@ func TestHelpAndVersion(t *testing.T) {
 
 // TestLoadLineCountsKeptEdges checks that the load line counts the edges
 // the graph holds: goodEdges' 6 edges plus two self-loops and a repeated
-// edge are 6 edges with the loops dropped and 8 with them kept.
+// edge are 6 edges with the loops dropped and 8 with them kept, and a
+// single one of each is named in the singular.
 func TestLoadLineCountsKeptEdges(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "loops.txt")
 	if err := os.WriteFile(path, []byte(goodEdges+"1 1\n4 4\n2 1\n"), 0o644); err != nil {
@@ -674,6 +675,21 @@ func TestLoadLineCountsKeptEdges(t *testing.T) {
 		}
 		if !strings.Contains(stdout, c.want) {
 			t.Errorf("%s: want %q in\n%s", c.flag, c.want, stdout)
+		}
+	}
+	// One of each is singular.
+	one := filepath.Join(t.TempDir(), "one.txt")
+	if err := os.WriteFile(one, []byte("1 2\n2 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for flag, want := range map[string]string{
+		"-keep-self-loops=false": "2 nodes, 1 edge (1 self-loop dropped)",
+		"-keep-self-loops":       "2 nodes, 2 edges (1 of them a self-loop, kept)",
+		"-directed":              "2 nodes, 1 arc (1 self-loop dropped)",
+	} {
+		code, stdout, stderr := runCLI(t, "-graph", one, flag, "-method", "svd", "-dim", "2", "-progress", "none")
+		if !strings.Contains(stdout, want) {
+			t.Errorf("%s: exit %d, want %q in\n%s%s", flag, code, want, stdout, stderr)
 		}
 	}
 }

@@ -142,6 +142,9 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 	r.avg = newAverager(cfg.Average, r.batches)
 	r.evalBatches = max(1, int64(math.Round(cfg.EvalEvery*float64(n)/float64(cfg.BatchWalks))))
 	msg := fmt.Sprintf("%d walks of length %d in %d batches", walksTotal, cfg.Objective.C, r.batches)
+	if r.batches == 1 {
+		msg = fmt.Sprintf("%d walks of length %d in 1 batch", walksTotal, cfg.Objective.C)
+	}
 	if cfg.Converge {
 		msg += fmt.Sprintf(" at most, ending when the train AUC gains less than %g per doubling of the run", cfg.Tolerance)
 	}
