@@ -131,6 +131,8 @@ func bucketedSupports(cfg Config) error {
 		return errors.New("train: the bucketed schedule supports the walk contexts only, not PPR or Adamic–Adar")
 	case cfg.Converge || cfg.TimeBudget > 0 || cfg.Checkpoint != nil || cfg.Resume != nil:
 		return errors.New("train: the bucketed schedule runs a fixed number of epochs: no convergence rule, time budget or checkpoints")
+	case cfg.Average > 0:
+		return errors.New("train: the bucketed schedule returns its last step; tail averaging (average) is a setting of the in-memory trainer")
 	}
 	return nil
 }

@@ -224,6 +224,7 @@ func TestScheduleRefuses(t *testing.T) {
 		{train.Config{Objective: pipeline.ObjectiveConfig{PPR: 0.2}}, "PPR"},
 		{train.Config{Converge: true}, "convergence"},
 		{train.Config{NegativeBlock: 4}, "negative blocks"},
+		{train.Config{Average: 0.5}, "tail averaging"},
 	} {
 		if _, err := train.NewSchedule(g, c.cfg, 2, 1); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want one naming %q", c.cfg, err, c.want)
