@@ -21,6 +21,9 @@
 // including the length of a run (DefaultEpochs: 150 walks per arc, capped
 // at DefaultPairBudget positive pairs). Config.Converge ends a run early
 // by a convergence rule, and Config.TimeBudget by the clock.
+// Config.Average makes the final model the mean of L and R over the run's
+// last share (tail averaging), which lowers the minibatch noise left in
+// the last step.
 //
 // # Determinism
 //
