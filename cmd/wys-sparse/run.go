@@ -281,12 +281,10 @@ func repeats(lr *graphio.LoadReport) string {
 	if lr.Format == "mat" {
 		unit, units, both, first = "matrix entry", "matrix entries", "as the transposed entry of a symmetric matrix does", "the weight of the entry stored first"
 	}
-	if lr.Duplicates != 1 {
-		unit = units
-	}
-	what := fmt.Sprintf(", %d %s repeated an arc already read (one arc kept", lr.Duplicates, unit)
+	lines := count(lr.Duplicates, unit, units)
+	what := fmt.Sprintf(", %s repeated an arc already read (one arc kept", lines)
 	if !lr.Directed {
-		what = fmt.Sprintf(", %d %s named an edge already read, in either direction (%s; one edge kept", lr.Duplicates, unit, both)
+		what = fmt.Sprintf(", %s named an edge already read, in either direction (%s; one edge kept", lines, both)
 	}
 	if lr.Weighted {
 		what += ", with " + first

@@ -355,9 +355,10 @@ func (c Config) Validate() error {
 // n nodes and nnz arcs with evalPairs evaluation pairs under the resolved
 // configuration: parameters, optimiser moments and the best snapshot (8
 // float32 matrices of n x d/2; 4 and two n-vectors with RowRMS; 2 more
-// for the running means of Average), the gradient buffers (with PercentDelta two more such matrices and row
-// stamps, otherwise the compact buffers of the rows a batch touches), the
-// graph, the sampler's tables and the evaluation pairs.
+// for the running means of Average), the gradient buffers (with
+// PercentDelta two more such matrices and row stamps, otherwise the
+// compact buffers of the rows a batch touches), the graph, the sampler's
+// tables and the evaluation pairs.
 func (c Config) EstimateMemory(n, nnz, evalPairs int) int64 {
 	d := c.Resolve(n, nnz)
 	half := int64(d.Dim / 2)

@@ -141,10 +141,11 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 	r.capBatches = r.batches
 	r.avg = newAverager(cfg.Average, r.batches)
 	r.evalBatches = max(1, int64(math.Round(cfg.EvalEvery*float64(n)/float64(cfg.BatchWalks))))
-	msg := fmt.Sprintf("%d walks of length %d in %d batches", walksTotal, cfg.Objective.C, r.batches)
+	unit := "batches"
 	if r.batches == 1 {
-		msg = fmt.Sprintf("%d walks of length %d in 1 batch", walksTotal, cfg.Objective.C)
+		unit = "batch"
 	}
+	msg := fmt.Sprintf("%d walks of length %d in %d %s", walksTotal, cfg.Objective.C, r.batches, unit)
 	if cfg.Converge {
 		msg += fmt.Sprintf(" at most, ending when the train AUC gains less than %g per doubling of the run", cfg.Tolerance)
 	}
