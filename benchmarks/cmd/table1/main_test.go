@@ -1,12 +1,18 @@
 package main
 
 import (
+	"context"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/wys-project/wys/benchmarks"
 	"github.com/wys-project/wys/benchmarks/internal/smoke"
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
 )
 
 var command = smoke.Bind(benchmarks.Run, "table1", run)
@@ -34,5 +40,51 @@ func TestSmoke(t *testing.T) {
 func TestUsage(t *testing.T) {
 	for _, tc := range [][]string{{"-trainers", "gpu", "unknown trainer"}, {"-contexts", "pagerank", "want none, ppr"}, {"-dims", "x", "bad width"}, {"-seeds", "0", "at least 1"}} {
 		smoke.Exit(t, command, []string{tc[0], tc[1], "-data", t.TempDir()}, 2, tc[2])
+	}
+}
+
+// TestObjective trains both trainers on a small planted-partition split
+// written to a data directory of its own, and checks the exact-objective
+// table: one row per trainer, each J the sum of its three terms, and each
+// model's J at the other trainer's q.
+func TestObjective(t *testing.T) {
+	g, err := pipeline.PlantedPartition(120, 4, 0.15, 0.01, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := pipeline.SplitEdges(context.Background(), g, 0.5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	if err := graphio.WriteSplitDir(context.Background(), filepath.Join(data, "planted", "asymproj"), split); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-data", data, "-datasets", "planted", "-trainers", "dense,sparse", "-dims", "8", "-steps", "20",
+		"-epochs", "20", "-objective"}
+	text := smoke.Run(t, command, args, "\n## The exact objective of each seed-1 model\n")
+	rows := 0
+	for _, line := range strings.Split(text[strings.Index(text, "## The exact objective"):], "\n") {
+		if !strings.HasPrefix(line, "| planted | 8 | ") {
+			continue
+		}
+		rows++
+		f := strings.Split(line, " | ")
+		// | planted | 8 | trainer | AUC | J | positive | negative | regulariser | cross |
+		var v [4]float64
+		for i := range v {
+			if v[i], err = strconv.ParseFloat(f[4+i], 64); err != nil {
+				t.Fatalf("column %d of %q: %v", 4+i, line, err)
+			}
+		}
+		if math.Abs(v[0]-(v[1]+v[2]+v[3])) > 2e-4 {
+			t.Errorf("%q: J %v is not positive + negative + regulariser = %v", line, v[0], v[1]+v[2]+v[3])
+		}
+		if !strings.Contains(f[8], "(positive ") {
+			t.Errorf("%q: no objective at the other trainer's q", line)
+		}
+	}
+	if rows != 2 {
+		t.Errorf("%d objective rows, want 2 (dense and sparse):\n%s", rows, text)
 	}
 }
