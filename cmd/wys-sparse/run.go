@@ -486,7 +486,7 @@ func (c *config) plotTitle() string {
 }
 
 const demoHint = `
-Next: embed your own graph (SNAP edge list, plain or .gz):
+Next: embed your own graph (SNAP edge list or CSV, plain or .gz):
   wys-sparse -graph edges.txt -out emb.txt -q-plot q.png -report report.json
 add -test-fraction 0.5 to hold out half of its edges and score link prediction,
 or reproduce the paper on a released split:

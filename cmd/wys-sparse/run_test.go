@@ -830,3 +830,48 @@ func TestGraphCSVHeader(t *testing.T) {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 }
+
+// TestReadmeQuickStart runs the README's first quick-start command (the
+// demo with no arguments) and compares what it prints with the README's
+// copy of that output, line by line up to the README's "...": only the
+// training time and rate may differ. A change to the demo's output or to
+// its defaults then shows here instead of leaving the README stale.
+func TestReadmeQuickStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a demo run at the default length; skipped under -short")
+	}
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	const intro = "The first command prints the following."
+	i := strings.Index(readme, intro)
+	if i < 0 {
+		t.Fatalf("README.md has no line %q", intro)
+	}
+	block := readme[i:]
+	start := strings.Index(block, "```\n")
+	end := strings.Index(block[start+4:], "```")
+	if start < 0 || end < 0 {
+		t.Fatalf("README.md: no fenced block after %q", intro)
+	}
+	want := strings.Split(strings.TrimSuffix(block[start+4:start+4+end], "\n"), "\n")
+	code, stdout, stderr := runCLI(t, "-progress", "none")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	got := strings.Split(stdout, "\n")
+	rate := regexp.MustCompile(`in [0-9.]+s, [0-9.]+M positive pairs/s`)
+	for j, w := range want {
+		if w == "..." {
+			return
+		}
+		if j >= len(got) {
+			t.Fatalf("README line %d %q: the demo printed only %d lines:\n%s", j+1, w, len(got), stdout)
+		}
+		if g := got[j]; rate.ReplaceAllString(g, "in T") != rate.ReplaceAllString(w, "in T") {
+			t.Errorf("README's quick-start output, line %d:\n  README: %s\n  demo:   %s", j+1, w, g)
+		}
+	}
+}
