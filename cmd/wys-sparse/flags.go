@@ -115,7 +115,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.Var(uints{&sp.Seed, &de.Seed, &bl.Seed}, "seed", "seed of every random choice (same seed and data: same output)")
 	fs.Var(ints{&sp.Workers, &de.Workers, &bl.Workers}, "workers", "goroutines (0: all cores); the output does not depend on it")
 	fs.StringVar(&c.out, "out", "", "write embeddings to `FILE` (format from -format or the extension: .npy, .tsv, else word2vec text; .gz compresses text)")
-	fs.StringVar(&c.format, "format", "", "embedding format: w2v, npy or tsv (default: from the -out extension)")
+	fs.StringVar(&c.format, "format", "", "embedding format: w2v, npy, tsv or csv (default: from the -out extension)")
 	fs.StringVar(&c.qJSON, "q-out", "", "write the learned Q and q as JSON to `FILE`")
 	fs.StringVar(&c.qPlot, "q-plot", "", "draw the learned Q (log scale, like the paper's Figure 2a) to `FILE`.png or .svg")
 	fs.StringVar(&c.report, "report", "", "write a JSON report (inputs with sha256, settings, curves, metrics, timings, memory) to `FILE`")
@@ -527,8 +527,8 @@ func (c *config) checkFlags() error {
 		return usagef("-checkpoint works with the sparse WYS trainer only")
 	case c.Sparse.CheckpointEvery <= 0:
 		return usagef("-checkpoint-every %v: want a positive duration", c.Sparse.CheckpointEvery)
-	case c.format != "" && c.format != graphio.FormatWord2Vec && c.format != graphio.FormatNPY && c.format != graphio.FormatTSV:
-		return usagef("-format %q: want w2v, npy or tsv", c.format)
+	case c.format != "" && !graphio.KnownFormat(c.format):
+		return usagef("-format %q: want w2v, npy, tsv or csv", c.format)
 	}
 	for _, f := range []struct {
 		name string
@@ -567,12 +567,15 @@ func (c *config) checkOutputs() error {
 			return err
 		}
 	}
-	if format := c.format; strings.EqualFold(filepath.Ext(c.out), ".gz") {
+	if format := c.format; c.out != "" {
 		if format == "" {
-			format = graphio.FormatFromPath(c.out)
+			var err error
+			if format, err = graphio.FormatFromPath(c.out); err != nil {
+				return outFormatErr("-out", c.out, "-format", err)
+			}
 		}
-		if format == graphio.FormatNPY {
-			return usagef("-out %s: numpy.load cannot read a gzip-compressed .npy; drop the .gz, or write word2vec text (.txt.gz) or TSV (.tsv.gz)", c.out)
+		if format == graphio.FormatNPY && strings.EqualFold(filepath.Ext(c.out), ".gz") {
+			return usagef("-out %s: numpy.load cannot read a gzip-compressed .npy; drop the .gz, or write word2vec text (.txt.gz), TSV (.tsv.gz) or CSV (.csv.gz)", c.out)
 		}
 	}
 	if c.qPlot != "" {
@@ -581,6 +584,20 @@ func (c *config) checkOutputs() error {
 		}
 	}
 	return nil
+}
+
+// outFormatErr turns FormatFromPath's refusal of the file name given to
+// flag (-out, or eval's and neighbors' -emb; formatFlag would override
+// it) into a usage error.
+func outFormatErr(flag, path, formatFlag string, err error) error {
+	var fe *graphio.FormatNameError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	if fe.Hint != "" && flag == "-emb" {
+		return usagef("%s %s: the name promises %s, which wys-sparse does not read; %s", flag, path, fe.Promises, fe.Hint)
+	}
+	return usagef("%s %s: the name promises %s, which wys-sparse neither writes nor reads: name it .txt, .emb or .vec (word2vec text), .tsv or .csv (each plain or .gz), or .npy, or give %s", flag, path, fe.Promises, formatFlag)
 }
 
 // fixedQ returns the fixed context distribution named by name (deepwalk:

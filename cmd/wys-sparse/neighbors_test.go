@@ -35,7 +35,7 @@ func smallIntEmbeddings(t *testing.T, path string, n, half int) *pipeline.Result
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := graphio.WriteEmbeddings(path, graphio.FormatFromPath(path), res, ids); err != nil {
+	if err := graphio.WriteEmbeddings(path, "", res, ids); err != nil {
 		t.Fatal(err)
 	}
 	return res
@@ -128,6 +128,8 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-lr-single", []string{"eval", "-emb", gensim, "-split", split, "-score", "lr"}},
 		{"eval-missing-nodes", []string{"eval", "-emb", emb, "-split", split}},
 		{"eval-ragged", []string{"eval", "-emb", ragged, "-split", split}},
+		{"eval-emb-format-name", []string{"eval", "-emb", filepath.Join(tmp, "emb.h5"), "-split", split}},
+		{"eval-emb-binary-word2vec", []string{"eval", "-emb", filepath.Join(tmp, "emb.bin"), "-split", split}},
 		{"eval-extra-argument", []string{"eval", gensim}},
 		{"eval-repeats-without-mat", []string{"eval", "-emb", gensim, "-split", split, "-repeats", "3"}},
 		{"eval-bad-ratios", []string{"eval", "-emb", gensim, "-mat", "x.mat", "-ratios", "0.5,1"}},

@@ -436,7 +436,10 @@ func (c *config) write(stdout io.Writer, res *pipeline.Result, ids *pipeline.Nod
 	if c.out != "" {
 		format := c.format
 		if format == "" {
-			format = graphio.FormatFromPath(c.out)
+			var err error
+			if format, err = graphio.FormatFromPath(c.out); err != nil {
+				return err
+			}
 		}
 		if err := graphio.WriteEmbeddings(c.out, format, res, ids); err != nil {
 			return err

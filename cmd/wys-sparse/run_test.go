@@ -119,6 +119,8 @@ func TestErrorsGolden(t *testing.T) {
 		{"beta-negative", []string{"-beta", "-0.5"}},
 		{"out-npy-gz", []string{"-graph", good, "-out", filepath.Join(tmp, "emb.npy.gz")}},
 		{"plot-extension", []string{"-graph", good, "-q-plot", filepath.Join(tmp, "q.jpg")}},
+		{"out-format-name", []string{"-graph", good, "-out", filepath.Join(tmp, "emb.parquet")}},
+		{"out-binary-word2vec", []string{"-graph", good, "-out", filepath.Join(tmp, "emb.bin")}},
 		{"dense-too-large", []string{"-trainer", "dense", "-max-memory", "0.0001", "-progress", "none"}},
 		{"split-not-a-dir", []string{"-split", good}},
 		{"unknown-label-node", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-labels", labels, "-label-split", labels, "-progress", "none"}},

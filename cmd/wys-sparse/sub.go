@@ -74,8 +74,8 @@ type embFlags struct {
 }
 
 func (e *embFlags) bind(fs *flag.FlagSet) {
-	fs.StringVar(&e.path, "emb", "", "embedding `FILE`: word2vec text (.txt, .emb, gensim, node2vec, ProNE), .tsv, or .npy with its .ids.txt (rows 0..N-1 without one); plain or .gz")
-	fs.StringVar(&e.format, "emb-format", "", "`FORMAT` of -emb: w2v, npy or tsv (default: from the -emb extension)")
+	fs.StringVar(&e.path, "emb", "", "embedding `FILE`: word2vec text (.txt, .emb, gensim, node2vec, ProNE), .tsv, .csv, or .npy with its .ids.txt (rows 0..N-1 without one); text plain or .gz")
+	fs.StringVar(&e.format, "emb-format", "", "`FORMAT` of -emb: w2v, npy, tsv or csv (default: from the -emb extension)")
 	fs.StringVar(&e.layout, "layout", "auto", "`LAYOUT`: auto ([L | R] when the FILE.wys.json marker that wys-sparse writes is present, else a single table), halves (a wys file without its marker) or single")
 }
 
@@ -84,10 +84,15 @@ func (e *embFlags) check() error {
 	switch {
 	case e.path == "":
 		return usagef("-emb FILE is required: the embeddings to use")
-	case e.format != "" && e.format != graphio.FormatWord2Vec && e.format != graphio.FormatNPY && e.format != graphio.FormatTSV:
-		return usagef("-emb-format %q: want w2v, npy or tsv", e.format)
+	case e.format != "" && !graphio.KnownFormat(e.format):
+		return usagef("-emb-format %q: want w2v, npy, tsv or csv", e.format)
 	case e.layout != "auto" && e.layout != graphio.LayoutHalves && e.layout != graphio.LayoutSingle:
 		return usagef("-layout %q: want auto, halves or single", e.layout)
+	}
+	if e.format == "" {
+		if _, err := graphio.FormatFromPath(e.path); err != nil {
+			return outFormatErr("-emb", e.path, "-emb-format", err)
+		}
 	}
 	return nil
 }

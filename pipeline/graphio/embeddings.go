@@ -66,8 +66,8 @@ func (e *Embeddings) Sides() (l, r []float32) {
 // ReadOptions controls ReadEmbeddings. The zero value guesses the format
 // from the file name and the layout from the marker file.
 type ReadOptions struct {
-	// Format is FormatWord2Vec, FormatNPY or FormatTSV; "" guesses it
-	// from the name (FormatFromPath).
+	// Format is FormatWord2Vec, FormatNPY, FormatTSV or FormatCSV; ""
+	// guesses it from the name (FormatFromPath).
 	Format string
 	// Layout is LayoutAuto, LayoutHalves or LayoutSingle.
 	Layout string
@@ -104,23 +104,25 @@ func MarkerPath(path string) string { return path + ".wys.json" }
 // duplicate id. ctx is checked every 65,536 lines.
 func ReadEmbeddings(ctx context.Context, path string, opt ReadOptions) (*Embeddings, error) {
 	format := opt.Format
+	var err error
 	if format == "" {
-		format = FormatFromPath(path)
+		if format, err = FormatFromPath(path); err != nil {
+			return nil, err
+		}
 	}
 	var e *Embeddings
-	var err error
 	switch format {
 	case FormatNPY:
 		e, err = loadEmbeddingsNPY(ctx, path)
-	case FormatWord2Vec, FormatTSV:
+	case FormatWord2Vec, FormatTSV, FormatCSV:
 		var f *os.File
 		if f, err = os.Open(path); err != nil {
 			return nil, fmt.Errorf("%w (check the path)", err)
 		}
 		defer f.Close()
-		e, err = ReadEmbeddingsText(ctx, f, path)
+		e, err = readEmbeddingsText(ctx, f, path, format == FormatCSV)
 	default:
-		return nil, fmt.Errorf("graphio: unknown embedding format %q (want %s, %s or %s)", format, FormatWord2Vec, FormatNPY, FormatTSV)
+		return nil, fmt.Errorf("graphio: unknown embedding format %q (want %s)", format, formatList)
 	}
 	if err != nil {
 		return nil, err
@@ -169,8 +171,9 @@ func writeMarker(path string, rows, dim int) error {
 // textTable accumulates the rows of a text embedding file.
 type textTable struct {
 	name      string
-	headerN   int // -1 without a header
-	dim       int // 0 until the first row
+	csv       bool // fields separated by commas, the id maybe quoted
+	headerN   int  // -1 without a header
+	dim       int  // 0 until the first row
 	names     []string
 	y         []float32
 	firstLine map[string]int
@@ -181,6 +184,12 @@ type textTable struct {
 // line of exactly two integers is the header "N D"; blank lines are
 // skipped.
 func ReadEmbeddingsText(ctx context.Context, r io.Reader, name string) (*Embeddings, error) {
+	return readEmbeddingsText(ctx, r, name, false)
+}
+
+// readEmbeddingsText is ReadEmbeddingsText; with csv the fields are
+// separated by commas (FormatCSV) instead of spaces or tabs.
+func readEmbeddingsText(ctx context.Context, r io.Reader, name string, csv bool) (*Embeddings, error) {
 	in, err := openText(r, name)
 	if err != nil {
 		return nil, err
@@ -189,7 +198,7 @@ func ReadEmbeddingsText(ctx context.Context, r io.Reader, name string) (*Embeddi
 	if err := refuseBinary(in, name); err != nil {
 		return nil, err
 	}
-	t := &textTable{name: name, headerN: -1, firstLine: map[string]int{}}
+	t := &textTable{name: name, csv: csv, headerN: -1, firstLine: map[string]int{}}
 	last := 0
 	err = in.lines(ctx, func(ln int, text []byte) error {
 		last = ln
@@ -213,7 +222,15 @@ func ReadEmbeddingsText(ctx context.Context, r io.Reader, name string) (*Embeddi
 
 // line reads line ln of a text embedding file.
 func (t *textTable) line(ln int, text string) error {
-	f := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' })
+	var f []string
+	if t.csv {
+		var err error
+		if f, err = csvFields(text); err != nil {
+			return formatErr(t.name, ln, "%v", err)
+		}
+	} else {
+		f = strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' })
+	}
 	if len(f) == 0 {
 		return nil
 	}
@@ -257,6 +274,60 @@ func (t *textTable) line(ln int, text string) error {
 	}
 	t.names = append(t.names, f[0])
 	return nil
+}
+
+// csvFields splits a line of FormatCSV: comma-separated fields, spaces
+// around them trimmed, the first (the id) in double quotes when it holds
+// a comma or a quote, a quote inside doubled (RFC 4180, as csvField
+// writes it and pandas reads it). A blank line has no fields.
+func csvFields(line string) ([]string, error) {
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return nil, nil
+	}
+	var id string
+	if strings.HasPrefix(line, `"`) {
+		end := 1
+		var b strings.Builder
+		for {
+			i := strings.IndexByte(line[end:], '"')
+			if i < 0 {
+				return nil, fmt.Errorf("the quoted id %.40s has no closing quote", line)
+			}
+			b.WriteString(line[end : end+i])
+			end += i + 1
+			if !strings.HasPrefix(line[end:], `"`) {
+				break
+			}
+			b.WriteByte('"') // a doubled quote
+			end++
+		}
+		id, line = b.String(), strings.TrimSpace(line[end:])
+		if line != "" && !strings.HasPrefix(line, ",") {
+			return nil, fmt.Errorf("text after the quoted id %.40q: want a comma", id)
+		}
+		line = strings.TrimPrefix(line, ",")
+	} else {
+		id, line, _ = strings.Cut(line, ",")
+	}
+	f := []string{strings.TrimSpace(id)}
+	if line == "" {
+		return f, nil
+	}
+	for _, x := range strings.Split(line, ",") {
+		f = append(f, strings.TrimSpace(x))
+	}
+	return f, nil
+}
+
+// csvField returns s as one field of a CSV line: as it is, or in double
+// quotes with its quotes doubled when it holds a comma, a quote or a line
+// break.
+func csvField(s string) string {
+	if !strings.ContainsAny(s, ",\"\r\n") {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
 // refuseBinary returns an error when the file starts like binary

@@ -20,20 +20,72 @@ const (
 	FormatWord2Vec = "w2v" // text: header "N D", then "id x1 … xD"
 	FormatNPY      = "npy" // N x D float32 .npy, ids in a sibling .ids.txt
 	FormatTSV      = "tsv" // "id<TAB>x1<TAB>…<TAB>xD", no header
+	FormatCSV      = "csv" // "id,x1,…,xD", no header
 )
 
-// FormatFromPath guesses the embedding format from a file name: .npy is
-// NumPy, .tsv is TSV, anything else word2vec text; a trailing .gz (which
-// WriteEmbeddings compresses) is looked through.
-func FormatFromPath(path string) string {
-	switch strings.ToLower(filepath.Ext(trimGz(path))) {
-	case ".npy":
-		return FormatNPY
-	case ".tsv":
-		return FormatTSV
-	}
-	return FormatWord2Vec
+// formatList names the embedding formats in messages.
+const formatList = FormatWord2Vec + ", " + FormatNPY + ", " + FormatTSV + " or " + FormatCSV
+
+// KnownFormat reports whether f is one of the Format constants.
+func KnownFormat(f string) bool {
+	return f == FormatWord2Vec || f == FormatNPY || f == FormatTSV || f == FormatCSV
 }
+
+// otherFormats are file name extensions that promise a format wys does
+// neither write nor read: guessed as word2vec text, such a file would be
+// text under a name that its readers take for something else.
+var otherFormats = map[string]string{
+	".bin": "binary word2vec", ".parquet": "Parquet", ".h5": "HDF5", ".hdf5": "HDF5",
+	".pkl": "a Python pickle", ".pickle": "a Python pickle", ".npz": "a NumPy archive",
+	".json": "JSON", ".feather": "Arrow", ".arrow": "Arrow", ".mat": "a MATLAB file",
+	".xlsx": "an Excel workbook",
+}
+
+// FormatFromPath guesses the embedding format from a file name: .npy is
+// NumPy, .tsv TSV, .csv CSV, anything else word2vec text (.txt, .emb,
+// .vec, …); a trailing .gz (which WriteEmbeddings compresses) is looked
+// through. A name whose extension promises a format wys does not handle
+// (.bin, .parquet, .h5, .pkl, .npz, .json, …) is an error that names it,
+// rather than word2vec text under a misleading name; an explicit format
+// still writes or reads such a file.
+func FormatFromPath(path string) (string, error) {
+	ext := strings.ToLower(filepath.Ext(trimGz(path)))
+	switch ext {
+	case ".npy":
+		return FormatNPY, nil
+	case ".tsv":
+		return FormatTSV, nil
+	case ".csv":
+		return FormatCSV, nil
+	}
+	if what, ok := otherFormats[ext]; ok {
+		e := &FormatNameError{Path: path, Promises: what}
+		if ext == ".bin" {
+			e.Hint = "gensim re-saves binary word2vec as text: KeyedVectors.save_word2vec_format(path, binary=False)"
+		}
+		return "", e
+	}
+	return FormatWord2Vec, nil
+}
+
+// FormatNameError is FormatFromPath's error for a name whose extension
+// promises a format that wys does not handle.
+type FormatNameError struct {
+	Path     string
+	Promises string // the format the name promises, as a phrase
+	Hint     string // how to turn such a file into one wys reads, or ""
+}
+
+func (e *FormatNameError) Error() string {
+	hint := ""
+	if e.Hint != "" {
+		hint = " (" + e.Hint + ")"
+	}
+	return fmt.Sprintf("graphio: %s: the name promises %s%s, which wys neither writes nor reads; %s", e.Path, e.Promises, hint, FormatNames)
+}
+
+// FormatNames says which file names give which embedding format.
+const FormatNames = "name the file .txt, .emb or .vec (word2vec text), .tsv or .csv (each plain or .gz), or .npy, or give the format explicitly"
 
 // isGz reports whether path names a gzip file (".gz").
 func isGz(path string) bool { return strings.EqualFold(filepath.Ext(path), ".gz") }
@@ -68,7 +120,10 @@ func appendVector(buf []byte, res *pipeline.Result, i int, sep byte) []byte {
 // embedding file itself is exactly what numpy and gensim read.
 func WriteEmbeddings(path, format string, res *pipeline.Result, ids *pipeline.NodeIDs) error {
 	if format == "" {
-		format = FormatFromPath(path)
+		var err error
+		if format, err = FormatFromPath(path); err != nil {
+			return err
+		}
 	}
 	if err := writeEmbeddings(path, format, res, ids); err != nil {
 		return err
@@ -86,7 +141,7 @@ func writeEmbeddings(path, format string, res *pipeline.Result, ids *pipeline.No
 	}
 	d := 2 * res.Half
 	switch format {
-	case FormatWord2Vec, FormatTSV:
+	case FormatWord2Vec, FormatTSV, FormatCSV:
 		return atomicfile.Write(path, func(w io.Writer) error {
 			if isGz(path) {
 				// gzip's header carries no time, so the bytes depend on
@@ -131,22 +186,28 @@ func writeEmbeddings(path, format string, res *pipeline.Result, ids *pipeline.No
 			return nil
 		})
 	}
-	return fmt.Errorf("graphio: unknown embedding format %q (want %s, %s or %s)", format, FormatWord2Vec, FormatNPY, FormatTSV)
+	return fmt.Errorf("graphio: unknown embedding format %q (want %s)", format, formatList)
 }
 
-// writeText writes word2vec text (a header "N D", then "id x1 … xD") or
-// TSV ("id<TAB>x1…", no header) to w.
+// writeText writes word2vec text (a header "N D", then "id x1 … xD"),
+// TSV ("id<TAB>x1…", no header) or CSV ("id,x1,…", no header) to w.
 func writeText(w io.Writer, format string, res *pipeline.Result, ids *pipeline.NodeIDs) error {
 	d := 2 * res.Half
 	sep := byte(' ')
 	if format == FormatTSV {
 		sep = '\t'
+	} else if format == FormatCSV {
+		sep = ','
 	} else if _, err := fmt.Fprintf(w, "%d %d\n", res.N, d); err != nil {
 		return err
 	}
 	buf := make([]byte, 0, 16*d)
 	for i := 0; i < res.N; i++ {
-		buf = append(buf[:0], ids.Name(i)...)
+		id := ids.Name(i)
+		if format == FormatCSV {
+			id = csvField(id)
+		}
+		buf = append(buf[:0], id...)
 		buf = appendVector(buf, res, i, sep)
 		buf = append(buf, '\n')
 		if _, err := w.Write(buf); err != nil {

@@ -3,11 +3,15 @@ package graphio
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
+	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,9 +32,22 @@ func TestFormatFromPath(t *testing.T) {
 	for path, want := range map[string]string{
 		"emb.npy": FormatNPY, "a/b/EMB.NPY": FormatNPY, "emb.tsv": FormatTSV,
 		"emb.txt": FormatWord2Vec, "emb": FormatWord2Vec, "emb.vec": FormatWord2Vec,
+		"emb.csv": FormatCSV, "emb.CSV.gz": FormatCSV, "emb.tsv.gz": FormatTSV,
 	} {
-		if got := FormatFromPath(path); got != want {
-			t.Errorf("FormatFromPath(%q) = %q, want %q", path, got, want)
+		if got, err := FormatFromPath(path); got != want || err != nil {
+			t.Errorf("FormatFromPath(%q) = %q, %v, want %q", path, got, err, want)
+		}
+	}
+	// Names that promise a format wys does not handle are refused, not
+	// taken for word2vec text.
+	for path, promise := range map[string]string{
+		"emb.bin": "binary word2vec", "emb.parquet": "Parquet", "emb.h5": "HDF5", "emb.PKL": "pickle",
+		"emb.npz": "NumPy archive", "emb.json.gz": "JSON",
+	} {
+		got, err := FormatFromPath(path)
+		var fe *FormatNameError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), promise) || !strings.Contains(err.Error(), ".csv") {
+			t.Errorf("FormatFromPath(%q) = %q, %v: want a FormatNameError naming %s and the formats", path, got, err, promise)
 		}
 	}
 }
@@ -146,9 +163,13 @@ func TestWriteEmbeddingsNPY(t *testing.T) {
 // one FormatFromPath names: the same bytes as the explicit format.
 func TestWriteEmbeddingsFormatFromPath(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"emb.npy", "emb.tsv", "emb.txt.gz"} {
+	for _, name := range []string{"emb.npy", "emb.tsv", "emb.txt.gz", "emb.csv"} {
 		explicit, implied := filepath.Join(dir, "a-"+name), filepath.Join(dir, "b-"+name)
-		if err := WriteEmbeddings(explicit, FormatFromPath(name), testResult(), nil); err != nil {
+		format, err := FormatFromPath(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteEmbeddings(explicit, format, testResult(), nil); err != nil {
 			t.Fatal(err)
 		}
 		if err := WriteEmbeddings(implied, "", testResult(), nil); err != nil {
@@ -157,7 +178,7 @@ func TestWriteEmbeddingsFormatFromPath(t *testing.T) {
 		a, _ := os.ReadFile(explicit)
 		b, _ := os.ReadFile(implied)
 		if len(a) == 0 || !bytes.Equal(a, b) {
-			t.Errorf("%s: format \"\" wrote %d bytes unlike the %s format's %d", name, len(b), FormatFromPath(name), len(a))
+			t.Errorf("%s: format \"\" wrote %d bytes unlike the %s format's %d", name, len(b), format, len(a))
 		}
 	}
 }
@@ -165,7 +186,7 @@ func TestWriteEmbeddingsFormatFromPath(t *testing.T) {
 func TestWriteEmbeddingsErrors(t *testing.T) {
 	dir := t.TempDir()
 	res := testResult()
-	if err := WriteEmbeddings(filepath.Join(dir, "e"), "csv", res, nil); err == nil || !strings.Contains(err.Error(), "unknown embedding format") {
+	if err := WriteEmbeddings(filepath.Join(dir, "e"), "parquet", res, nil); err == nil || !strings.Contains(err.Error(), "unknown embedding format") {
 		t.Errorf("unknown format: %v", err)
 	}
 	if err := WriteEmbeddings(filepath.Join(dir, "e"), FormatTSV, res, pipeline.IdentityIDs(4)); err == nil {
@@ -207,7 +228,7 @@ func TestWriteEmbeddingsGzip(t *testing.T) {
 		{"emb.tsv.GZ", "alice\t0.5\t-1\t1\t2\nbob\t2\t0.25\t3\t4\ncarol\t-3.5\t0.001\t5\t6\n"},
 	} {
 		path := filepath.Join(dir, c.name)
-		if err := WriteEmbeddings(path, FormatFromPath(path), res, ids); err != nil {
+		if err := WriteEmbeddings(path, "", res, ids); err != nil {
 			t.Fatal(err)
 		}
 		raw, err := os.ReadFile(path)
@@ -222,7 +243,7 @@ func TestWriteEmbeddingsGzip(t *testing.T) {
 		if err != nil || string(got) != c.want {
 			t.Errorf("%s decompresses to %q (%v), want %q", c.name, got, err, c.want)
 		}
-		if err := WriteEmbeddings(path, FormatFromPath(path), res, ids); err != nil {
+		if err := WriteEmbeddings(path, "", res, ids); err != nil {
 			t.Fatal(err)
 		}
 		if again, _ := os.ReadFile(path); !bytes.Equal(again, raw) {
@@ -234,5 +255,80 @@ func TestWriteEmbeddingsGzip(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "emb.npy.gz")); !os.IsNotExist(err) {
 		t.Errorf("refused .npy.gz left a file (%v)", err)
+	}
+}
+
+// TestEmbeddingsCSV writes CSV with ids that need quoting, parses it with
+// encoding/csv (RFC 4180, as pandas reads it) against the values written,
+// and reads it back with ReadEmbeddings, plain and gzip.
+func TestEmbeddingsCSV(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"alice", `bob, "the builder"`, "carol"}
+	ids := pipeline.NewStringIDs(names)
+	res := testResult()
+	for _, name := range []string{"emb.csv", "emb.csv.gz"} {
+		path := filepath.Join(dir, name)
+		if err := WriteEmbeddings(path, "", res, ids); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(path)
+		if strings.HasSuffix(name, ".gz") {
+			zr, err := gzip.NewReader(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, err = io.ReadAll(zr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: encoding/csv: %v\n%s", name, err, b)
+		}
+		if len(rows) != res.N {
+			t.Fatalf("%s: %d rows, want %d (no header)", name, len(rows), res.N)
+		}
+		for i, row := range rows {
+			if row[0] != names[i] || len(row) != 1+2*res.Half {
+				t.Fatalf("%s: row %d is %q, want id %q and %d numbers", name, i, row, names[i], 2*res.Half)
+			}
+			for j, s := range row[1:] {
+				want := res.L[i*res.Half+j%res.Half]
+				if j >= res.Half {
+					want = res.R[i*res.Half+j%res.Half]
+				}
+				if x, err := strconv.ParseFloat(s, 32); err != nil || float32(x) != want {
+					t.Errorf("%s: row %d column %d is %q, want %v", name, i, j+1, s, want)
+				}
+			}
+		}
+		e, err := ReadEmbeddings(context.Background(), path, ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, r := e.Sides()
+		if !e.Halves || e.N() != res.N || !slices.Equal(l, res.L) || !slices.Equal(r, res.R) {
+			t.Errorf("%s read back: halves %v, %d rows, L %v R %v", name, e.Halves, e.N(), l, r)
+		}
+		for i, n := range names {
+			if got := e.IDs.Name(i); got != n {
+				t.Errorf("%s read back: id %d is %q, want %q", name, i, got, n)
+			}
+		}
+	}
+}
+
+// TestCSVFieldsErrors: a CSV line that cannot be split is an error naming
+// the file and line.
+func TestCSVFieldsErrors(t *testing.T) {
+	for text, want := range map[string]string{
+		"a,1,2\n\"b,1,2\n":    "emb.csv:2: malformed input: the quoted id \"b,1,2 has no closing quote",
+		"a,1,2\n\"b\"x,1,2\n": "emb.csv:2: malformed input: text after the quoted id \"b\": want a comma",
+		"a,1,2\nb,1,x\n":      "emb.csv:2: malformed input: column 3 of id \"b\" is \"x\", not a number",
+	} {
+		_, err := readEmbeddingsText(context.Background(), strings.NewReader(text), "emb.csv", true)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", text, err, want)
+		}
 	}
 }
