@@ -60,8 +60,8 @@ func bindFlags(fs *flag.FlagSet) *config {
 	fs.IntVar(&sp.Negatives, "negatives", 1, "non-edge pairs per positive pair")
 	fs.Uint64Var(&sp.Seed, "seed", 1, "seed of every random choice (same seed and P: same output on any runner)")
 	fs.IntVar(&sp.Workers, "workers", 0, "goroutines per bucket step (0: all cores); the output does not depend on it")
-	fs.StringVar(&c.out, "out", "", "write embeddings to `FILE` (.npy, .tsv, else word2vec text)")
-	fs.StringVar(&c.format, "format", "", "embedding format: w2v, npy or tsv (default: from the -out extension)")
+	fs.StringVar(&c.out, "out", "", "write embeddings to `FILE` (.npy, .tsv, .csv, else word2vec text; text may end in .gz)")
+	fs.StringVar(&c.format, "format", "", "embedding format: w2v, npy, tsv or csv (default: from the -out extension)")
 	fs.StringVar(&c.qOut, "q-out", "", "write the learned Q and q as JSON to `FILE`")
 	fs.StringVar(&c.report, "report", "", "write a JSON report (settings, AUCs, Q, rounds, bytes moved, timings) to `FILE`")
 	return c

@@ -104,9 +104,28 @@ func finite(x float64) *float64 {
 	return &x
 }
 
+// checkOut refuses, before any work, an -out whose format is unknown:
+// an unknown -format, or a name that promises a format wys does not
+// write (graphio.FormatFromPath).
+func (c *config) checkOut() error {
+	switch {
+	case c.out == "":
+		return nil
+	case c.format == "":
+		_, err := graphio.FormatFromPath(c.out)
+		return err
+	case !graphio.KnownFormat(c.format):
+		return fmt.Errorf("-format %q: want w2v, npy, tsv or csv", c.format)
+	}
+	return nil
+}
+
 // run loads the input, runs the pipeline on the chosen runner, gathers
 // the blocks and writes the outputs.
 func run(ctx context.Context, c *config, stdout io.Writer) error {
+	if err := c.checkOut(); err != nil {
+		return err
+	}
 	started := time.Now()
 	dir := path.Join(tempRoot(), fmt.Sprintf("wys-beam-%d", started.UnixNano()))
 	g, split, graphPath, err := c.load(ctx, dir, stdout)
