@@ -234,6 +234,12 @@ func (t *textTable) line(ln int, text string) error {
 	if len(f) == 0 {
 		return nil
 	}
+	if t.csv && ln == 1 && csvHeader(f) {
+		return nil
+	}
+	if f[0] == "" {
+		return formatErr(t.name, ln, "an empty node id: each line is \"id,x1,…,xD\"")
+	}
 	if ln == 1 && len(f) == 2 {
 		n, err1 := strconv.Atoi(f[0])
 		d, err2 := strconv.Atoi(f[1])
@@ -318,6 +324,25 @@ func csvFields(line string) ([]string, error) {
 		f = append(f, strings.TrimSpace(x))
 	}
 	return f, nil
+}
+
+// csvHeader reports whether the fields of a CSV file's first line are
+// column names rather than a node's vector: an empty first name (pandas'
+// to_csv writes ",0,1,…" above an unnamed index), value columns none of
+// which is a number ("id,x1,x2"), or value columns named 0, 1, …, D−1
+// (pandas' names for a NumPy array's columns, "node,0,1,…").
+func csvHeader(f []string) bool {
+	if f[0] == "" {
+		return true
+	}
+	numbers, counting := 0, true
+	for j, s := range f[1:] {
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			numbers++
+		}
+		counting = counting && s == strconv.Itoa(j)
+	}
+	return numbers == 0 || counting
 }
 
 // csvField returns s as one field of a CSV line: as it is, or in double

@@ -332,3 +332,41 @@ func TestCSVFieldsErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbeddingsCSVHeader: the first line of a CSV file is skipped when
+// it names columns (pandas' to_csv writes one by default), and is a row
+// otherwise; an empty id anywhere else is an error.
+func TestEmbeddingsCSVHeader(t *testing.T) {
+	for text, want := range map[string][]string{
+		",0,1,2\na,1,2,3\nb,4,5,6\n":     {"a", "b"}, // DataFrame.to_csv, unnamed index
+		"node,0,1,2\na,1,2,3\nb,4,5,6\n": {"a", "b"}, // named index
+		"id,x,y,z\na,1,2,3\n":            {"a"},      // named columns
+		"a,0.5,2,3\nb,4,5,6\n":           {"a", "b"}, // no header
+		"a,1,2,3\n":                      {"a"},
+	} {
+		e, err := readEmbeddingsText(context.Background(), strings.NewReader(text), "emb.csv", true)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		var got []string
+		for i := range e.N() {
+			got = append(got, e.IDs.Name(i))
+		}
+		if !slices.Equal(got, want) || e.Dim != 3 {
+			t.Errorf("%q: ids %q, dim %d, want %q, 3", text, got, e.Dim, want)
+		}
+	}
+	_, err := readEmbeddingsText(context.Background(), strings.NewReader("a,1,2\n,3,4\n"), "emb.csv", true)
+	if err == nil || !strings.Contains(err.Error(), "emb.csv:2: malformed input: an empty node id") {
+		t.Errorf("empty id on line 2: %v", err)
+	}
+	// word2vec text has no such header: its first line is a row (or "N D").
+	e, err := readEmbeddingsText(context.Background(), strings.NewReader("node 0 1 2\na 1 2 3\n"), "emb.txt", false)
+	if err != nil {
+		t.Fatalf("word2vec text: %v", err)
+	}
+	if e.N() != 2 {
+		t.Errorf("word2vec text: %d rows, want 2 (its first line is a row)", e.N())
+	}
+}
