@@ -191,15 +191,18 @@ func TestEmbeddingsFileErrors(t *testing.T) {
 	}
 }
 
-// FuzzReadEmbeddingsText checks that no input panics the text reader and
-// that what it accepts is consistent: N x Dim finite numbers, distinct
-// ids.
+// FuzzReadEmbeddingsText checks that no input panics the text reader,
+// as word2vec text and TSV or as CSV, and that what it accepts is
+// consistent: N x Dim finite numbers, distinct non-empty ids.
 func FuzzReadEmbeddingsText(f *testing.F) {
 	for _, s := range []string{"2 3\na 1 2 3\nb 4 5 6\n", "a\t1\t2\nb\t3\t4\n", "1 1\n7 0.5\n", "x 1e-45 -0 3.4e38\n", "2 2\na 1 2\n"} {
-		f.Add([]byte(s))
+		f.Add([]byte(s), false)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		e, err := ReadEmbeddingsText(context.Background(), bytes.NewReader(data), "fuzz")
+	for _, s := range []string{",0,1\na,1,2\n", "\"a,\"\"b\"\"\",1,2\nc, 3 ,4\n", "node,x,y\n\"q\n"} {
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, csv bool) {
+		e, err := readEmbeddingsText(context.Background(), bytes.NewReader(data), "fuzz", csv)
 		if err != nil {
 			var pe *pipeline.ParseError
 			if !errors.As(err, &pe) {
@@ -212,6 +215,9 @@ func FuzzReadEmbeddingsText(f *testing.F) {
 		}
 		seen := map[string]bool{}
 		for i := 0; i < e.N(); i++ {
+			if e.IDs.Name(i) == "" {
+				t.Fatal("empty id accepted")
+			}
 			if seen[e.IDs.Name(i)] {
 				t.Fatalf("duplicate id %q accepted", e.IDs.Name(i))
 			}
