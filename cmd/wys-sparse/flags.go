@@ -528,7 +528,7 @@ func (c *config) checkFlags() error {
 	case c.Sparse.CheckpointEvery <= 0:
 		return usagef("-checkpoint-every %v: want a positive duration", c.Sparse.CheckpointEvery)
 	case c.format != "" && !graphio.KnownFormat(c.format):
-		return usagef("-format %q: want w2v, npy, tsv or csv", c.format)
+		return usagef("-format %q: want %s", c.format, graphio.FormatList)
 	}
 	for _, f := range []struct {
 		name string
@@ -597,7 +597,7 @@ func outFormatErr(flag, path, formatFlag string, err error) error {
 	if fe.Hint != "" && flag == "-emb" {
 		return usagef("%s %s: the name promises %s, which wys-sparse does not read; %s", flag, path, fe.Promises, fe.Hint)
 	}
-	return usagef("%s %s: the name promises %s, which wys-sparse neither writes nor reads: name it .txt, .emb or .vec (word2vec text), .tsv or .csv (each plain or .gz), or .npy, or give %s", flag, path, fe.Promises, formatFlag)
+	return usagef("%s %s: the name promises %s, which wys-sparse neither writes nor reads; %s (%s)", flag, path, fe.Promises, graphio.FormatNames, formatFlag)
 }
 
 // fixedQ returns the fixed context distribution named by name (deepwalk:

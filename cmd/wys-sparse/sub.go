@@ -85,7 +85,7 @@ func (e *embFlags) check() error {
 	case e.path == "":
 		return usagef("-emb FILE is required: the embeddings to use")
 	case e.format != "" && !graphio.KnownFormat(e.format):
-		return usagef("-emb-format %q: want w2v, npy, tsv or csv", e.format)
+		return usagef("-emb-format %q: want %s", e.format, graphio.FormatList)
 	case e.layout != "auto" && e.layout != graphio.LayoutHalves && e.layout != graphio.LayoutSingle:
 		return usagef("-layout %q: want auto, halves or single", e.layout)
 	}

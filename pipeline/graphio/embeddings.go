@@ -122,7 +122,7 @@ func ReadEmbeddings(ctx context.Context, path string, opt ReadOptions) (*Embeddi
 		defer f.Close()
 		e, err = readEmbeddingsText(ctx, f, path, format == FormatCSV)
 	default:
-		return nil, fmt.Errorf("graphio: unknown embedding format %q (want %s)", format, formatList)
+		return nil, fmt.Errorf("graphio: unknown embedding format %q (want %s)", format, FormatList)
 	}
 	if err != nil {
 		return nil, err

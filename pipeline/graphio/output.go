@@ -23,8 +23,8 @@ const (
 	FormatCSV      = "csv" // "id,x1,…,xD", no header
 )
 
-// formatList names the embedding formats in messages.
-const formatList = FormatWord2Vec + ", " + FormatNPY + ", " + FormatTSV + " or " + FormatCSV
+// FormatList names the embedding formats, for messages.
+const FormatList = FormatWord2Vec + ", " + FormatNPY + ", " + FormatTSV + " or " + FormatCSV
 
 // KnownFormat reports whether f is one of the Format constants.
 func KnownFormat(f string) bool {
@@ -186,7 +186,7 @@ func writeEmbeddings(path, format string, res *pipeline.Result, ids *pipeline.No
 			return nil
 		})
 	}
-	return fmt.Errorf("graphio: unknown embedding format %q (want %s)", format, formatList)
+	return fmt.Errorf("graphio: unknown embedding format %q (want %s)", format, FormatList)
 }
 
 // writeText writes word2vec text (a header "N D", then "id x1 … xD"),

@@ -115,7 +115,7 @@ func (c *config) checkOut() error {
 		_, err := graphio.FormatFromPath(c.out)
 		return err
 	case !graphio.KnownFormat(c.format):
-		return fmt.Errorf("-format %q: want w2v, npy, tsv or csv", c.format)
+		return fmt.Errorf("-format %q: want %s", c.format, graphio.FormatList)
 	}
 	return nil
 }
