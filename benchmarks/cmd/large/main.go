@@ -69,7 +69,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	fs.StringVar(&o.graphs, "graphs", "uk-2007-05@100000/uk-2007-05@100000.txt.gz,web-NotreDame/web-NotreDame.txt.gz", "comma-separated edge lists under -data")
 	fs.Float64Var(&o.testFrac, "test-fraction", 0.5, "share of the edges held out for testing")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the split and of every method")
-	methods := fs.String("methods", "wys,gensim", "methods to run: wys, wys-rowrms (wys with -optimizer rowrms), gensim")
+	methods := fs.String("methods", "wys,gensim", "methods to run: wys, wys-rowrms (wys with -optimizer rowrms), wys-warm (wys with -warm-start), gensim")
 	fs.Float64Var(&o.wys.Epochs, "epochs", 0, "wys: epochs (0: the trainer's default)")
 	fs.IntVar(&o.wys.Dim, "dim", 128, "embedding width d of wys (d/2 per side) and of gensim")
 	fs.StringVar(&o.plot, "plot", "", "draw test AUC against seconds to `PREFIX`-GRAPH.png, one picture per graph")
@@ -79,8 +79,8 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	}
 	o.methods = map[string]bool{}
 	for _, m := range strings.Split(*methods, ",") {
-		if m != "wys" && m != "wys-rowrms" && m != "gensim" {
-			return h.Usagef("-methods: unknown method %q (want wys, wys-rowrms, gensim)", m)
+		if _, ok := wysVariants[m]; !ok && m != "gensim" {
+			return h.Usagef("-methods: unknown method %q (want wys, wys-rowrms, wys-warm, gensim)", m)
 		}
 		o.methods[m] = true
 	}
@@ -93,6 +93,9 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	fmt.Fprintf(&b, "Each graph undirected, largest connected component, %.0f%% of the edges held out (seed %d). wys: `wys-sparse` defaults (d = %d, epochs %s).", 100*o.testFrac, o.seed, o.wys.Dim, epochsText(o.wys.Epochs))
 	if o.methods["wys-rowrms"] {
 		b.WriteString(" wys rowrms: the same with `-optimizer rowrms`.")
+	}
+	if o.methods["wys-warm"] {
+		b.WriteString(" wys warm: the same with `-warm-start` (L and R from the spectral factors of the walk series; the factorization counts in its time).")
 	}
 	if o.methods["gensim"] {
 		fmt.Fprintf(&b, " gensim %s.", o.gensim.Describe())
@@ -133,15 +136,11 @@ func compare(ctx context.Context, h *benchmarks.Harness, o *options, rel string)
 	}
 	fmt.Fprintf(h.Stderr, "%s: %d nodes, %d training arcs, %d test edges\n", name, tg.N(), tg.Adj.NNZ(), len(split.Test))
 	var curves []curve
-	for _, opt := range []string{"", train.OptRowRMS} {
-		m := "wys"
-		if opt != "" {
-			m += "-" + opt
-		}
+	for _, m := range []string{"wys", "wys-rowrms", "wys-warm"} {
 		if !o.methods[m] {
 			continue
 		}
-		c, err := runWYS(ctx, h, o, tg, split, opt)
+		c, err := runWYS(ctx, h, o, tg, split, m)
 		if err != nil {
 			return "", err
 		}
@@ -163,16 +162,20 @@ func compare(ctx context.Context, h *benchmarks.Harness, o *options, rel string)
 	return section(name, tg, split, curves), nil
 }
 
-// runWYS trains with the sparse trainer's defaults (and the optimizer
-// opt, unless empty) and records its curve.
-func runWYS(ctx context.Context, h *benchmarks.Harness, o *options, tg *pipeline.Graph, split *pipeline.Split, opt string) (curve, error) {
+// wysVariants are the wys methods: the sparse trainer's defaults, and
+// the settings each other variant changes.
+var wysVariants = map[string]func(*train.Config){
+	"wys":        func(*train.Config) {},
+	"wys-rowrms": func(c *train.Config) { c.Optimizer = train.OptRowRMS },
+	"wys-warm":   func(c *train.Config) { c.WarmStart = true },
+}
+
+// runWYS trains the wys method m (see wysVariants) and records its curve.
+func runWYS(ctx context.Context, h *benchmarks.Harness, o *options, tg *pipeline.Graph, split *pipeline.Split, m string) (curve, error) {
 	cfg := o.wys
-	cfg.Optimizer = opt
+	wysVariants[m](&cfg)
 	resolved := cfg.Resolve(tg.N(), tg.Adj.NNZ())
-	c := curve{name: "wys"}
-	if opt != "" {
-		c.name += " " + opt
-	}
+	c := curve{name: strings.ReplaceAll(m, "-", " ")}
 	start := time.Now()
 	rec := pipeline.RecordFunc(func(e pipeline.Event) {
 		if e.Kind == pipeline.Eval {
