@@ -152,3 +152,26 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestCSVOutRoundTrip writes a run's embeddings as CSV and asks neighbors
+// for a node of it: the same answer as from the word2vec text of the
+// same run, read as [L | R] through the marker beside each file.
+func TestCSVOutRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	graph := writeGoodGraph(t, dir)
+	var answers []string
+	for _, name := range []string{"emb.txt", "emb.csv.gz"} {
+		out := filepath.Join(dir, name)
+		if code, _, stderr := runCLI(t, "-graph", graph, "-epochs", "5", "-dim", "8", "-out", out, "-progress", "none"); code != 0 {
+			t.Fatalf("%s: exit %d\n%s", name, code, stderr)
+		}
+		code, stdout, stderr := runCLI(t, "neighbors", "-emb", out, "-node", "1", "-k", "3")
+		if code != 0 || !strings.Contains(stderr, "[L | R] (wys marker") || strings.Count(stdout, "\n") != 3 {
+			t.Fatalf("%s: exit %d\n%s%s", name, code, stdout, stderr)
+		}
+		answers = append(answers, stdout)
+	}
+	if answers[0] != answers[1] {
+		t.Errorf("neighbors differ:\nword2vec text:\n%s\nCSV:\n%s", answers[0], answers[1])
+	}
+}
