@@ -567,12 +567,10 @@ func (c *config) checkOutputs() error {
 			return err
 		}
 	}
-	if format := c.format; c.out != "" {
-		if format == "" {
-			var err error
-			if format, err = graphio.FormatFromPath(c.out); err != nil {
-				return outFormatErr("-out", c.out, "-format", err)
-			}
+	if c.out != "" {
+		format, err := graphio.ResolveFormat(c.format, c.out)
+		if err != nil {
+			return outFormatErr("-out", c.out, "-format", err)
 		}
 		if format == graphio.FormatNPY && strings.EqualFold(filepath.Ext(c.out), ".gz") {
 			return usagef("-out %s: numpy.load cannot read a gzip-compressed .npy; drop the .gz, or write word2vec text (.txt.gz), TSV (.tsv.gz) or CSV (.csv.gz)", c.out)

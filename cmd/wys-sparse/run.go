@@ -434,12 +434,9 @@ func classify(ctx context.Context, stdout io.Writer, res *pipeline.Result, lab *
 func (c *config) write(stdout io.Writer, res *pipeline.Result, ids *pipeline.NodeIDs, rep *report, started time.Time) error {
 	obj := c.Sparse.Objective.Resolve()
 	if c.out != "" {
-		format := c.format
-		if format == "" {
-			var err error
-			if format, err = graphio.FormatFromPath(c.out); err != nil {
-				return err
-			}
+		format, err := graphio.ResolveFormat(c.format, c.out)
+		if err != nil {
+			return err
 		}
 		if err := graphio.WriteEmbeddings(c.out, format, res, ids); err != nil {
 			return err

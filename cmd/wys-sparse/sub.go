@@ -89,10 +89,8 @@ func (e *embFlags) check() error {
 	case e.layout != "auto" && e.layout != graphio.LayoutHalves && e.layout != graphio.LayoutSingle:
 		return usagef("-layout %q: want auto, halves or single", e.layout)
 	}
-	if e.format == "" {
-		if _, err := graphio.FormatFromPath(e.path); err != nil {
-			return outFormatErr("-emb", e.path, "-emb-format", err)
-		}
+	if _, err := graphio.ResolveFormat(e.format, e.path); err != nil {
+		return outFormatErr("-emb", e.path, "-emb-format", err)
 	}
 	return nil
 }

@@ -103,12 +103,9 @@ func MarkerPath(path string) string { return path + ".wys.json" }
 // not parse or is not finite, a header that disagrees with the rows, a
 // duplicate id. ctx is checked every 65,536 lines.
 func ReadEmbeddings(ctx context.Context, path string, opt ReadOptions) (*Embeddings, error) {
-	format := opt.Format
-	var err error
-	if format == "" {
-		if format, err = FormatFromPath(path); err != nil {
-			return nil, err
-		}
+	format, err := ResolveFormat(opt.Format, path)
+	if err != nil {
+		return nil, err
 	}
 	var e *Embeddings
 	switch format {

@@ -68,6 +68,15 @@ func FormatFromPath(path string) (string, error) {
 	return FormatWord2Vec, nil
 }
 
+// ResolveFormat returns format, or when it is "" the format that
+// FormatFromPath names for path (with its refusal of a misleading name).
+func ResolveFormat(format, path string) (string, error) {
+	if format != "" {
+		return format, nil
+	}
+	return FormatFromPath(path)
+}
+
 // FormatNameError is FormatFromPath's error for a name whose extension
 // promises a format that wys does not handle.
 type FormatNameError struct {
@@ -119,11 +128,9 @@ func appendVector(buf []byte, res *pipeline.Result, i int, sep byte) []byte {
 // at MarkerPath(path) records this layout for ReadEmbeddings; the
 // embedding file itself is exactly what numpy and gensim read.
 func WriteEmbeddings(path, format string, res *pipeline.Result, ids *pipeline.NodeIDs) error {
-	if format == "" {
-		var err error
-		if format, err = FormatFromPath(path); err != nil {
-			return err
-		}
+	format, err := ResolveFormat(format, path)
+	if err != nil {
+		return err
 	}
 	if err := writeEmbeddings(path, format, res, ids); err != nil {
 		return err

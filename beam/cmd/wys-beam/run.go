@@ -111,13 +111,11 @@ func (c *config) checkOut() error {
 	switch {
 	case c.out == "":
 		return nil
-	case c.format == "":
-		_, err := graphio.FormatFromPath(c.out)
-		return err
-	case !graphio.KnownFormat(c.format):
+	case c.format != "" && !graphio.KnownFormat(c.format):
 		return fmt.Errorf("-format %q: want %s", c.format, graphio.FormatList)
 	}
-	return nil
+	_, err := graphio.ResolveFormat(c.format, c.out)
+	return err
 }
 
 // run loads the input, runs the pipeline on the chosen runner, gathers
