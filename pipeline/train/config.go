@@ -142,8 +142,8 @@ type Config struct {
 	FactorRank int `json:"factor_rank"`
 	// WarmStart starts L and R from the spectral factors of the
 	// transition-matrix series (lowrank.Series.Spectral with uniform Q,
-	// rank Dim/2), scaled so that the mean score of the arcs is 1,
-	// instead of uniform noise.
+	// rank FactorRank), each row scaled to unit length, instead of
+	// uniform noise.
 	WarmStart bool `json:"warm_start"`
 
 	// Checkpoint, when not nil, is called between batches with the full

@@ -1,0 +1,103 @@
+package train
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/wys-project/wys/pipeline"
+)
+
+// TestWarmStartCosines checks the warm start against a dense computation
+// of its definition. At full rank the spectral factors of the undirected
+// series M = Σ_k S^k/C (S = D^{-1/2} A D^{-1/2}) satisfy left·rightᵀ = M
+// and ‖left_v‖² = ‖right_v‖² = |M|_vv, with |M| = U|Λ|Uᵀ the matrix
+// absolute value of M = UΛUᵀ. Unit rows therefore score
+// L_v·R_u = M_vu / sqrt(|M|_vv |M|_uu), computed here from a dense
+// eigendecomposition, not through the package lowrank.
+func TestWarmStartCosines(t *testing.T) {
+	g, err := pipeline.PlantedPartition(24, 3, 0.5, 0.1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := g.N()
+	cfg := Config{Dim: 2 * n, FactorRank: n, WarmStart: true, Seed: 1, Workers: 1}.Resolve(n, g.Adj.NNZ())
+	series, err := factorSeries(context.Background(), g, cfg, cfg.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := newTrainer(g, cfg)
+	if err := tr.warmStart(series); err != nil {
+		t.Fatal(err)
+	}
+
+	// Dense S, M and |M|.
+	s := mat.NewSymDense(n, nil)
+	deg := make([]float64, n)
+	for v := range n {
+		idx, _ := g.Adj.Row(v)
+		deg[v] = float64(len(idx))
+	}
+	for v := range n {
+		idx, _ := g.Adj.Row(v)
+		for _, u := range idx {
+			s.SetSym(v, int(u), 1/math.Sqrt(deg[v]*deg[int(u)]))
+		}
+	}
+	c := cfg.Objective.C
+	m := mat.NewDense(n, n, nil)
+	pw := mat.DenseCopyOf(s)
+	for k := 1; k <= c; k++ {
+		if k > 1 {
+			pw.Mul(pw, s)
+		}
+		m.Add(m, pw)
+	}
+	m.Scale(1/float64(c), m)
+	msym := mat.NewSymDense(n, nil)
+	for i := range n {
+		for j := i; j < n; j++ {
+			msym.SetSym(i, j, (m.At(i, j)+m.At(j, i))/2)
+		}
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(msym, true) {
+		t.Fatal("eigendecomposition failed")
+	}
+	var u mat.Dense
+	eig.VectorsTo(&u)
+	lam := eig.Values(nil)
+	abs := make([]float64, n) // diagonal of |M|
+	for v := range n {
+		for i, l := range lam {
+			abs[v] += math.Abs(l) * u.At(v, i) * u.At(v, i)
+		}
+	}
+
+	h := tr.half
+	var worst float64
+	for v := range n {
+		lv := tr.l[v*h : v*h+h]
+		var norm float64
+		for _, x := range lv {
+			norm += float64(x) * float64(x)
+		}
+		if math.Abs(norm-1) > 1e-5 {
+			t.Fatalf("row %d of L has squared norm %g, want 1", v, norm)
+		}
+		for w := range n {
+			rw := tr.r[w*h : w*h+h]
+			var got float64
+			for i := range lv {
+				got += float64(lv[i]) * float64(rw[i])
+			}
+			want := m.At(v, w) / math.Sqrt(abs[v]*abs[w])
+			worst = max(worst, math.Abs(got-want))
+		}
+	}
+	if worst > 1e-4 {
+		t.Errorf("warm-start scores differ from M_vu/sqrt(|M|_vv |M|_uu) by up to %g", worst)
+	}
+}
