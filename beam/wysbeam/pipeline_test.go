@@ -112,10 +112,11 @@ func TestPrismEqualsPlainLoop(t *testing.T) {
 
 // TestPrismP1IsTrainer runs the schedule with P = 1 and one step per round
 // on Prism and checks its embeddings and q against the single-machine
-// trainer's (train.Run with one evaluation, at the end) for the same seed,
+// trainer's (train.Run from the random start, as the schedule starts, with
+// one evaluation, at the end) for the same seed,
 // bit for bit.
 func TestPrismP1IsTrainer(t *testing.T) {
-	cfg := train.Config{Objective: pipeline.ObjectiveConfig{C: 4}, Dim: 8, Epochs: 6, EvalEvery: 6, BatchWalks: 96,
+	cfg := train.Config{Start: train.StartRandom, Objective: pipeline.ObjectiveConfig{C: 4}, Dim: 8, Epochs: 6, EvalEvery: 6, BatchWalks: 96,
 		Negatives: 2, Seed: 9, Workers: 2}
 	job, s, got := runPrism(t, cfg, 1)
 	g, err := ReadGraph(context.Background(), job.Graph)

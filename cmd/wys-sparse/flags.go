@@ -92,7 +92,8 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.Var(objForm(obj), "formulation", "E[D] weighting and loss: code (authors' released numerics, reproduces Table 1) or paper")
 
 	fs.StringVar(&sp.Source, "source", train.SourceWalk, "sparse: positive pairs weighted by the walk steps (walk) or by the factored E[D] of rank -rank (factored)")
-	fs.BoolVar(&sp.WarmStart, "warm-start", false, "sparse: start L and R from the rank -rank spectral factors of the transition-matrix series instead of noise")
+	fs.StringVar(&sp.Start, "start", "", "sparse: how L and R start: spectral (the rank -rank spectral factors of the transition-matrix series, each row of unit length) or random (uniform noise) (default: spectral on graphs of up to 1,048,576 nodes, random above)")
+	fs.Var(warmStart{&sp.Start}, "warm-start", "sparse: -warm-start is -start spectral, -warm-start=false is -start random")
 	fs.Var(strs{&sp.Optimizer, &de.Optimizer}, "optimizer", "sparse: adam, rowrms (one second moment per row, no momentum: 1.2-1.4x faster when the parameters are far out of cache, up to 0.14 points of test AUC lower), sgd or percentdelta (default adam); dense: percentdelta or adam (default percentdelta)")
 	fs.Var(floats{&sp.LR, &de.LR}, "lr", "learning rate (0: the trainer's default: sparse 0.02 with adam and percentdelta, 0.2 with sgd; dense 0.2 with percentdelta, 0.01 with adam)")
 	sp.QLR = sparseDefaults.QLR
@@ -321,6 +322,28 @@ func (v bools) Set(s string) error {
 
 func (v bools) IsBoolFlag() bool { return true }
 
+// warmStart is the boolean spelling of -start: true is spectral, false
+// random.
+type warmStart struct{ start *string }
+
+func (v warmStart) String() string {
+	return strconv.FormatBool(v.start != nil && *v.start == train.StartSpectral)
+}
+
+func (v warmStart) Set(s string) error {
+	x, err := strconv.ParseBool(s)
+	if err != nil {
+		return errParse
+	}
+	*v.start = train.StartRandom
+	if x {
+		*v.start = train.StartSpectral
+	}
+	return nil
+}
+
+func (v warmStart) IsBoolFlag() bool { return true }
+
 func (v gib) String() string {
 	if len(v) == 0 {
 		return "0"
@@ -427,7 +450,7 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 
 // Flags that only some runs read.
 var (
-	sparseOnly = []string{"epochs", "batch", "negatives", "negative-block", "qlr", "patience", "eval-every", "warm-start", "source", "converge", "tol", "time", "average"}
+	sparseOnly = []string{"epochs", "batch", "negatives", "negative-block", "qlr", "patience", "eval-every", "start", "warm-start", "source", "converge", "tol", "time", "average"}
 	graphOnly  = []string{"weighted", "lcc", "keep-self-loops", "ids", "header", "test-fraction"}
 )
 
@@ -441,7 +464,11 @@ func unusedFlags(c *config, set map[string]bool) error {
 		case c.method != "wys":
 			return usagef("-%s is a setting of the sparse WYS trainer; -method %s does not use it", f, c.method)
 		case c.trainer == "dense":
-			return usagef("-%s is a setting of the sparse trainer; the dense reference (-trainer dense) does not use it (its length is -steps)", f)
+			hint := ""
+			if f == "epochs" || f == "converge" || f == "time" {
+				hint = " (its length is -steps)"
+			}
+			return usagef("-%s is a setting of the sparse trainer; the dense reference (-trainer dense) does not use it%s", f, hint)
 		}
 	}
 	if set["steps"] && c.trainer != "dense" {
@@ -499,6 +526,8 @@ func (c *config) checkFlags() error {
 		return usagef("-C %d: need at least one power of the transition matrix", o.C)
 	case c.Sparse.Source != train.SourceWalk && c.Sparse.Source != train.SourceFactored:
 		return usagef("-source %q: want walk (positives weighted by the walk steps, the default) or factored (by the rank -rank factored E[D])", c.Sparse.Source)
+	case c.Sparse.Start != "" && c.Sparse.Start != train.StartSpectral && c.Sparse.Start != train.StartRandom:
+		return usagef("-start %q: want spectral (L and R from the spectral factors) or random (uniform noise)", c.Sparse.Start)
 	case !(o.PPR >= 0 && o.PPR < 1):
 		return usagef("-ppr %v: the restart probability must be in (0, 1), e.g. 0.15 (0 turns the PPR context off)", o.PPR)
 	case c.trainer != "sparse" && c.trainer != "dense":

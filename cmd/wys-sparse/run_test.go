@@ -110,6 +110,8 @@ func TestErrorsGolden(t *testing.T) {
 		{"batch-too-large", []string{"-batch", "100000000", "-max-memory", "1", "-progress", "none"}},
 		{"checkpoint-exists", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-checkpoint", ck, "-progress", "none"}},
 		{"dense-ignores-epochs", []string{"-trainer", "dense", "-epochs", "3"}},
+		{"dense-ignores-start", []string{"-trainer", "dense", "-start", "random"}},
+		{"bad-start", []string{"-start", "zeros"}},
 		{"baseline-ignores-negatives", []string{"-method", "svd", "-negatives", "5"}},
 		{"steps-without-dense", []string{"-steps", "50"}},
 		{"split-ignores-lcc", []string{"-split", splitDir, "-lcc"}},

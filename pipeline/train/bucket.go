@@ -99,6 +99,9 @@ func NewSchedule(g *pipeline.Graph, cfg Config, partitions, roundBatches int) (*
 		return nil, err
 	}
 	n := g.N()
+	if cfg.Start == "" {
+		cfg.Start = StartRandom
+	}
 	cfg = cfg.Resolve(n, g.Adj.NNZ())
 	obj := cfg.Objective
 	s := &Schedule{cfg: cfg, adj: g.Adj, part: part, p: partitions, kb: roundBatches}
@@ -123,8 +126,8 @@ func bucketedSupports(cfg Config) error {
 		return errors.New("train: the bucketed schedule supports the adam and sgd optimizers, not percentdelta (its step scale is a mean over all parameters)")
 	case cfg.Optimizer == OptRowRMS:
 		return errors.New("train: the bucketed schedule supports the adam and sgd optimizers, not rowrms (its blocks carry Adam's moments)")
-	case cfg.Source == SourceFactored || cfg.WarmStart:
-		return errors.New("train: the bucketed schedule supports the walk source without a warm start (the factorization needs the whole graph's parameters)")
+	case cfg.Source == SourceFactored || cfg.Start == StartSpectral:
+		return errors.New("train: the bucketed schedule supports the walk source and the random start, not the factored source or the spectral start (the factorization needs the whole graph's parameters)")
 	case cfg.NegativeBlock > 0:
 		return errors.New("train: the bucketed schedule draws its negatives pair by pair inside each bucket, not in negative blocks")
 	case obj.PPR > 0 || obj.AdamicAdar:

@@ -31,7 +31,7 @@ func TestBucketedP1IsTrainer(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			g := smallGraph(120, 500, c.directed, 4)
-			cfg := train.Config{Objective: pipeline.ObjectiveConfig{Formulation: c.f, C: 4},
+			cfg := train.Config{Start: train.StartRandom, Objective: pipeline.ObjectiveConfig{Formulation: c.f, C: 4},
 				Dim: 8, Epochs: 20, EvalEvery: 20, BatchWalks: 100, Negatives: 2, Optimizer: c.opt,
 				Seed: 7, Workers: c.workers}
 			want, err := train.Run(context.Background(), g, nil, cfg, nil)
@@ -128,7 +128,7 @@ func TestBucketedLearnsTrainersQ(t *testing.T) {
 	}
 	t.Parallel()
 	g := smallGraph(400, 1600, false, 9)
-	cfg := train.Config{Objective: pipeline.ObjectiveConfig{C: 5}, Dim: 16, Epochs: 120, EvalEvery: 120,
+	cfg := train.Config{Start: train.StartRandom, Objective: pipeline.ObjectiveConfig{C: 5}, Dim: 16, Epochs: 120, EvalEvery: 120,
 		BatchWalks: 256, Seed: 11}
 	want, err := train.Run(context.Background(), g, nil, cfg, nil)
 	if err != nil {
@@ -220,7 +220,7 @@ func TestScheduleRefuses(t *testing.T) {
 		want string
 	}{
 		{train.Config{Optimizer: train.OptPercentDelta}, "percentdelta"},
-		{train.Config{WarmStart: true}, "warm start"},
+		{train.Config{Start: train.StartSpectral}, "random start"},
 		{train.Config{Objective: pipeline.ObjectiveConfig{PPR: 0.2}}, "PPR"},
 		{train.Config{Converge: true}, "convergence"},
 		{train.Config{NegativeBlock: 4}, "negative blocks"},

@@ -41,7 +41,8 @@ func TestConfigValidate(t *testing.T) {
 		{"lr", train.Config{LR: 1e-4, QLR: 1e-3}, ""},
 		{"walk source", train.Config{Source: train.SourceWalk}, ""},
 		{"factored source", train.Config{Source: train.SourceFactored, FactorRank: 3}, ""},
-		{"warm start", train.Config{WarmStart: true}, ""},
+		{"spectral start", train.Config{Start: train.StartSpectral}, ""},
+		{"random start", train.Config{Start: train.StartRandom}, ""},
 		{"eval every", train.Config{EvalEvery: 0.25, EvalPairs: 10, Patience: 3}, ""},
 		{"workers", train.Config{Workers: 1, Seed: math.MaxUint64}, ""},
 		{"memory limit", train.Config{MemoryLimit: 1}, ""},
@@ -92,6 +93,7 @@ func TestConfigValidate(t *testing.T) {
 		{"NaN qlr", train.Config{QLR: nan}, "attention learning rate"},
 		{"infinite qlr", train.Config{QLR: inf}, "attention learning rate"},
 		{"unknown source", train.Config{Source: "svd"}, "source"},
+		{"unknown start", train.Config{Start: "zeros"}, "start"},
 		{"negative rank", train.Config{FactorRank: -1}, "rank"},
 		{"negative eval every", train.Config{EvalEvery: -1}, "eval-every"},
 		{"NaN eval every", train.Config{EvalEvery: nan}, "eval-every"},
@@ -133,7 +135,7 @@ func TestConfigResolveValidates(t *testing.T) {
 	t.Parallel()
 	for _, c := range []train.Config{
 		{}, {Optimizer: train.OptSGD}, {Optimizer: train.OptPercentDelta},
-		{Source: train.SourceFactored, WarmStart: true},
+		{Source: train.SourceFactored, Start: train.StartSpectral},
 		{Objective: pipeline.ObjectiveConfig{Formulation: pipeline.FormulationPaper, PPR: 0.2, AdamicAdar: true}},
 	} {
 		for _, g := range []struct{ n, nnz int }{{0, 0}, {10, 30}, {100000, 2000000}} {
@@ -143,9 +145,48 @@ func TestConfigResolveValidates(t *testing.T) {
 			}
 			if r.Dim == 0 || r.Epochs == 0 || r.BatchWalks == 0 || r.Negatives == 0 || r.LR == 0 || r.QLR == 0 ||
 				r.EvalEvery == 0 || r.EvalPairs == 0 || r.Workers == 0 || r.FactorRank == 0 || r.CheckpointEvery == 0 ||
-				r.Optimizer == "" || r.Source == "" {
+				r.Optimizer == "" || r.Source == "" || r.Start == "" {
 				t.Errorf("Resolve left a zero field: %+v", r)
 			}
 		}
+	}
+}
+
+// TestStartDefault checks the rule that resolves Start: spectral on graphs
+// of at least FactorRank and at most DefaultSpectralNodes nodes, random
+// otherwise and in the bucketed schedule, and an explicit start kept.
+func TestStartDefault(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		cfg  train.Config
+		n    int
+		want string
+	}{
+		{train.Config{}, 100000, train.StartSpectral},
+		{train.Config{}, train.DefaultSpectralNodes, train.StartSpectral},
+		{train.Config{}, train.DefaultSpectralNodes + 1, train.StartRandom},
+		{train.Config{}, 64, train.StartSpectral}, // rank d/2 = 64
+		{train.Config{}, 63, train.StartRandom},
+		{train.Config{FactorRank: 8}, 63, train.StartSpectral},
+		{train.Config{Start: train.StartRandom}, 100000, train.StartRandom},
+		{train.Config{Start: train.StartSpectral}, train.DefaultSpectralNodes + 1, train.StartSpectral},
+	} {
+		if got := c.cfg.Resolve(c.n, 10*c.n).Start; got != c.want {
+			t.Errorf("%+v on %d nodes: start %q, want %q", c.cfg, c.n, got, c.want)
+		}
+	}
+	g, err := pipeline.PlantedPartition(200, 4, 0.2, 0.01, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := train.NewSchedule(g, train.Config{Epochs: 1}, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Config().Start; got != train.StartRandom {
+		t.Errorf("bucketed schedule: start %q, want %q", got, train.StartRandom)
+	}
+	if _, err := train.NewSchedule(g, train.Config{Epochs: 1, Start: train.StartSpectral}, 2, 1); err == nil {
+		t.Error("bucketed schedule accepted the spectral start")
 	}
 }

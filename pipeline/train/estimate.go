@@ -110,11 +110,23 @@ type Params struct {
 }
 
 // InitialParameters returns the parameters the sparse trainer starts from
-// for g and cfg: L, R ~ U(−0.1, 0.1) from the seed's "init" stream, q = 1.
-func InitialParameters(g *pipeline.Graph, cfg Config) (*Params, error) {
+// for g and cfg: q = 1, and L, R from the spectral factors when the
+// resolved Start is StartSpectral, otherwise U(−0.1, 0.1) from the seed's
+// "init" stream.
+func InitialParameters(ctx context.Context, g *pipeline.Graph, cfg Config) (*Params, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	t := newTrainer(g, cfg.Resolve(g.N(), g.Adj.NNZ()))
+	cfg = cfg.Resolve(g.N(), g.Adj.NNZ())
+	t := newTrainer(g, cfg)
+	if cfg.Start == StartSpectral {
+		series, err := factorSeries(ctx, g, cfg, cfg.Seed)
+		if err != nil {
+			return nil, err
+		}
+		if err := t.warmStart(series); err != nil {
+			return nil, err
+		}
+	}
 	return &Params{L: t.l, R: t.r, QLogits: t.q}, nil
 }

@@ -105,7 +105,8 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 
 	var series *lowrank.Series
 	var factorTime time.Duration
-	if cfg.Source == SourceFactored || cfg.WarmStart {
+	// A resumed run has its L and R: it factors only for the factored source.
+	if cfg.Source == SourceFactored || (cfg.Start == StartSpectral && cfg.Resume == nil) {
 		if cfg.FactorRank > n {
 			return nil, fmt.Errorf("train: factorization rank %d exceeds the %d nodes of the graph; lower the rank", cfg.FactorRank, n)
 		}
@@ -127,7 +128,7 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 		if cfg.Source == SourceFactored {
 			t.series = series
 		}
-		if cfg.WarmStart && cfg.Resume == nil {
+		if cfg.Start == StartSpectral && cfg.Resume == nil {
 			if err := t.warmStart(series); err != nil {
 				return nil, err
 			}

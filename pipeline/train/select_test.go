@@ -19,7 +19,7 @@ import (
 func TestSelectionWithinNoise(t *testing.T) {
 	t.Parallel()
 	split, tg := communitySplit(t, 3)
-	res, err := train.Run(context.Background(), tg, split, train.Config{Dim: 16, Epochs: 800, EvalEvery: 20, Seed: 5}, nil)
+	res, err := train.Run(context.Background(), tg, split, train.Config{Start: train.StartRandom, Dim: 16, Epochs: 800, EvalEvery: 20, Seed: 5}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

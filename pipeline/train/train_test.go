@@ -303,7 +303,7 @@ func oneBatch(t *testing.T, g *pipeline.Graph, cfg train.Config) (*pipeline.Resu
 	if err != nil {
 		t.Fatal(err)
 	}
-	init, err := train.InitialParameters(g, cfg)
+	init, err := train.InitialParameters(context.Background(), g, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

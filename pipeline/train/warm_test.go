@@ -23,7 +23,7 @@ func TestWarmStartCosines(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := g.N()
-	cfg := Config{Dim: 2 * n, FactorRank: n, WarmStart: true, Seed: 1, Workers: 1}.Resolve(n, g.Adj.NNZ())
+	cfg := Config{Dim: 2 * n, FactorRank: n, Start: StartSpectral, Seed: 1, Workers: 1}.Resolve(n, g.Adj.NNZ())
 	series, err := factorSeries(context.Background(), g, cfg, cfg.Seed)
 	if err != nil {
 		t.Fatal(err)

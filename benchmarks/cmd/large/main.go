@@ -69,7 +69,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	fs.StringVar(&o.graphs, "graphs", "uk-2007-05@100000/uk-2007-05@100000.txt.gz,web-NotreDame/web-NotreDame.txt.gz", "comma-separated edge lists under -data")
 	fs.Float64Var(&o.testFrac, "test-fraction", 0.5, "share of the edges held out for testing")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the split and of every method")
-	methods := fs.String("methods", "wys,gensim", "methods to run: wys, wys-rowrms (wys with -optimizer rowrms), wys-warm (wys with -warm-start), gensim")
+	methods := fs.String("methods", "wys,gensim", "methods to run: wys, wys-rowrms (wys with -optimizer rowrms), wys-warm (wys with -start spectral), wys-random (wys with -start random), gensim")
 	fs.Float64Var(&o.wys.Epochs, "epochs", 0, "wys: epochs (0: the trainer's default)")
 	fs.IntVar(&o.wys.Dim, "dim", 128, "embedding width d of wys (d/2 per side) and of gensim")
 	fs.StringVar(&o.plot, "plot", "", "draw test AUC against seconds to `PREFIX`-GRAPH.png, one picture per graph")
@@ -80,7 +80,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	o.methods = map[string]bool{}
 	for _, m := range strings.Split(*methods, ",") {
 		if _, ok := wysVariants[m]; !ok && m != "gensim" {
-			return h.Usagef("-methods: unknown method %q (want wys, wys-rowrms, wys-warm, gensim)", m)
+			return h.Usagef("-methods: unknown method %q (want wys, wys-rowrms, wys-warm, wys-random, gensim)", m)
 		}
 		o.methods[m] = true
 	}
@@ -95,7 +95,10 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		b.WriteString(" wys rowrms: the same with `-optimizer rowrms`.")
 	}
 	if o.methods["wys-warm"] {
-		b.WriteString(" wys warm: the same with `-warm-start` (L and R from the spectral factors of the walk series; the factorization counts in its time).")
+		b.WriteString(" wys warm: the same with `-start spectral` (L and R from the spectral factors of the walk series; the factorization counts in its time).")
+	}
+	if o.methods["wys-random"] {
+		b.WriteString(" wys random: the same with `-start random` (L and R uniform noise).")
 	}
 	if o.methods["gensim"] {
 		fmt.Fprintf(&b, " gensim %s.", o.gensim.Describe())
@@ -136,7 +139,7 @@ func compare(ctx context.Context, h *benchmarks.Harness, o *options, rel string)
 	}
 	fmt.Fprintf(h.Stderr, "%s: %d nodes, %d training arcs, %d test edges\n", name, tg.N(), tg.Adj.NNZ(), len(split.Test))
 	var curves []curve
-	for _, m := range []string{"wys", "wys-rowrms", "wys-warm"} {
+	for _, m := range []string{"wys", "wys-rowrms", "wys-warm", "wys-random"} {
 		if !o.methods[m] {
 			continue
 		}
@@ -167,7 +170,8 @@ func compare(ctx context.Context, h *benchmarks.Harness, o *options, rel string)
 var wysVariants = map[string]func(*train.Config){
 	"wys":        func(*train.Config) {},
 	"wys-rowrms": func(c *train.Config) { c.Optimizer = train.OptRowRMS },
-	"wys-warm":   func(c *train.Config) { c.WarmStart = true },
+	"wys-warm":   func(c *train.Config) { c.Start = train.StartSpectral },
+	"wys-random": func(c *train.Config) { c.Start = train.StartRandom },
 }
 
 // runWYS trains the wys method m (see wysVariants) and records its curve.

@@ -13,14 +13,14 @@ import (
 
 var command = smoke.Bind(benchmarks.Run, "large", run)
 
-// TestSmoke runs wys and wys with the warm start for two epochs on
+// TestSmoke runs wys and wys from the random start for two epochs on
 // ca-HepTh's SNAP file (the graph reduced to its largest component and
 // split as for the large graphs), and draws the picture.
 func TestSmoke(t *testing.T) {
 	data := smoke.Data(t, "ca-HepTh/CA-HepTh.txt.gz")
 	prefix := filepath.Join(t.TempDir(), "large")
-	smoke.Run(t, command, []string{"-data", data, "-graphs", "ca-HepTh/CA-HepTh.txt.gz", "-methods", "wys,wys-warm", "-epochs", "2", "-dim", "16", "-plot", prefix},
-		"# Test AUC against time on large graphs\n", "## ca-HepTh\n", "\n| wys | ", "\n| wys warm | ", "wys warm: the same with `-warm-start`")
+	smoke.Run(t, command, []string{"-data", data, "-graphs", "ca-HepTh/CA-HepTh.txt.gz", "-methods", "wys,wys-random", "-epochs", "2", "-dim", "16", "-plot", prefix},
+		"# Test AUC against time on large graphs\n", "## ca-HepTh\n", "\n| wys | ", "\n| wys random | ", "wys random: the same with `-start random`")
 	if _, err := os.Stat(prefix + "-ca-HepTh.png"); err != nil {
 		t.Error(err)
 	}
