@@ -576,7 +576,7 @@ func factorSeries(ctx context.Context, g *pipeline.Graph, cfg Config, seed uint6
 // arcs set to 1), which gave the few nodes on which the leading factors
 // concentrate rows far longer than the rest: on web-NotreDame that start
 // ended 1.0 point below the random one after 40 epochs, unit rows end
-// level with it (docs/results.md, "The warm start at scale").
+// level with it (docs/results.md, "Warm start on the large graphs").
 func (t *trainer) warmStart(series *lowrank.Series) error {
 	c := make([]float64, t.c)
 	for k := range c {

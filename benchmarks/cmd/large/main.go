@@ -69,7 +69,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	fs.StringVar(&o.graphs, "graphs", "uk-2007-05@100000/uk-2007-05@100000.txt.gz,web-NotreDame/web-NotreDame.txt.gz", "comma-separated edge lists under -data")
 	fs.Float64Var(&o.testFrac, "test-fraction", 0.5, "share of the edges held out for testing")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the split and of every method")
-	methods := fs.String("methods", "wys,gensim", "methods to run: wys, wys-rowrms (wys with -optimizer rowrms), wys-warm (wys with -start spectral), wys-random (wys with -start random), gensim")
+	methods := fs.String("methods", "wys,gensim", "methods to run: "+methodList(true))
 	fs.Float64Var(&o.wys.Epochs, "epochs", 0, "wys: epochs (0: the trainer's default)")
 	fs.IntVar(&o.wys.Dim, "dim", 128, "embedding width d of wys (d/2 per side) and of gensim")
 	fs.StringVar(&o.plot, "plot", "", "draw test AUC against seconds to `PREFIX`-GRAPH.png, one picture per graph")
@@ -79,8 +79,8 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	}
 	o.methods = map[string]bool{}
 	for _, m := range strings.Split(*methods, ",") {
-		if _, ok := wysVariants[m]; !ok && m != "gensim" {
-			return h.Usagef("-methods: unknown method %q (want wys, wys-rowrms, wys-warm, wys-random, gensim)", m)
+		if variant(m) == nil && m != "gensim" {
+			return h.Usagef("-methods: unknown method %q (want %s)", m, methodList(false))
 		}
 		o.methods[m] = true
 	}
@@ -91,14 +91,10 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	var b strings.Builder
 	b.WriteString(h.Header("Test AUC against time on large graphs"))
 	fmt.Fprintf(&b, "Each graph undirected, largest connected component, %.0f%% of the edges held out (seed %d). wys: `wys-sparse` defaults (d = %d, epochs %s).", 100*o.testFrac, o.seed, o.wys.Dim, epochsText(o.wys.Epochs))
-	if o.methods["wys-rowrms"] {
-		b.WriteString(" wys rowrms: the same with `-optimizer rowrms`.")
-	}
-	if o.methods["wys-warm"] {
-		b.WriteString(" wys warm: the same with `-start spectral` (L and R from the spectral factors of the walk series; the factorization counts in its time).")
-	}
-	if o.methods["wys-random"] {
-		b.WriteString(" wys random: the same with `-start random` (L and R uniform noise).")
+	for _, v := range wysVariants[1:] {
+		if o.methods[v.name] {
+			fmt.Fprintf(&b, " %s: the same with `%s`%s.", strings.ReplaceAll(v.name, "-", " "), v.flag, v.note)
+		}
 	}
 	if o.methods["gensim"] {
 		fmt.Fprintf(&b, " gensim %s.", o.gensim.Describe())
@@ -139,11 +135,11 @@ func compare(ctx context.Context, h *benchmarks.Harness, o *options, rel string)
 	}
 	fmt.Fprintf(h.Stderr, "%s: %d nodes, %d training arcs, %d test edges\n", name, tg.N(), tg.Adj.NNZ(), len(split.Test))
 	var curves []curve
-	for _, m := range []string{"wys", "wys-rowrms", "wys-warm", "wys-random"} {
-		if !o.methods[m] {
+	for _, v := range wysVariants {
+		if !o.methods[v.name] {
 			continue
 		}
-		c, err := runWYS(ctx, h, o, tg, split, m)
+		c, err := runWYS(ctx, h, o, tg, split, v)
 		if err != nil {
 			return "", err
 		}
@@ -165,21 +161,53 @@ func compare(ctx context.Context, h *benchmarks.Harness, o *options, rel string)
 	return section(name, tg, split, curves), nil
 }
 
-// wysVariants are the wys methods: the sparse trainer's defaults, and
-// the settings each other variant changes.
-var wysVariants = map[string]func(*train.Config){
-	"wys":        func(*train.Config) {},
-	"wys-rowrms": func(c *train.Config) { c.Optimizer = train.OptRowRMS },
-	"wys-warm":   func(c *train.Config) { c.Start = train.StartSpectral },
-	"wys-random": func(c *train.Config) { c.Start = train.StartRandom },
+// wysMethod is a wys method: the sparse trainer's defaults but for the
+// setting set changes, which wys-sparse spells flag.
+type wysMethod struct {
+	name, flag, note string
+	set              func(*train.Config)
 }
 
-// runWYS trains the wys method m (see wysVariants) and records its curve.
-func runWYS(ctx context.Context, h *benchmarks.Harness, o *options, tg *pipeline.Graph, split *pipeline.Split, m string) (curve, error) {
+// wysVariants are the wys methods in the order they run: the defaults
+// first, then each variant.
+var wysVariants = []wysMethod{
+	{"wys", "", "", func(*train.Config) {}},
+	{"wys-rowrms", "-optimizer rowrms", "", func(c *train.Config) { c.Optimizer = train.OptRowRMS }},
+	{"wys-warm", "-start spectral", " (L and R from the spectral factors of the walk series; the factorization counts in its time)",
+		func(c *train.Config) { c.Start = train.StartSpectral }},
+	{"wys-random", "-start random", " (L and R uniform noise)", func(c *train.Config) { c.Start = train.StartRandom }},
+}
+
+// variant returns the wys method named name, or nil.
+func variant(name string) *wysMethod {
+	for i := range wysVariants {
+		if wysVariants[i].name == name {
+			return &wysVariants[i]
+		}
+	}
+	return nil
+}
+
+// methodList lists the methods for -methods, with each variant's flag
+// when withFlags.
+func methodList(withFlags bool) string {
+	var b strings.Builder
+	for _, v := range wysVariants {
+		b.WriteString(v.name)
+		if withFlags && v.flag != "" {
+			fmt.Fprintf(&b, " (wys with %s)", v.flag)
+		}
+		b.WriteString(", ")
+	}
+	return b.String() + "gensim"
+}
+
+// runWYS trains the wys method v and records its curve.
+func runWYS(ctx context.Context, h *benchmarks.Harness, o *options, tg *pipeline.Graph, split *pipeline.Split, v wysMethod) (curve, error) {
 	cfg := o.wys
-	wysVariants[m](&cfg)
+	v.set(&cfg)
 	resolved := cfg.Resolve(tg.N(), tg.Adj.NNZ())
-	c := curve{name: strings.ReplaceAll(m, "-", " ")}
+	c := curve{name: strings.ReplaceAll(v.name, "-", " ")}
 	start := time.Now()
 	rec := pipeline.RecordFunc(func(e pipeline.Event) {
 		if e.Kind == pipeline.Eval {

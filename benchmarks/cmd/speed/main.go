@@ -115,11 +115,11 @@ func runDense(ctx context.Context, h *benchmarks.Harness, o *options, split *pip
 // …) and times it to goal.
 func runSparse(ctx context.Context, h *benchmarks.Harness, o *options, split *pipeline.Split, v string, goal float64) (row, error) {
 	source, warm := strings.CutSuffix(v, "+warm")
-	init := train.StartRandom
+	from := train.StartRandom
 	if warm {
-		init = train.StartSpectral
+		from = train.StartSpectral
 	}
-	cfg := train.Config{Dim: o.dim, Epochs: o.epochs, Source: source, Start: init, Seed: o.seed}
+	cfg := train.Config{Dim: o.dim, Epochs: o.epochs, Source: source, Start: from, Seed: o.seed}
 	fmt.Fprintf(h.Stderr, "sparse %s…\n", v)
 	start := time.Now()
 	res, err := benchmarks.RunSplit(ctx, train.Run, split, cfg, nil)
