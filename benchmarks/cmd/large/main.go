@@ -176,6 +176,8 @@ var wysVariants = []wysMethod{
 	{"wys-warm", "-start spectral", " (L and R from the spectral factors of the walk series; the factorization counts in its time)",
 		func(c *train.Config) { c.Start = train.StartSpectral }},
 	{"wys-random", "-start random", " (L and R uniform noise)", func(c *train.Config) { c.Start = train.StartRandom }},
+	{"wys-blocks", "-negative-block 16", " (each shard's negatives as blocks of 16 x 16 pairs between 16 uniform rows of L and 16 of R, at least one per positive pair)",
+		func(c *train.Config) { c.NegativeBlock = 16 }},
 }
 
 // variant returns the wys method named name, or nil.
