@@ -178,6 +178,8 @@ var wysVariants = []wysMethod{
 	{"wys-random", "-start random", " (L and R uniform noise)", func(c *train.Config) { c.Start = train.StartRandom }},
 	{"wys-blocks", "-negative-block 16", " (each shard's negatives as blocks of 16 x 16 pairs between 16 uniform rows of L and 16 of R, at least one per positive pair)",
 		func(c *train.Config) { c.NegativeBlock = 16 }},
+	{"wys-blocks5", "-negatives 5 -negative-block 16", " (the same blocks, at least five per positive pair)",
+		func(c *train.Config) { c.Negatives, c.NegativeBlock = 5, 16 }},
 }
 
 // variant returns the wys method named name, or nil.
