@@ -6,9 +6,13 @@
 // training epoch and the evaluation, the test AUC and the peak RSS, and
 // the dense reference's memory estimate (run for real up to -dense-max).
 // Up to -gensim-max it also runs gensim skip-gram on DeepWalk walks of the
-// same training graph and scores it on the same test pairs.
+// same training graph and scores it on the same test pairs. With -starts
+// it trains once per start of L and R (each in its own child), so that
+// the spectral start, with its factorization's time, and the random start
+// sit side by side.
 //
 //	go run ./benchmarks/cmd/scale -min 12 -max 20 -out benchmarks/results/scaling.md
+//	go run ./benchmarks/cmd/scale -min 20 -max 20 -epochs 0 -rank 0 -dense-max 0 -starts random,spectral -out benchmarks/results/scale20-start.md
 //
 // The shared flags (-data, -out, -allow-dirty) and the exit statuses are
 // those of benchmarks.Harness.
@@ -46,6 +50,10 @@ type row struct {
 	FactorSecs   float64 `json:"factor_s"`
 	FactorRank   int     `json:"factor_rank"`
 	SplitSeconds float64 `json:"split_s"`
+	// Start is the run's resolved start and StartSeconds the time of its
+	// factorization (the spectral start's), which the run includes.
+	Start        string  `json:"start"`
+	StartSeconds float64 `json:"start_s"`
 	EpochSeconds float64 `json:"epoch_s"`
 	TrainSeconds float64 `json:"train_s"`
 	EvalSeconds  float64 `json:"eval_s"`
@@ -72,7 +80,7 @@ type options struct {
 	minScale, maxScale, step, dim, denseMax, one, rank int
 	gensimMax                                          int
 	epochs                                             float64
-	plot, optimizer                                    string
+	plot, optimizer, start, starts                     string
 	gensim                                             benchmarks.Gensim
 }
 
@@ -87,6 +95,8 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	fs.StringVar(&o.optimizer, "optimizer", "", "sparse trainer's optimizer: adam, rowrms or sgd (empty: its default)")
 	fs.IntVar(&o.denseMax, "dense-max", 12, "largest scale at which the dense reference also runs (300 steps)")
 	fs.IntVar(&o.one, "one", -1, "internal: measure this scale in this process and print one JSON row")
+	fs.StringVar(&o.start, "start", "", "internal: the sparse trainer's start in -one's run")
+	fs.StringVar(&o.starts, "starts", "", "comma-separated starts of the sparse trainer to run at each scale, one row each: spectral, random (empty: its default); the dense reference and gensim run with the first only")
 	fs.IntVar(&o.rank, "rank", 64, "rank of the factorization stage (lowrank.NewSeries on the training graph; 0: skip)")
 	fs.IntVar(&o.gensimMax, "gensim-max", 0, "largest scale at which gensim DeepWalk also runs on the same split (0: none)")
 	o.gensim.Register(fs, 1, "one pass over 10 walks of 80 per node, as benchmarks/cmd/large")
@@ -99,6 +109,11 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	}
 	if err := (train.Config{Optimizer: o.optimizer}).Validate(); err != nil {
 		return h.Usagef("-optimizer: %v", err)
+	}
+	for _, st := range append(strings.Split(o.starts, ","), o.start) {
+		if err := (train.Config{Start: st}).Validate(); err != nil {
+			return h.Usagef("-starts: %v", err)
+		}
 	}
 	if o.one >= 0 {
 		r, err := measure(ctx, o, o.one)
@@ -131,29 +146,35 @@ func measureAll(ctx context.Context, h *benchmarks.Harness, o *options) ([]row, 
 	}
 	var rows []row
 	for s := o.minScale; s <= o.maxScale; s += o.step {
-		args := []string{"-one", strconv.Itoa(s), "-epochs", fmt.Sprint(o.epochs), "-dim", strconv.Itoa(o.dim), "-dense-max", strconv.Itoa(o.denseMax), "-rank", strconv.Itoa(o.rank),
-			"-optimizer", o.optimizer,
-			"-gensim-max", strconv.Itoa(o.gensimMax), "-python", o.gensim.Python, "-script", o.gensim.Script,
-			"-gensim-walks", strconv.Itoa(o.gensim.Walks), "-gensim-length", strconv.Itoa(o.gensim.Length), "-gensim-window", strconv.Itoa(o.gensim.Window),
-			"-gensim-negative", strconv.Itoa(o.gensim.Negative), "-gensim-epochs", strconv.Itoa(o.gensim.Epochs), "-gensim-workers", strconv.Itoa(o.gensim.Workers)}
-		cmd := exec.CommandContext(ctx, self, args...)
-		cmd.Stderr = h.Stderr
-		var buf bytes.Buffer
-		cmd.Stdout = &buf
-		if err := cmd.Run(); err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
+		for i, start := range strings.Split(o.starts, ",") {
+			denseMax, gensimMax := o.denseMax, o.gensimMax
+			if i > 0 {
+				denseMax, gensimMax = -1, -1
 			}
-			fmt.Fprintf(h.Stderr, "scale: scale %d failed: %v\n", s, err)
-			break
+			args := []string{"-one", strconv.Itoa(s), "-start", start, "-epochs", fmt.Sprint(o.epochs), "-dim", strconv.Itoa(o.dim), "-dense-max", strconv.Itoa(denseMax), "-rank", strconv.Itoa(o.rank),
+				"-optimizer", o.optimizer,
+				"-gensim-max", strconv.Itoa(gensimMax), "-python", o.gensim.Python, "-script", o.gensim.Script,
+				"-gensim-walks", strconv.Itoa(o.gensim.Walks), "-gensim-length", strconv.Itoa(o.gensim.Length), "-gensim-window", strconv.Itoa(o.gensim.Window),
+				"-gensim-negative", strconv.Itoa(o.gensim.Negative), "-gensim-epochs", strconv.Itoa(o.gensim.Epochs), "-gensim-workers", strconv.Itoa(o.gensim.Workers)}
+			cmd := exec.CommandContext(ctx, self, args...)
+			cmd.Stderr = h.Stderr
+			var buf bytes.Buffer
+			cmd.Stdout = &buf
+			if err := cmd.Run(); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				fmt.Fprintf(h.Stderr, "scale: scale %d failed: %v\n", s, err)
+				return rows, nil
+			}
+			var r row
+			if err := json.Unmarshal(buf.Bytes(), &r); err != nil {
+				return nil, fmt.Errorf("scale %d: %w", s, err)
+			}
+			fmt.Fprintf(h.Stderr, "scale %d: %d nodes, %d edges, %s start, epoch %.1fs, peak RSS %s, test AUC %.4f\n",
+				s, r.Nodes, r.Edges, r.Start, r.EpochSeconds, sysmem.FormatBytes(r.PeakRSS), r.TestAUC)
+			rows = append(rows, r)
 		}
-		var r row
-		if err := json.Unmarshal(buf.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("scale %d: %w", s, err)
-		}
-		fmt.Fprintf(h.Stderr, "scale %d: %d nodes, %d edges, epoch %.1fs, peak RSS %s, test AUC %.4f\n",
-			s, r.Nodes, r.Edges, r.EpochSeconds, sysmem.FormatBytes(r.PeakRSS), r.TestAUC)
-		rows = append(rows, r)
 	}
 	return rows, nil
 }
@@ -162,8 +183,8 @@ func measureAll(ctx context.Context, h *benchmarks.Harness, o *options) ([]row, 
 func report(h *benchmarks.Harness, o *options, rows []row) string {
 	var b strings.Builder
 	b.WriteString(h.Header("Scaling on R-MAT graphs"))
-	fmt.Fprintf(&b, "Graph500 R-MAT (A = 0.57, B = 0.19, C = 0.19, edge factor 16, ids permuted, undirected, duplicates and self-loops dropped), generated, written as a SNAP edge list to a temporary file and loaded back (load = parsing that file into the CSR); half the edges held out by the splitter; factorization = lowrank.NewSeries of the training graph's transition matrix at rank %d (C = 10 powers; the factors are dropped before training); sparse trainer with default settings%s, d = %d, C = 10, %s (one epoch = N walks, 10 positive and 10 negative pairs each). Peak RSS is the child process's VmHWM over all stages. Dense: the reference's pre-flight memory estimate (C + 1 float32 N x N matrices); its time and AUC where it ran (300 steps).%s\n\n", o.rank, optimizerNote(o.optimizer), o.dim, lengthNote(o.epochs), gensimNote(o))
-	b.WriteString("| scale | nodes | edges | generate | load | split | factorize | epochs | one epoch | train | evaluate | end to end | pairs/s | test AUC | gensim Y·Y | gensim Y·Y′ | gensim time | peak RSS | sparse estimate | dense memory | dense time | dense AUC |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "Graph500 R-MAT (A = 0.57, B = 0.19, C = 0.19, edge factor 16, ids permuted, undirected, duplicates and self-loops dropped), generated, written as a SNAP edge list to a temporary file and loaded back (load = parsing that file into the CSR); half the edges held out by the splitter; factorization = lowrank.NewSeries of the training graph's transition matrix at rank %d (C = 10 powers; the factors are dropped before training); start: the trainer's resolved start of L and R, and the time of its own factorization (the spectral start's, rank d/2), which its run includes; sparse trainer with default settings%s, d = %d, C = 10, %s (one epoch = N walks, 10 positive and 10 negative pairs each). Peak RSS is the child process's VmHWM over all stages. Dense: the reference's pre-flight memory estimate (C + 1 float32 N x N matrices); its time and AUC where it ran (300 steps).%s\n\n", o.rank, optimizerNote(o.optimizer), o.dim, lengthNote(o.epochs), gensimNote(o))
+	b.WriteString("| scale | nodes | edges | generate | load | split | factorize | start | start time | epochs | one epoch | train | evaluate | end to end | pairs/s | test AUC | gensim Y·Y | gensim Y·Y′ | gensim time | peak RSS | sparse estimate | dense memory | dense time | dense AUC |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		dt, da := "—", "—"
 		if r.DenseSeconds > 0 {
@@ -173,9 +194,13 @@ func report(h *benchmarks.Harness, o *options, rows []row) string {
 		if r.Gensim {
 			gy, gyc, gt = fmt.Sprintf("%.4f", r.GensimYY), fmt.Sprintf("%.4f", r.GensimYYC), fmt.Sprintf("%.1f s", r.GensimSeconds)
 		}
-		total := r.GenSeconds + r.LoadSeconds + r.SplitSeconds + r.FactorSecs + r.TrainSeconds + r.EvalSeconds
-		fmt.Fprintf(&b, "| %d | %d | %d | %.1f s | %.1f s | %.1f s | %.1f s | %g | %.1f s | %.1f s | %.1f s | %.1f s | %.2fM | %.4f | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			r.Scale, r.Nodes, r.Edges, r.GenSeconds, r.LoadSeconds, r.SplitSeconds, r.FactorSecs, r.Epochs, r.EpochSeconds, r.TrainSeconds, r.EvalSeconds, total, r.PairsPerSec/1e6, r.TestAUC, gy, gyc, gt,
+		st := "—"
+		if r.Start == train.StartSpectral {
+			st = fmt.Sprintf("%.1f s", r.StartSeconds)
+		}
+		total := r.GenSeconds + r.LoadSeconds + r.SplitSeconds + r.FactorSecs + r.StartSeconds + r.TrainSeconds + r.EvalSeconds
+		fmt.Fprintf(&b, "| %d | %d | %d | %.1f s | %.1f s | %.1f s | %.1f s | %s | %s | %g | %.1f s | %.1f s | %.1f s | %.1f s | %.2fM | %.4f | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			r.Scale, r.Nodes, r.Edges, r.GenSeconds, r.LoadSeconds, r.SplitSeconds, r.FactorSecs, r.Start, st, r.Epochs, r.EpochSeconds, r.TrainSeconds, r.EvalSeconds, total, r.PairsPerSec/1e6, r.TestAUC, gy, gyc, gt,
 			sysmem.FormatBytes(r.PeakRSS), sysmem.FormatBytes(r.Estimated), sysmem.FormatBytes(r.DenseBytes), dt, da)
 	}
 	return b.String()
@@ -188,8 +213,9 @@ func measure(ctx context.Context, o *options, scale int) (*row, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := train.Config{Dim: o.dim, Epochs: o.epochs, EvalEvery: o.epochs, EvalPairs: 100000, Seed: 1, Optimizer: o.optimizer}
-	r.Epochs = cfg.Resolve(tg.N(), tg.Adj.NNZ()).Epochs
+	cfg := train.Config{Dim: o.dim, Epochs: o.epochs, EvalEvery: o.epochs, EvalPairs: 100000, Seed: 1, Optimizer: o.optimizer, Start: o.start}
+	resolved := cfg.Resolve(tg.N(), tg.Adj.NNZ())
+	r.Epochs, r.Start = resolved.Epochs, resolved.Start
 	r.Estimated = cfg.EstimateMemory(tg.N(), tg.Adj.NNZ(), 4*len(split.Train))
 	t := time.Now()
 	res, err := train.Run(ctx, tg, split, cfg, nil)
@@ -198,9 +224,10 @@ func measure(ctx context.Context, o *options, scale int) (*row, error) {
 	}
 	total := time.Since(t).Seconds()
 	trainSec := res.Stats.Stage("train").Seconds()
+	r.StartSeconds = res.Stats.Stage("factorize").Seconds()
 	r.EpochSeconds = trainSec / r.Epochs
 	r.TrainSeconds = trainSec
-	r.EvalSeconds = total - trainSec
+	r.EvalSeconds = total - trainSec - r.StartSeconds
 	r.TestAUC = res.TestAUC
 	r.PairsPerSec = res.Stats.PairsPerSecond
 	r.PeakRSS = sysmem.PeakRSS()

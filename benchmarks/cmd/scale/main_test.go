@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,10 +33,41 @@ func TestSmoke(t *testing.T) {
 	if strings.Count(out, "| — | — |\n") != 1 {
 		t.Errorf("want the dense reference's time and AUC at scale 5 only:\n%s", out)
 	}
+	// 32 and 64 ids hold at least the rank 4 of d = 8: the default start
+	// is spectral, and its factorization is timed.
+	if !regexp.MustCompile(`\n\| 5 \| [0-9]+ \| [0-9]+ \|( [0-9.]+ s \|){4} spectral \| [0-9.]+ s \| 1 \|`).MatchString(out) {
+		t.Errorf("want scale 5's row to name the spectral start and its time:\n%s", out)
+	}
 	for _, f := range []string{plot + "-time.png", plot + "-memory.png"} {
 		if _, err := os.Stat(f); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestStarts runs each of -starts at each scale, one row each, in the
+// order given, with the dense reference (at scale 5) for the first only.
+func TestStarts(t *testing.T) {
+	smoke.Children(t, "scale")
+	args := []string{"-min", "5", "-max", "6", "-step", "1", "-epochs", "1", "-dim", "8", "-dense-max", "5", "-rank", "0", "-starts", "random,spectral"}
+	out := smoke.Run(t, command, args, "# Scaling on R-MAT graphs\n")
+	rows := regexp.MustCompile(`\n\| ([56]) \|.*?\| (random|spectral) \| (—|[0-9.]+ s) \|`).FindAllStringSubmatch(out, -1)
+	var got []string
+	for _, m := range rows {
+		got = append(got, m[1]+" "+m[2])
+		if (m[2] == "random") != (m[3] == "—") {
+			t.Errorf("scale %s, %s start: start time %s; want a dash for the random start (no factorization) and seconds for the spectral", m[1], m[2], m[3])
+		}
+	}
+	if want := "5 random,5 spectral,6 random,6 spectral"; strings.Join(got, ",") != want {
+		t.Errorf("rows %q, want %q:\n%s", strings.Join(got, ","), want, out)
+	}
+	if strings.Count(out, "| — | — |\n") != 3 {
+		t.Errorf("want the dense reference at scale 5 with the first start only:\n%s", out)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := command(context.Background(), []string{"-starts", "random,warm"}, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "-starts") {
+		t.Errorf("-starts random,warm: exit status %d, stderr %q; want a usage error naming -starts", code, stderr.String())
 	}
 }
 
