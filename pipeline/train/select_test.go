@@ -10,8 +10,9 @@ import (
 
 // TestSelectionWithinNoise replays the model-selection rule on a run's
 // curve: the kept step must be the last evaluation whose train AUC is at
-// most train.SelectionStdErrs standard errors (Hanley–McNeil, on the
-// train pairs) below the best train AUC up to it, and the returned
+// most the larger of train.SelectionStdErrs standard errors
+// (Hanley–McNeil, on the train pairs) and min(1 − best,
+// train.SelectionSaturation) below the best train AUC up to it, and the returned
 // embeddings must be that step's (its test AUC, on every test pair,
 // equals the one the curve recorded). On this run the train AUC
 // saturates and the rule keeps a later step than the best, so the old
@@ -31,7 +32,8 @@ func TestSelectionWithinNoise(t *testing.T) {
 		}
 		// The brute-force form of the floor: within k standard errors of
 		// the best, the standard error at the best.
-		if se := pipeline.AUCStdErr(best, len(split.Train), len(split.TrainNeg)); best-p.TrainAUC <= train.SelectionStdErrs*se {
+		se := pipeline.AUCStdErr(best, len(split.Train), len(split.TrainNeg))
+		if best-p.TrainAUC <= max(train.SelectionStdErrs*se, min(1-best, train.SelectionSaturation)) {
 			want, wantTest = p.Step, p.TestAUC
 		}
 	}
@@ -43,5 +45,30 @@ func TestSelectionWithinNoise(t *testing.T) {
 	}
 	if got := pipeline.PairAUC(res.L, res.R, res.Half, split.Test, split.TestNeg); got != wantTest || res.TestAUC != wantTest {
 		t.Errorf("test AUC of the returned embeddings %v (reported %v), of the kept step %v", got, res.TestAUC, wantTest)
+	}
+}
+
+// TestSelectionMargin checks the margin against values worked out by
+// hand from the Hanley–McNeil standard error (SE): where two SEs are
+// wider it is two SEs, where the model misorders fewer than one train
+// pair in a thousand it is the best's distance from 1, and never more
+// than SelectionSaturation from that term.
+func TestSelectionMargin(t *testing.T) {
+	for _, c := range []struct {
+		best     float64
+		pairs    int
+		want     float64
+		tolRatio float64
+	}{
+		{0.999896, 200000, 1.04e-4, 1e-9}, // 2 SE = 3.22e-5
+		{0.95, 200000, 1e-3, 1e-9},        // 2 SE = 7.13e-4, 1 - best = 0.05
+		{0.95, 100, 0.0320149, 1e-5},      // 2 SE
+		{0.9999, 50, 0.00201995, 1e-5},    // 2 SE, wider than 1 - best
+		{1, 1000, 0, 0},                   // a perfect best: no margin
+	} {
+		got := train.SelectionMargin(c.best, c.pairs, c.pairs)
+		if d := got - c.want; d > c.tolRatio*c.want || -d > c.tolRatio*c.want {
+			t.Errorf("SelectionMargin(%v, %d, %d) = %v, want %v", c.best, c.pairs, c.pairs, got, c.want)
+		}
 	}
 }
