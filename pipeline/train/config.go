@@ -163,9 +163,10 @@ type Config struct {
 	// otherwise (and always in the bucketed schedule, whose blocks never
 	// hold the whole graph). At the default length the spectral start
 	// ends 0.62 points higher on uk-2007-05@100000 (99.74 against 99.12),
-	// 0.32 on soc-Slashdot0902, 0.02 on email-Enron and 0.02 lower on
-	// web-NotreDame, and on the first three it is ahead at every point of
-	// the curve (benchmarks/results/large-warm-full.md).
+	// 0.32 on soc-Slashdot0902 and 0.02 on email-Enron, ahead at every
+	// point of the curve (benchmarks/results/large-warm-full.md), and on
+	// web-NotreDame at 99.74 against 99.69, behind at first by the
+	// factorization's 10 s (large-select.md, with today's model selection).
 	Start string `json:"start"`
 
 	// Checkpoint, when not nil, is called between batches with the full
