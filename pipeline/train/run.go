@@ -349,8 +349,8 @@ func SelectionMargin(best float64, pos, neg int) float64 {
 }
 
 // evaluate records a curve point after done batches, keeps the parameters
-// when the train AUC is within SelectionStdErrs standard errors of the
-// best so far, and reports whether patience has run out.
+// when the train AUC is within SelectionMargin of the best so far, and
+// reports whether patience has run out.
 func (r *run) evaluate(done int64) (stop bool) {
 	t, res := r.t, r.res
 	start := time.Now()
@@ -371,10 +371,7 @@ func (r *run) evaluate(done int64) (stop bool) {
 	// Keep the latest point whose train AUC ties with the best (see
 	// SelectionMargin): once the train AUC saturates, its remaining ups
 	// and downs are noise, while the model still generalises better.
-	floor := r.best
-	if !math.IsInf(r.best, -1) {
-		floor -= SelectionMargin(r.best, len(r.trPos), len(r.trNeg))
-	}
+	floor := r.best - SelectionMargin(r.best, len(r.trPos), len(r.trNeg))
 	keep := pt.TrainAUC >= floor || (math.IsNaN(pt.TrainAUC) && done == r.batches)
 	if keep {
 		// Overwrite the kept copy in place: once the train AUC saturates

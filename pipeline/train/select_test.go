@@ -31,7 +31,8 @@ func TestSelectionWithinNoise(t *testing.T) {
 			best, argmax = p.TrainAUC, p.Step
 		}
 		// The brute-force form of the floor: within k standard errors of
-		// the best, the standard error at the best.
+		// the best (the standard error at the best) or, if wider, within
+		// the best's distance from 1 up to the saturation cap.
 		se := pipeline.AUCStdErr(best, len(split.Train), len(split.TrainNeg))
 		if best-p.TrainAUC <= max(train.SelectionStdErrs*se, min(1-best, train.SelectionSaturation)) {
 			want, wantTest = p.Step, p.TestAUC
