@@ -110,10 +110,13 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err := (train.Config{Optimizer: o.optimizer}).Validate(); err != nil {
 		return h.Usagef("-optimizer: %v", err)
 	}
-	for _, st := range append(strings.Split(o.starts, ","), o.start) {
+	for _, st := range strings.Split(o.starts, ",") {
 		if err := (train.Config{Start: st}).Validate(); err != nil {
 			return h.Usagef("-starts: %v", err)
 		}
+	}
+	if err := (train.Config{Start: o.start}).Validate(); err != nil {
+		return h.Usagef("-start: %v", err)
 	}
 	if o.one >= 0 {
 		r, err := measure(ctx, o, o.one)
