@@ -8,10 +8,13 @@
 // trainer's settings, and each rate is the median over the rounds. With
 // -rmat S it also measures the trainer with its parameters far out of
 // cache: on a Graph500 R-MAT graph of 2^S nodes (ids permuted, as
-// benchmarks/cmd/scale builds it), trained whole.
+// benchmarks/cmd/scale builds it), trained whole. -settings picks the
+// trainer's settings; an empty -spmm-graph or -split skips that part, so
+// that one setting can be measured out of cache on its own:
 //
 //	go run ./benchmarks/cmd/kernels -out benchmarks/results/kernels.md
 //	go run ./benchmarks/cmd/kernels -rmat 20 -rmat-epochs 1 -out benchmarks/results/kernels.md
+//	go run ./benchmarks/cmd/kernels -spmm-graph '' -split '' -rmat 20 -rmat-epochs 1 -settings 1,1x16,5x16 -out benchmarks/results/kernels-rmat-blocks.md
 //
 // The shared flags (-data, -out, -allow-dirty) and the exit statuses are
 // those of benchmarks.Harness.
@@ -25,6 +28,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,6 +48,7 @@ var workers = []int{1, 2}
 // options are the command's own flags.
 type options struct {
 	spmmGraph, split, python string
+	settings                 []setting
 	cols, rank, repeats      int
 	trainerRuns              int
 	rmat                     int
@@ -69,6 +74,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	fs.IntVar(&o.trainerRuns, "trainer-runs", 3, "rounds over the trainer's settings (the median of each is reported)")
 	fs.IntVar(&o.rmat, "rmat", 0, "also measure the trainer on an R-MAT graph of 2^`scale` nodes (edge factor 16, seed 1; 0: skip)")
 	fs.Float64Var(&o.rmatEpochs, "rmat-epochs", 0.3, "trainer epochs per measurement on the R-MAT graph")
+	settings := fs.String("settings", defaultSettings, "comma-separated trainer settings, each `negatives[xblock][/optimizer]` (5x16: 5 negatives per positive pair in blocks of 16 x 16)")
 	if err := h.Parse(); err != nil {
 		return err
 	}
@@ -78,17 +84,45 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if o.rmat < 0 || o.rmat > 26 {
 		return h.Usagef("-rmat %d: want an R-MAT scale from 1 to 26, or 0 to skip", o.rmat)
 	}
-	lines, err := graphLines(ctx, h, o)
-	if err != nil {
-		return err
+	var err error
+	if o.settings, err = parseSettings(*settings); err != nil {
+		return h.Usagef("-settings: %v", err)
 	}
+	var lines []line
+	if o.spmmGraph != "" {
+		if lines, err = graphLines(ctx, h, o); err != nil {
+			return err
+		}
+	}
+	gensimNote := "gensim: not measured (no -split)"
+	if o.split != "" {
+		sl, note, err := splitLines(ctx, h, o)
+		if err != nil {
+			return err
+		}
+		lines, gensimNote = append(lines, sl...), note
+	}
+	if o.rmat > 0 {
+		rl, err := rmatLines(ctx, h, o)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, rl...)
+	}
+	return h.WriteResult(report(h, o, lines, gensimNote))
+}
+
+// splitLines measures the trainer on the released split -split and, with
+// -python, gensim on the same training graph, and returns their lines and
+// the note on gensim.
+func splitLines(ctx context.Context, h *benchmarks.Harness, o *options) ([]line, string, error) {
 	sp, err := graphio.LoadSplitDir(ctx, filepath.Join(h.Data, o.split, "asymproj"), false)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	tg, err := sp.TrainGraph()
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	// gensim runs once per worker count after each round over the
 	// trainer's settings on the split, so that its rate, like theirs, is
@@ -98,7 +132,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if o.python != "" {
 		gs, err = newGensimRates(o.python, tg)
 		if err != nil {
-			return err
+			return nil, "", err
 		}
 		defer gs.close()
 	}
@@ -115,11 +149,10 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		}
 		return nil
 	}
-	trainer, err := trainerRates(ctx, h, o, tg, o.split, o.epochs, round)
+	lines, err := trainerRates(ctx, h, o, tg, o.split, o.epochs, round)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	lines = append(lines, trainer...)
 	if gs != nil {
 		var l *line
 		gensimNote, l = gs.report(o)
@@ -127,14 +160,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 			lines = append(lines, *l)
 		}
 	}
-	if o.rmat > 0 {
-		rl, err := rmatLines(ctx, h, o)
-		if err != nil {
-			return err
-		}
-		lines = append(lines, rl...)
-	}
-	return h.WriteResult(report(h, o, lines, gensimNote))
+	return lines, gensimNote, nil
 }
 
 // graphLines measures SpMM and the factorization on the SNAP graph
@@ -187,26 +213,55 @@ func rmatLines(ctx context.Context, h *benchmarks.Harness, o *options) ([]line, 
 	return trainerRates(ctx, h, o, g, name, o.rmatEpochs, nil)
 }
 
-// trainerSettings are the trainer's measured settings: 1 and 5
-// negatives per positive drawn pair by pair, 5 in negative blocks of 8 x
-// 8 and of 16 x 16 pairs, with Adam and then with the row-wise optimiser.
-var trainerSettings = []struct {
+// setting is one measured setting of the trainer.
+type setting struct {
 	neg, block int
 	opt        string
-}{{1, 0, ""}, {5, 0, ""}, {5, 8, ""}, {5, 16, ""}, {1, 0, train.OptRowRMS}, {5, 8, train.OptRowRMS}}
+}
+
+// defaultSettings are the trainer's settings measured by default: 1 and
+// 5 negatives per positive drawn pair by pair, 5 in negative blocks of 8
+// x 8 and of 16 x 16 pairs, with Adam and then with the row-wise optimiser.
+const defaultSettings = "1,5,5x8,5x16,1/rowrms,5x8/rowrms"
+
+// parseSettings parses -settings: a comma-separated list of
+// negatives[xblock][/optimizer], each checked by train.Config.Validate.
+func parseSettings(list string) ([]setting, error) {
+	var out []setting
+	for _, f := range strings.Split(list, ",") {
+		spec, opt, _ := strings.Cut(f, "/")
+		negs, block, hasBlock := strings.Cut(spec, "x")
+		var s setting
+		var err error
+		if s.neg, err = strconv.Atoi(negs); err != nil || s.neg < 1 {
+			return nil, fmt.Errorf("%q: want negatives[xblock][/optimizer], negatives a positive integer (e.g. 5x16/rowrms)", f)
+		}
+		if hasBlock {
+			if s.block, err = strconv.Atoi(block); err != nil || s.block < 1 {
+				return nil, fmt.Errorf("%q: the block after x must be a positive integer", f)
+			}
+		}
+		s.opt = opt
+		if err := (train.Config{Negatives: s.neg, NegativeBlock: s.block, Optimizer: s.opt}).Validate(); err != nil {
+			return nil, fmt.Errorf("%q: %v", f, err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
 
 // trainerRates measures the trainer's throughput on g (named name in the
-// table) for the given epochs in each of trainerSettings with 1 and 2
+// table) for the given epochs in each of o.settings with 1 and 2
 // workers: o.trainerRuns rounds over all of them, in turn, so that the
 // shared machine's drift falls on every setting alike, and the median
 // of each. afterRound, when not nil, runs after each round.
 func trainerRates(ctx context.Context, h *benchmarks.Harness, o *options, g *pipeline.Graph, name string, epochs float64, afterRound func() error) ([]line, error) {
-	rates := make([][][]float64, len(trainerSettings))
+	rates := make([][][]float64, len(o.settings))
 	for i := range rates {
 		rates[i] = make([][]float64, len(workers))
 	}
 	for run := range o.trainerRuns {
-		for i, s := range trainerSettings {
+		for i, s := range o.settings {
 			for wi, w := range workers {
 				cfg := train.Config{Epochs: epochs, Negatives: s.neg, NegativeBlock: s.block, Optimizer: s.opt, Workers: w, Seed: 1, EvalEvery: epochs}
 				res, err := train.Run(ctx, g, nil, cfg, nil)
@@ -225,7 +280,7 @@ func trainerRates(ctx context.Context, h *benchmarks.Harness, o *options, g *pip
 		}
 	}
 	var lines []line
-	for i, s := range trainerSettings {
+	for i, s := range o.settings {
 		setting := fmt.Sprintf("%s, %d negative(s) per positive pair", name, s.neg)
 		if s.block > 0 {
 			setting += fmt.Sprintf(" in blocks of %d x %d", s.block, s.block)
@@ -254,7 +309,14 @@ func stepRate(st pipeline.Stats) float64 {
 func report(h *benchmarks.Harness, o *options, lines []line, gensimNote string) string {
 	var b strings.Builder
 	b.WriteString(h.Header("Kernels with 1 and 2 workers"))
-	fmt.Fprintf(&b, "SpMM: median of %d products y = A·x, GFLOP/s = 2·nnz·columns / time. Factorization: lowrank.NewSeries (randomized SVD with 2 power iterations, 10 oversampling columns, then the C cores), wall time. Trainer: %g epochs of the sparse trainer with default settings but those named, the median over %d rounds (each round runs every setting in turn) of the positive pairs drawn per second of the batches (sampling, gradients and updates; the evaluation at the end and the copy of the parameters it keeps are excluded, Stats.EvalTime). %s.\n\n", o.repeats, o.epochs, o.trainerRuns, gensimNote)
+	if o.spmmGraph != "" {
+		fmt.Fprintf(&b, "SpMM: median of %d products y = A·x, GFLOP/s = 2·nnz·columns / time. Factorization: lowrank.NewSeries (randomized SVD with 2 power iterations, 10 oversampling columns, then the C cores), wall time. ", o.repeats)
+	}
+	epochs := fmt.Sprintf("%g epochs", o.epochs)
+	if o.split == "" {
+		epochs = "the epochs its rows name"
+	}
+	fmt.Fprintf(&b, "Trainer: %s of the sparse trainer with default settings but those named, the median over %d rounds (each round runs every setting in turn) of the positive pairs drawn per second of the batches (sampling, gradients and updates; the evaluation at the end and the copy of the parameters it keeps are excluded, Stats.EvalTime). %s.\n\n", epochs, o.trainerRuns, gensimNote)
 	b.WriteString("| kernel | setting | unit | 1 worker | 2 workers | 2 workers / 1 |\n|---|---|---|---|---|---|\n")
 	for _, l := range lines {
 		f := func(v float64) string {

@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/wys-project/wys/benchmarks"
@@ -43,4 +45,36 @@ func TestGensimMedian(t *testing.T) {
 	args := []string{"-data", data, "-spmm-graph", "ca-HepTh/CA-HepTh.txt.gz", "-cols", "8", "-rank", "8", "-repeats", "1", "-epochs", "0.05", "-trainer-runs", "3", "-python", fake}
 	smoke.Run(t, command, args, "gensim fake: ", "the median of 3 runs per worker count (range 1 worker(s) 1.00M–25.00M, 2 worker(s) 4.00M–36.00M)",
 		"\n| gensim word2vec skip-gram | ca-HepTh, 5 negatives per positive pair | positive pairs/s | 9.00M | 16.00M | 1.78× |\n")
+}
+
+// TestParseSettings checks -settings against settings written out by
+// hand, and that each malformed or invalid field is refused by name.
+func TestParseSettings(t *testing.T) {
+	got, err := parseSettings(defaultSettings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []setting{{1, 0, ""}, {5, 0, ""}, {5, 8, ""}, {5, 16, ""}, {1, 0, "rowrms"}, {5, 8, "rowrms"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("parseSettings(%q) = %v, want %v", defaultSettings, got, want)
+	}
+	for _, bad := range []string{"", "0", "x16", "1x", "1x0", "1x-2", "5x16/adamw", "1,,5", "1x999"} {
+		if _, err := parseSettings(bad); err == nil {
+			t.Errorf("parseSettings(%q) succeeded, want an error", bad)
+		}
+	}
+}
+
+// TestRMATOnly measures only the R-MAT graph, with two settings of its
+// own: no SpMM, factorization, split or gensim line.
+func TestRMATOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains on an R-MAT graph of 2^8 nodes")
+	}
+	args := []string{"-data", t.TempDir(), "-spmm-graph", "", "-split", "", "-rmat", "8", "-rmat-epochs", "0.2", "-settings", "1,1x4"}
+	out := smoke.Run(t, command, args, "gensim: not measured (no -split)",
+		"\n| sparse trainer (d = 128, C = 10) | R-MAT scale 8 (256 nodes, ", " 1 negative(s) per positive pair in blocks of 4 x 4 |")
+	if n := strings.Count(out, "\n| sparse trainer"); n != 2 || strings.Contains(out, "SpMM") || strings.Contains(out, "gensim word2vec") {
+		t.Errorf("want exactly the two R-MAT lines, got %d trainer lines in\n%s", n, out)
+	}
 }
