@@ -14,7 +14,7 @@
 //
 //	go run ./benchmarks/cmd/kernels -out benchmarks/results/kernels.md
 //	go run ./benchmarks/cmd/kernels -rmat 20 -rmat-epochs 1 -out benchmarks/results/kernels.md
-//	go run ./benchmarks/cmd/kernels -spmm-graph '' -split '' -rmat 20 -rmat-epochs 1 -settings 1,1x16,5x16 -out benchmarks/results/kernels-rmat-blocks.md
+//	go run ./benchmarks/cmd/kernels -spmm-graph '' -split '' -rmat 20 -rmat-epochs 1 -settings 1,1x16 -out benchmarks/results/kernels-rmat-blocks.md
 //
 // The shared flags (-data, -out, -allow-dirty) and the exit statuses are
 // those of benchmarks.Harness.
