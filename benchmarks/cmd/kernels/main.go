@@ -10,7 +10,8 @@
 // cache: on a Graph500 R-MAT graph of 2^S nodes (ids permuted, as
 // benchmarks/cmd/scale builds it), trained whole. -settings picks the
 // trainer's settings; an empty -spmm-graph or -split skips that part, so
-// that one setting can be measured out of cache on its own:
+// that one setting can be measured out of cache on its own (with every
+// part skipped, the run is a usage error):
 //
 //	go run ./benchmarks/cmd/kernels -out benchmarks/results/kernels.md
 //	go run ./benchmarks/cmd/kernels -rmat 20 -rmat-epochs 1 -out benchmarks/results/kernels.md
@@ -83,6 +84,9 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	}
 	if o.rmat < 0 || o.rmat > 26 {
 		return h.Usagef("-rmat %d: want an R-MAT scale from 1 to 26, or 0 to skip", o.rmat)
+	}
+	if o.spmmGraph == "" && o.split == "" && o.rmat == 0 {
+		return h.Usagef("nothing to measure: -spmm-graph and -split are empty and -rmat is 0")
 	}
 	var err error
 	if o.settings, err = parseSettings(*settings); err != nil {

@@ -78,3 +78,9 @@ func TestRMATOnly(t *testing.T) {
 		t.Errorf("want exactly the two R-MAT lines, got %d trainer lines in\n%s", n, out)
 	}
 }
+
+// TestNothingToMeasure checks that a run with every part skipped is a
+// usage error instead of a results file with an empty table.
+func TestNothingToMeasure(t *testing.T) {
+	smoke.Exit(t, command, []string{"-data", t.TempDir(), "-spmm-graph", "", "-split", "", "-rmat", "0"}, 2, "nothing to measure")
+}
