@@ -180,6 +180,8 @@ var wysVariants = []wysMethod{
 		func(c *train.Config) { c.NegativeBlock = 16 }},
 	{"wys-blocks5", "-negatives 5 -negative-block 16", " (the same blocks, at least five per positive pair)",
 		func(c *train.Config) { c.Negatives, c.NegativeBlock = 5, 16 }},
+	{"wys-blocks-rowrms", "-negative-block 16 -optimizer rowrms", " (the blocks of wys blocks, with the row-wise optimiser)",
+		func(c *train.Config) { c.NegativeBlock, c.Optimizer = 16, train.OptRowRMS }},
 }
 
 // variant returns the wys method named name, or nil.
