@@ -81,6 +81,7 @@ type options struct {
 	gensimMax                                          int
 	epochs                                             float64
 	plot, optimizer, start, starts                     string
+	negBlock                                           int
 	gensim                                             benchmarks.Gensim
 }
 
@@ -93,6 +94,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	fs.Float64Var(&o.epochs, "epochs", 1, "sparse training epochs per scale (0: the trainer's default length and evaluations, a default run)")
 	fs.IntVar(&o.dim, "dim", 128, "embedding width d")
 	fs.StringVar(&o.optimizer, "optimizer", "", "sparse trainer's optimizer: adam, rowrms or sgd (empty: its default)")
+	fs.IntVar(&o.negBlock, "negative-block", 0, "sparse trainer's negatives as blocks of `m` x m pairs (0: its default)")
 	fs.IntVar(&o.denseMax, "dense-max", 12, "largest scale at which the dense reference also runs (300 steps)")
 	fs.IntVar(&o.one, "one", -1, "internal: measure this scale in this process and print one JSON row")
 	fs.StringVar(&o.start, "start", "", "internal: the sparse trainer's start in -one's run")
@@ -109,6 +111,9 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	}
 	if err := (train.Config{Optimizer: o.optimizer}).Validate(); err != nil {
 		return h.Usagef("-optimizer: %v", err)
+	}
+	if err := (train.Config{NegativeBlock: o.negBlock}).Validate(); err != nil {
+		return h.Usagef("-negative-block: %v", err)
 	}
 	for _, st := range strings.Split(o.starts, ",") {
 		if err := (train.Config{Start: st}).Validate(); err != nil {
@@ -155,7 +160,7 @@ func measureAll(ctx context.Context, h *benchmarks.Harness, o *options) ([]row, 
 				denseMax, gensimMax = -1, -1
 			}
 			args := []string{"-one", strconv.Itoa(s), "-start", start, "-epochs", fmt.Sprint(o.epochs), "-dim", strconv.Itoa(o.dim), "-dense-max", strconv.Itoa(denseMax), "-rank", strconv.Itoa(o.rank),
-				"-optimizer", o.optimizer,
+				"-optimizer", o.optimizer, "-negative-block", strconv.Itoa(o.negBlock),
 				"-gensim-max", strconv.Itoa(gensimMax), "-python", o.gensim.Python, "-script", o.gensim.Script,
 				"-gensim-walks", strconv.Itoa(o.gensim.Walks), "-gensim-length", strconv.Itoa(o.gensim.Length), "-gensim-window", strconv.Itoa(o.gensim.Window),
 				"-gensim-negative", strconv.Itoa(o.gensim.Negative), "-gensim-epochs", strconv.Itoa(o.gensim.Epochs), "-gensim-workers", strconv.Itoa(o.gensim.Workers)}
@@ -186,7 +191,7 @@ func measureAll(ctx context.Context, h *benchmarks.Harness, o *options) ([]row, 
 func report(h *benchmarks.Harness, o *options, rows []row) string {
 	var b strings.Builder
 	b.WriteString(h.Header("Scaling on R-MAT graphs"))
-	fmt.Fprintf(&b, "Graph500 R-MAT (A = 0.57, B = 0.19, C = 0.19, edge factor 16, ids permuted, undirected, duplicates and self-loops dropped), generated, written as a SNAP edge list to a temporary file and loaded back (load = parsing that file into the CSR); half the edges held out by the splitter; factorization = lowrank.NewSeries of the training graph's transition matrix at rank %d (C = 10 powers; the factors are dropped before training); start: the trainer's resolved start of L and R, and the time of its own factorization (the spectral start's, rank d/2), which its run includes; sparse trainer with default settings%s, d = %d, C = 10, %s (one epoch = N walks, 10 positive and 10 negative pairs each). Peak RSS is the child process's VmHWM over all stages. Dense: the reference's pre-flight memory estimate (C + 1 float32 N x N matrices); its time and AUC where it ran (300 steps).%s\n\n", o.rank, optimizerNote(o.optimizer), o.dim, lengthNote(o.epochs), gensimNote(o))
+	fmt.Fprintf(&b, "Graph500 R-MAT (A = 0.57, B = 0.19, C = 0.19, edge factor 16, ids permuted, undirected, duplicates and self-loops dropped), generated, written as a SNAP edge list to a temporary file and loaded back (load = parsing that file into the CSR); half the edges held out by the splitter; factorization = lowrank.NewSeries of the training graph's transition matrix at rank %d (C = 10 powers; the factors are dropped before training); start: the trainer's resolved start of L and R, and the time of its own factorization (the spectral start's, rank d/2), which its run includes; sparse trainer with default settings%s, d = %d, C = 10, %s (one epoch = N walks, 10 positive and 10 negative pairs each). Peak RSS is the child process's VmHWM over all stages. Dense: the reference's pre-flight memory estimate (C + 1 float32 N x N matrices); its time and AUC where it ran (300 steps).%s\n\n", o.rank, optimizerNote(o.optimizer, o.negBlock), o.dim, lengthNote(o.epochs), gensimNote(o))
 	b.WriteString("| scale | nodes | edges | generate | load | split | factorize | start | start time | epochs | one epoch | train | evaluate | end to end | pairs/s | test AUC | gensim Y·Y | gensim Y·Y′ | gensim time | peak RSS | sparse estimate | dense memory | dense time | dense AUC |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		dt, da := "—", "—"
@@ -216,7 +221,7 @@ func measure(ctx context.Context, o *options, scale int) (*row, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := train.Config{Dim: o.dim, Epochs: o.epochs, EvalEvery: o.epochs, EvalPairs: 100000, Seed: 1, Optimizer: o.optimizer, Start: o.start}
+	cfg := train.Config{Dim: o.dim, Epochs: o.epochs, EvalEvery: o.epochs, EvalPairs: 100000, Seed: 1, Optimizer: o.optimizer, NegativeBlock: o.negBlock, Start: o.start}
 	resolved := cfg.Resolve(tg.N(), tg.Adj.NNZ())
 	r.Epochs, r.Start = resolved.Epochs, resolved.Start
 	r.Estimated = cfg.EstimateMemory(tg.N(), tg.Adj.NNZ(), 4*len(split.Train))
@@ -332,10 +337,18 @@ func lengthNote(epochs float64) string {
 	return fmt.Sprintf("%g epoch(s)", epochs)
 }
 
-// optimizerNote names a setting of the optimizer other than the default.
-func optimizerNote(opt string) string {
-	if opt == "" {
+// optimizerNote names the settings of the optimizer and of the negatives
+// other than the defaults.
+func optimizerNote(opt string, block int) string {
+	var but []string
+	if opt != "" {
+		but = append(but, "the optimizer "+opt)
+	}
+	if block > 0 {
+		but = append(but, fmt.Sprintf("negatives in blocks of %d x %d pairs", block, block))
+	}
+	if len(but) == 0 {
 		return ""
 	}
-	return " but the optimizer " + opt
+	return " but " + strings.Join(but, " and ")
 }

@@ -91,3 +91,12 @@ func TestGensim(t *testing.T) {
 		t.Errorf("want gensim's AUCs and time at scale 5 only:\n%s", out)
 	}
 }
+
+// TestNegativeBlock runs scale 5 with the row-wise optimiser and negative
+// blocks, which the header names, and refuses a block over the bound.
+func TestNegativeBlock(t *testing.T) {
+	smoke.Children(t, "scale")
+	args := []string{"-min", "5", "-max", "5", "-epochs", "1", "-dim", "8", "-dense-max", "0", "-rank", "0", "-optimizer", "rowrms", "-negative-block", "4"}
+	smoke.Run(t, command, args, "sparse trainer with default settings but the optimizer rowrms and negatives in blocks of 4 x 4 pairs, d = 8", "\n| 5 | ")
+	smoke.Exit(t, command, []string{"-negative-block", "999", "-data", t.TempDir()}, 2, "-negative-block: train: negative block = 999")
+}
