@@ -97,7 +97,8 @@ type Config struct {
 	// With OptRowRMS, blocks of 16 at one negative run twice the
 	// default's pairs per second on uk-2007-05@100000 and web-NotreDame
 	// and are ahead of it at every equal time, ending 0.05-0.08 points
-	// of test AUC lower at the same length (large-blocks-rowrms.md);
+	// of test AUC lower at the same length (large-blocks-rowrms.md; 1.1
+	// points on R-MAT scale 20, scale20-blocks-rowrms.md);
 	// with Adam they lose more per epoch (large-blocks.md).
 	NegativeBlock int `json:"negative_block,omitempty"`
 	// Optimizer for L and R: OptAdam ("" means it) with lazy row updates,
