@@ -191,7 +191,7 @@ func measureAll(ctx context.Context, h *benchmarks.Harness, o *options) ([]row, 
 func report(h *benchmarks.Harness, o *options, rows []row) string {
 	var b strings.Builder
 	b.WriteString(h.Header("Scaling on R-MAT graphs"))
-	fmt.Fprintf(&b, "Graph500 R-MAT (A = 0.57, B = 0.19, C = 0.19, edge factor 16, ids permuted, undirected, duplicates and self-loops dropped), generated, written as a SNAP edge list to a temporary file and loaded back (load = parsing that file into the CSR); half the edges held out by the splitter; factorization = lowrank.NewSeries of the training graph's transition matrix at rank %d (C = 10 powers; the factors are dropped before training); start: the trainer's resolved start of L and R, and the time of its own factorization (the spectral start's, rank d/2), which its run includes; sparse trainer with default settings%s, d = %d, C = 10, %s (one epoch = N walks, 10 positive and 10 negative pairs each). Peak RSS is the child process's VmHWM over all stages. Dense: the reference's pre-flight memory estimate (C + 1 float32 N x N matrices); its time and AUC where it ran (300 steps).%s\n\n", o.rank, optimizerNote(o.optimizer, o.negBlock), o.dim, lengthNote(o.epochs), gensimNote(o))
+	fmt.Fprintf(&b, "Graph500 R-MAT (A = 0.57, B = 0.19, C = 0.19, edge factor 16, ids permuted, undirected, duplicates and self-loops dropped), generated, written as a SNAP edge list to a temporary file and loaded back (load = parsing that file into the CSR); half the edges held out by the splitter; factorization = lowrank.NewSeries of the training graph's transition matrix at rank %d (C = 10 powers; the factors are dropped before training); start: the trainer's resolved start of L and R, and the time of its own factorization (the spectral start's, rank d/2), which its run includes; sparse trainer with default settings%s, d = %d, C = 10, %s (one epoch = N walks, 10 positive and 10 negative pairs each). Peak RSS is the child process's VmHWM over all stages. Dense: the reference's pre-flight memory estimate (C + 1 float32 N x N matrices); its time and AUC where it ran (300 steps).%s\n\n", o.rank, settingsNote(o.optimizer, o.negBlock), o.dim, lengthNote(o.epochs), gensimNote(o))
 	b.WriteString("| scale | nodes | edges | generate | load | split | factorize | start | start time | epochs | one epoch | train | evaluate | end to end | pairs/s | test AUC | gensim Y·Y | gensim Y·Y′ | gensim time | peak RSS | sparse estimate | dense memory | dense time | dense AUC |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		dt, da := "—", "—"
@@ -337,9 +337,9 @@ func lengthNote(epochs float64) string {
 	return fmt.Sprintf("%g epoch(s)", epochs)
 }
 
-// optimizerNote names the settings of the optimizer and of the negatives
+// settingsNote names the settings of the optimizer and of the negatives
 // other than the defaults.
-func optimizerNote(opt string, block int) string {
+func settingsNote(opt string, block int) string {
 	var but []string
 	if opt != "" {
 		but = append(but, "the optimizer "+opt)
