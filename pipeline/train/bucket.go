@@ -124,8 +124,8 @@ func bucketedSupports(cfg Config) error {
 	switch {
 	case cfg.Optimizer == OptPercentDelta:
 		return errors.New("train: the bucketed schedule supports the adam and sgd optimizers, not percentdelta (its step scale is a mean over all parameters)")
-	case cfg.Optimizer == OptRowRMS:
-		return errors.New("train: the bucketed schedule supports the adam and sgd optimizers, not rowrms (its blocks carry Adam's moments)")
+	case cfg.Optimizer == OptRowRMS || cfg.Optimizer == OptRMSProp:
+		return fmt.Errorf("train: the bucketed schedule supports the adam and sgd optimizers, not %s (its blocks carry Adam's moments)", cfg.Optimizer)
 	case cfg.Source == SourceFactored || cfg.Start == StartSpectral:
 		return errors.New("train: the bucketed schedule supports the walk source and the random start, not the factored source or the spectral start (the factorization needs the whole graph's parameters)")
 	case cfg.NegativeBlock > 0:

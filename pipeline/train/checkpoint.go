@@ -63,8 +63,9 @@ type State struct {
 	L, R    []float32
 	QLogits []float64
 	// Optimiser state: Adam moments of L and R (nil for SGD and
-	// PercentDelta; for RowRMS, ML and MR are nil and VL and VR hold one
-	// second moment per row) and of the attention logits q.
+	// PercentDelta; for RMSProp, ML and MR are nil; for RowRMS, ML and MR
+	// are nil and VL and VR hold one second moment per row) and of the
+	// attention logits q.
 	ML, VL, MR, VR []float32
 	MQ, VQ         []float64
 
@@ -139,8 +140,8 @@ func (s *State) check() error {
 			return fmt.Errorf("an N x d/2 array has length %d, want %d", len(*p), nh)
 		}
 	}
-	// VL and VR are Adam's N x d/2 second moments, or RowRMS's one per
-	// row (then without first moments).
+	// VL and VR are Adam's or RMSProp's N x d/2 second moments, or
+	// RowRMS's one per row (then without first moments).
 	for _, p := range []*[]float32{&s.VL, &s.VR} {
 		if *p != nil && len(*p) != nh && (s.ML != nil || len(*p) != s.N) {
 			return fmt.Errorf("a second-moment array has length %d, want %d (Adam) or %d (rowrms)", len(*p), nh, s.N)

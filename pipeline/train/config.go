@@ -34,6 +34,7 @@ const (
 	OptSGD          = "sgd"
 	OptPercentDelta = "percentdelta"
 	OptRowRMS       = "rowrms"
+	OptRMSProp      = "rmsprop"
 )
 
 // Config controls the sparse minibatch trainer. The zero value of every
@@ -102,7 +103,8 @@ type Config struct {
 	// with Adam they lose more per epoch (large-blocks.md).
 	NegativeBlock int `json:"negative_block,omitempty"`
 	// Optimizer for L and R: OptAdam ("" means it) with lazy row updates,
-	// OptRowRMS (lazy too: Adam without momentum and with one second
+	// OptRMSProp (lazy too: Adam without momentum, kernels.RMSRow, so
+	// that an update reads and writes three arrays, not four), OptRowRMS (lazy too: Adam without momentum and with one second
 	// moment per row, kernels.RowRMSStep), OptSGD, or OptPercentDelta (the
 	// authors' optimiser with the mean relative change taken over the
 	// rows a batch touches). Adam is the default because it is invariant
@@ -115,7 +117,7 @@ type Config struct {
 	// (table1-rowrms.md).
 	Optimizer string `json:"optimizer"`
 	// LR is the initial learning rate of L and R, decayed linearly to LR/10
-	// over the run; 0 means 0.02 for Adam and RowRMS, 0.2 for SGD and
+	// over the run; 0 means 0.02 for Adam, RMSProp and RowRMS, 0.2 for SGD and
 	// 0.02 for PercentDelta. With SGD and the paper formulation (a sum over N²
 	// entries) the step is divided by N², which leaves the minimiser
 	// unchanged.
@@ -338,8 +340,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("train: negative block = %d, want 0 (pairs drawn one by one) or 1 to %d rows per side", c.NegativeBlock, MaxNegativeBlock)
 	case c.Negatives < 0 || c.Negatives > MaxNegatives:
 		return fmt.Errorf("train: negatives = %d, want 1 to %d per positive pair (0: 1; the estimator is unbiased with any number, more only lower its variance)", c.Negatives, MaxNegatives)
-	case c.Optimizer != "" && c.Optimizer != OptAdam && c.Optimizer != OptSGD && c.Optimizer != OptPercentDelta && c.Optimizer != OptRowRMS:
-		return fmt.Errorf("train: unknown optimizer %q (want %q, %q, %q or %q)", c.Optimizer, OptAdam, OptRowRMS, OptSGD, OptPercentDelta)
+	case c.Optimizer != "" && c.Optimizer != OptAdam && c.Optimizer != OptSGD && c.Optimizer != OptPercentDelta && c.Optimizer != OptRowRMS && c.Optimizer != OptRMSProp:
+		return fmt.Errorf("train: unknown optimizer %q (want %q, %q, %q, %q or %q)", c.Optimizer, OptAdam, OptRMSProp, OptRowRMS, OptSGD, OptPercentDelta)
 	case !zeroOrPositive(c.LR):
 		return fmt.Errorf("train: learning rate %v, want a positive number (0: the optimizer's default)", c.LR)
 	case !zeroOrPositive(c.QLR):
@@ -391,7 +393,8 @@ func (c Config) Validate() error {
 // EstimateMemory returns the bytes the sparse trainer needs for a graph of
 // n nodes and nnz arcs with evalPairs evaluation pairs under the resolved
 // configuration: parameters, optimiser moments and the best snapshot (8
-// float32 matrices of n x d/2; 4 and two n-vectors with RowRMS; 2 more
+// float32 matrices of n x d/2; 6 with RMSProp; 4 and two n-vectors with
+// RowRMS; 2 more
 // for the running means of Average), the gradient buffers (with
 // PercentDelta two more such matrices and row stamps, otherwise the
 // compact buffers of the rows a batch touches), the graph, the sampler's
@@ -400,8 +403,11 @@ func (c Config) EstimateMemory(n, nnz, evalPairs int) int64 {
 	d := c.Resolve(n, nnz)
 	half := int64(d.Dim / 2)
 	b := 8 * int64(n) * half * 4
-	if d.Optimizer == OptRowRMS {
+	switch d.Optimizer {
+	case OptRowRMS:
 		b = 4*int64(n)*half*4 + 2*int64(n)*4
+	case OptRMSProp:
+		b = 6 * int64(n) * half * 4
 	}
 	if d.Optimizer == OptPercentDelta {
 		b += 2*int64(n)*half*4 + int64(n)*8

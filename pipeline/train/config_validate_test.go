@@ -84,7 +84,7 @@ func TestConfigValidate(t *testing.T) {
 		{"infinite epochs", train.Config{Epochs: inf}, "epochs"},
 		{"negative batch", train.Config{BatchWalks: -1}, "batch size"},
 		{"negative negatives", train.Config{Negatives: -1}, "negatives"},
-		{"unknown optimizer", train.Config{Optimizer: "rmsprop"}, "optimizer"},
+		{"unknown optimizer", train.Config{Optimizer: "adagrad"}, "optimizer"},
 		{"optimizer case", train.Config{Optimizer: "Adam"}, "optimizer"},
 		{"negative lr", train.Config{LR: -0.1}, "learning rate"},
 		{"NaN lr", train.Config{LR: nan}, "learning rate"},

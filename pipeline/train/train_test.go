@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/internal/kernels"
 	"github.com/wys-project/wys/pipeline/reference"
 	"github.com/wys-project/wys/pipeline/train"
 	"github.com/wys-project/wys/sparse"
@@ -314,63 +315,86 @@ func oneBatch(t *testing.T, g *pipeline.Graph, cfg train.Config) (*pipeline.Resu
 	return res, init, est
 }
 
-// TestOneStepRowRMS checks the row-wise RMSprop update against the dense
-// gradient of the same minibatch: from zero state, one step moves each
-// row by −lr·g/√mean(g²) (the bias correction cancels 1 − β2), the same
-// bytes for any number of workers.
-func TestOneStepRowRMS(t *testing.T) {
+// TestOneStepMomentsOnly checks the updates of the optimisers without
+// momentum against the dense gradient of the same minibatch, from zero
+// state (where the bias correction cancels 1 − β2), for 1, 2 and 3
+// workers, which must give the same bytes. RowRMS moves each row by
+// −lr·g/√mean(g²); RMSprop moves each element by −lr·g/(|g| + ε/√(1−β2)),
+// nearly −lr·sign(g).
+func TestOneStepMomentsOnly(t *testing.T) {
 	t.Parallel()
 	g := smallGraph(40, 160, false, 8)
-	const lr = 0.01
+	const lr, half = 0.01, 3
 	obj := pipeline.ObjectiveConfig{Formulation: pipeline.FormulationPaper, C: 3}
-	n, half := 40, 3
-	var first []float32
-	for _, workers := range []int{1, 2, 3} {
-		cfg := train.Config{Objective: obj, Dim: 2 * half, Optimizer: train.OptRowRMS, LR: lr,
-			Epochs: 1, BatchWalks: n, Negatives: 2, Seed: 9, Workers: workers}
-		res, init, est := oneBatch(t, g, cfg)
-		for _, side := range []struct {
-			name    string
-			got, x0 []float32
-			grad    []float64
-		}{{"L", res.L, init.L, est.GradL}, {"R", res.R, init.R, est.GradR}} {
-			for row := 0; row < n; row++ {
-				o := row * half
-				var ms float64
-				for _, gj := range side.grad[o : o+half] {
-					ms += gj * gj
-				}
-				ms /= float64(half)
-				for j := o; j < o+half; j++ {
-					want := float64(side.x0[j])
-					if ms > 0 {
-						want -= lr * side.grad[j] / math.Sqrt(ms)
-					}
+	for _, c := range []struct {
+		opt  string
+		step func(row []float64, j int) float64 // row: the gradient of the row of element j
+	}{
+		{train.OptRowRMS, func(row []float64, j int) float64 {
+			var ms float64
+			for _, gj := range row {
+				ms += gj * gj
+			}
+			if ms == 0 {
+				return 0
+			}
+			return lr * row[j] / math.Sqrt(ms/float64(len(row)))
+		}},
+		{train.OptRMSProp, func(row []float64, j int) float64 {
+			return lr * row[j] / (math.Abs(row[j]) + kernels.AdamEps/math.Sqrt(1-kernels.AdamB2))
+		}},
+	} {
+		var first []float32
+		for _, workers := range []int{1, 2, 3} {
+			cfg := train.Config{Objective: obj, Dim: 2 * half, Optimizer: c.opt, LR: lr,
+				Epochs: 1, BatchWalks: 40, Negatives: 2, Seed: 9, Workers: workers}
+			res, init, est := oneBatch(t, g, cfg)
+			moved := 0
+			for _, side := range []struct {
+				name    string
+				got, x0 []float32
+				grad    []float64
+			}{{"L", res.L, init.L, est.GradL}, {"R", res.R, init.R, est.GradR}} {
+				for j := range side.grad {
+					o := j / half * half
+					want := float64(side.x0[j]) - c.step(side.grad[o:o+half], j-o)
 					if math.Abs(float64(side.got[j])-want) > 1e-5 {
-						t.Fatalf("workers=%d: %s[%d] = %v after one step, want %v", workers, side.name, j, side.got[j], want)
+						t.Fatalf("%s, workers=%d: %s[%d] = %v after one step, want %v", c.opt, workers, side.name, j, side.got[j], want)
+					}
+					if side.got[j] != side.x0[j] {
+						moved++
 					}
 				}
 			}
-		}
-		if first == nil {
-			first = res.L
-		} else if !slices.Equal(first, res.L) {
-			t.Fatalf("workers=%d: embeddings differ from workers=1", workers)
+			if moved == 0 {
+				t.Fatalf("%s, workers=%d: no element moved", c.opt, workers)
+			}
+			if first == nil {
+				first = res.L
+			} else if !slices.Equal(first, res.L) {
+				t.Fatalf("%s, workers=%d: embeddings differ from workers=1", c.opt, workers)
+			}
 		}
 	}
 }
 
-// TestResumeRowRMS resumes a RowRMS run (one second moment per row in
-// the checkpoint) from a file and compares with the uninterrupted run.
-func TestResumeRowRMS(t *testing.T) {
+// TestResumeMomentsOnly resumes runs whose optimisers keep second
+// moments without first moments (RMSprop: one per element; RowRMS: one
+// per row) from a file and compares with the uninterrupted run.
+func TestResumeMomentsOnly(t *testing.T) {
 	t.Parallel()
 	g := smallGraph(60, 240, false, 4)
-	cfg := train.Config{Dim: 8, Epochs: 20, BatchWalks: 32, EvalEvery: 2, Seed: 5, Workers: 2, Optimizer: train.OptRowRMS}
-	resumeAt(t, g, cfg, 17, func(st *train.State) {
-		if len(st.VL) != 60 || st.ML != nil {
-			t.Errorf("checkpoint holds %d second moments of L and %d first moments, want 60 and none", len(st.VL), len(st.ML))
-		}
-	})
+	for _, c := range []struct {
+		opt   string
+		wantV int
+	}{{train.OptRMSProp, 60 * 4}, {train.OptRowRMS, 60}} {
+		cfg := train.Config{Dim: 8, Epochs: 20, BatchWalks: 32, EvalEvery: 2, Seed: 5, Workers: 2, Optimizer: c.opt}
+		resumeAt(t, g, cfg, 17, func(st *train.State) {
+			if len(st.VL) != c.wantV || st.ML != nil {
+				t.Errorf("%s: checkpoint holds %d second moments of L and %d first moments, want %d and none", c.opt, len(st.VL), len(st.ML), c.wantV)
+			}
+		})
+	}
 }
 
 // resumeAt runs cfg on g (on cfg.Workers workers) saving a checkpoint

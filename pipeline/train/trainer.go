@@ -169,6 +169,8 @@ func newTrainer(g *pipeline.Graph, cfg Config) *trainer {
 	case OptAdam:
 		t.ml, t.vl = hugeFloats(n*half), hugeFloats(n*half)
 		t.mr, t.vr = hugeFloats(n*half), hugeFloats(n*half)
+	case OptRMSProp:
+		t.vl, t.vr = hugeFloats(n*half), hugeFloats(n*half)
 	case OptRowRMS:
 		t.vl, t.vr = make([]float32, n), make([]float32, n)
 	}
@@ -824,8 +826,8 @@ func (t *trainer) apply(x, g, m, v []float32, rows []int32, lr, pdScale float64)
 
 // rowStep is the optimiser's update of one row with a batch's constants.
 type rowStep struct {
-	adam, rowRMS bool
-	a, decay     float32
+	adam, rms, rowRMS bool
+	a, decay          float32
 }
 
 // rowStep returns the update of step t.step at learning rate lr (for
@@ -848,21 +850,29 @@ func (t *trainer) rowStep(lr, pdScale float64) rowStep {
 		return rowStep{a: a, decay: decay}
 	}
 	c2 := 1 - math.Pow(kernels.AdamB2, float64(t.step))
-	if t.cfg.Optimizer == OptRowRMS {
+	switch t.cfg.Optimizer {
+	case OptRowRMS:
 		return rowStep{rowRMS: true, a: float32(lr * math.Sqrt(c2)), decay: decay}
+	case OptRMSProp:
+		return rowStep{rms: true, a: float32(lr * math.Sqrt(c2)), decay: decay}
 	}
 	c1 := 1 - math.Pow(kernels.AdamB1, float64(t.step))
 	return rowStep{adam: true, a: float32(lr * math.Sqrt(c2) / c1), decay: decay}
 }
 
 // update applies the step to the row at offset o of x (and of the Adam
-// moments m and v, or with RowRMS the rows' second moments v) with
+// moments m and v, with RMSProp its second moments v, or with RowRMS the
+// rows' second moments v) with
 // gradient g.
 func (st rowStep) update(x, g, m, v []float32, o int) {
 	h := len(g)
 	xr := x[o : o+h]
 	if st.rowRMS {
 		v[o/h] = kernels.RowRMSStep(xr, g, v[o/h], st.a, st.decay)
+		return
+	}
+	if st.rms {
+		kernels.RMSRow(xr, g, v[o:o+h], st.a, st.decay)
 		return
 	}
 	if st.adam {

@@ -182,6 +182,8 @@ var wysVariants = []wysMethod{
 		func(c *train.Config) { c.Negatives, c.NegativeBlock = 5, 16 }},
 	{"wys-blocks-rowrms", "-negative-block 16 -optimizer rowrms", " (the blocks of wys blocks, with the row-wise optimiser)",
 		func(c *train.Config) { c.NegativeBlock, c.Optimizer = 16, train.OptRowRMS }},
+	{"wys-blocks-rmsprop", "-negative-block 16 -optimizer rmsprop", " (the blocks of wys blocks, with Adam's per-element second moments and no momentum)",
+		func(c *train.Config) { c.NegativeBlock, c.Optimizer = 16, train.OptRMSProp }},
 }
 
 // variant returns the wys method named name, or nil.

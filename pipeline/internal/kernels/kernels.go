@@ -117,6 +117,19 @@ func AdamRow(x, g, m, v []float32, a, decay float32) {
 	adamGo(x[n8:], g[n8:len(x)], m[n8:len(x)], v[n8:len(x)], a, decay)
 }
 
+// RMSRow applies one RMSprop step with step size a (the bias correction
+// folded in) to a row x with gradient g (plus decay·x) and second moments
+// v: Adam's update with β1 = 0, so that the state is v alone, one number
+// per element, and an update reads and writes three arrays, not four.
+func RMSRow(x, g, v []float32, a, decay float32) {
+	n8 := 0
+	if useAVX2 && len(x) >= 8 {
+		n8 = len(x) &^ 7
+		rmsAVX2(&x[0], &g[:n8][0], &v[:n8][0], n8, a, decay, AdamB2, 1-AdamB2, AdamEps)
+	}
+	rmsGo(x[n8:], g[n8:len(x)], v[n8:len(x)], a, decay)
+}
+
 // RowRMSStep applies one step of row-wise RMSprop with step size a (the
 // bias correction folded in) to a row x with gradient g (plus decay·x):
 // the row's second moment s, one number for the whole row, becomes
@@ -210,6 +223,16 @@ func axpyGo(dst []float32, alpha float32, x []float32) {
 	x = x[:len(dst)]
 	for i := range dst {
 		dst[i] += alpha * x[i]
+	}
+}
+
+func rmsGo(x, g, v []float32, a, decay float32) {
+	g, v = g[:len(x)], v[:len(x)]
+	for j, xj := range x {
+		gj := g[j] + decay*xj
+		vj := AdamB2*v[j] + (1-AdamB2)*gj*gj
+		v[j] = vj
+		x[j] = xj - a*gj/(float32(math.Sqrt(float64(vj)))+AdamEps)
 	}
 }
 

@@ -42,6 +42,12 @@ func axpyAVX2(dst *float32, alpha float32, x *float32, n int)
 //go:noescape
 func adamAVX2(x, grad, m, v *float32, n int, a, decay, b1, ob1, b2, ob2, eps float32)
 
+// rmsAVX2 is rmsGo over n elements, n a multiple of 8, with the rates
+// passed in.
+//
+//go:noescape
+func rmsAVX2(x, grad, v *float32, n int, a, decay, b2, ob2, eps float32)
+
 // dot4AVX2 sets out[k] = Σ a_i·bk_i for k = 0..3 over n elements, n a
 // multiple of 8, each bit for bit dotAVX2(a, bk, n).
 //

@@ -118,6 +118,40 @@ adamdone:
 	VZEROUPPER
 	RET
 
+// func rmsAVX2(x, grad, v *float32, n int, a, decay, b2, ob2, eps float32)
+TEXT ·rmsAVX2(SB), NOSPLIT, $0-52
+	MOVQ x+0(FP), DI
+	MOVQ grad+8(FP), SI
+	MOVQ v+16(FP), R9
+	MOVQ n+24(FP), CX
+	VBROADCASTSS a+32(FP), Y10
+	VBROADCASTSS decay+36(FP), Y11
+	VBROADCASTSS b2+40(FP), Y14
+	VBROADCASTSS ob2+44(FP), Y15
+	VBROADCASTSS eps+48(FP), Y9
+	XORQ AX, AX
+rmsloop:
+	CMPQ AX, CX
+	JGE  rmsdone
+	VMOVUPS (DI)(AX*4), Y0
+	VMOVUPS (SI)(AX*4), Y1
+	VFMADD231PS Y0, Y11, Y1
+	VMULPS Y1, Y1, Y3
+	VMULPS (R9)(AX*4), Y14, Y4
+	VFMADD231PS Y3, Y15, Y4
+	VMOVUPS Y4, (R9)(AX*4)
+	VSQRTPS Y4, Y5
+	VADDPS Y9, Y5, Y5
+	VMULPS Y1, Y10, Y6
+	VDIVPS Y5, Y6, Y6
+	VSUBPS Y6, Y0, Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	JMP  rmsloop
+rmsdone:
+	VZEROUPPER
+	RET
+
 // func prefetchAsm(p *float32, n int)
 TEXT ·prefetchAsm(SB), NOSPLIT, $0-16
 	MOVQ p+0(FP), SI

@@ -12,6 +12,8 @@ func adamAVX2(x, grad, m, v *float32, n int, a, decay, b1, ob1, b2, ob2, eps flo
 	panic("unreachable")
 }
 
+func rmsAVX2(x, grad, v *float32, n int, a, decay, b2, ob2, eps float32) { panic("unreachable") }
+
 func dot4AVX2(a, b0, b1, b2, b3 *float32, n int, out *float32) { panic("unreachable") }
 
 func axpyNAVX2(dst, a *float32, x *[]float32, terms, n int) { panic("unreachable") }

@@ -102,6 +102,38 @@ func TestPrefetch(t *testing.T) {
 	}
 }
 
+// TestRMSRow checks RMSRow (the assembly where the CPU has it, with the
+// Go loop on the tail) against the formula in float64 for every length up
+// to 70 and misaligned offsets, and that it leaves the gradient alone.
+func TestRMSRow(t *testing.T) {
+	vec := normalVectors(5)
+	for n := 0; n <= 70; n++ {
+		for _, off := range []int{0, 1, 3} {
+			x, g, v := vec(n+off, 0.1)[off:], vec(n+off, 1)[off:], vec(n+off, 0.3)[off:]
+			for i := range v {
+				v[i] *= v[i]
+			}
+			x0, g0, v0 := append([]float32(nil), x...), append([]float32(nil), g...), append([]float32(nil), v...)
+			const a, decay = 0.01, 1e-3
+			RMSRow(x, g, v, a, decay)
+			for i := range x0 {
+				gi := float64(g0[i]) + decay*float64(x0[i])
+				vi := AdamB2*float64(v0[i]) + (1-AdamB2)*gi*gi
+				step := a * gi / (math.Sqrt(vi) + AdamEps)
+				if math.Abs(float64(v[i])-vi) > 1e-6*vi {
+					t.Errorf("n=%d off=%d v[%d]: %v, want %v", n, off, i, v[i], vi)
+				}
+				if xi := float64(x0[i]) - step; math.Abs(float64(x[i])-xi) > 1e-6*(math.Abs(float64(x0[i]))+math.Abs(step)) {
+					t.Errorf("n=%d off=%d x[%d]: %v, want %v", n, off, i, x[i], xi)
+				}
+				if g[i] != g0[i] {
+					t.Fatalf("n=%d off=%d: the gradient changed at %d", n, off, i)
+				}
+			}
+		}
+	}
+}
+
 // TestRowRMSStep checks the row-wise RMSprop step against the same
 // formula in float64.
 func TestRowRMSStep(t *testing.T) {
