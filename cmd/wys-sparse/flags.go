@@ -109,7 +109,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	sp.Negatives = sparseDefaults.Negatives
 	fs.IntVar(&sp.BatchWalks, "batch", 0, "sparse: walks per minibatch (0: 256, or N/100 up to 16384 above 25,600 nodes)")
 	fs.IntVar(&sp.Negatives, "negatives", sp.Negatives, "sparse: non-edge pairs per positive pair")
-	fs.IntVar(&sp.NegativeBlock, "negative-block", 0, "sparse: draw negatives as blocks of m x m pairs between m uniform rows of L and of R (0: pair by pair; unbiased either way, blocks move far less memory on large graphs: 16 with -optimizer rowrms runs twice the default's pairs/s there)")
+	fs.Var(negBlock{&sp.NegativeBlock}, "negative-block", "sparse: draw negatives as blocks of `m` x m pairs between m uniform rows of L and of R, or 0: pair by pair (default: 16 with -optimizer rmsprop or rowrms on graphs of 100,000 nodes or more, else 0; unbiased either way, blocks move far less memory on large graphs)")
 	fs.Float64Var(&sp.EvalEvery, "eval-every", 0, "sparse: epochs between train/test AUC evaluations (0: epochs/20)")
 	fs.IntVar(&sp.Patience, "patience", 0, "sparse: stop after this many evaluations without a better train AUC (0: never)")
 	sp.Seed, de.Seed, bl.Seed = 1, 1, 1
@@ -249,6 +249,35 @@ func (v ints) Set(s string) error {
 	for _, p := range v {
 		*p = x
 	}
+	return nil
+}
+
+// negBlock is -negative-block: m > 0 rows per side, or 0 for pairs drawn
+// one by one (train.NegativePairs); unset leaves the size-dependent
+// default.
+type negBlock struct{ p *int }
+
+func (v negBlock) String() string {
+	switch {
+	case v.p == nil || *v.p == 0:
+		return ""
+	case *v.p == train.NegativePairs:
+		return "0"
+	}
+	return strconv.Itoa(*v.p)
+}
+
+func (v negBlock) Set(s string) error {
+	x, err := strconv.Atoi(s)
+	switch {
+	case err != nil:
+		return errParse
+	case x < 0:
+		return errors.New("cannot be negative (0: pair by pair)")
+	case x == 0:
+		x = train.NegativePairs
+	}
+	*v.p = x
 	return nil
 }
 
@@ -565,7 +594,7 @@ func (c *config) checkFlags() error {
 	}{
 		{"epochs", c.Sparse.Epochs < 0}, {"lr", c.Sparse.LR < 0}, {"qlr", c.Sparse.QLR < 0},
 		{"batch", c.Sparse.BatchWalks < 0}, {"negatives", c.Sparse.Negatives < 0},
-		{"negative-block", c.Sparse.NegativeBlock < 0}, {"steps", c.Dense.Steps < 0},
+		{"steps", c.Dense.Steps < 0},
 		{"workers", c.Sparse.Workers < 0}, {"eval-every", c.Sparse.EvalEvery < 0}, {"patience", c.Sparse.Patience < 0},
 		{"tol", c.Sparse.Tolerance < 0}, {"time", c.Sparse.TimeBudget < 0},
 	} {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,5 +35,37 @@ func TestStartHelpBound(t *testing.T) {
 	}
 	if !strings.Contains(string(readme), "| `-start` | spectral up to "+bound+" nodes,") {
 		t.Errorf("the README's -start row does not name the bound %s", bound)
+	}
+}
+
+// TestNegativeBlockFlag checks -negative-block: 0 asks for pairs drawn one
+// by one (train.NegativePairs, which the report records), a block size is
+// kept, and a negative value is refused by the flag's name.
+func TestNegativeBlockFlag(t *testing.T) {
+	tmp := t.TempDir()
+	graph, rep := writeGoodGraph(t, tmp), filepath.Join(tmp, "r.json")
+	for _, c := range []struct {
+		arg  string
+		want int
+	}{{"0", train.NegativePairs}, {"4", 4}} {
+		code, _, stderr := runCLI(t, "-graph", graph, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-negative-block", c.arg, "-report", rep, "-progress", "none")
+		if code != 0 {
+			t.Fatalf("-negative-block %s: exit %d\n%s", c.arg, code, stderr)
+		}
+		b, err := os.ReadFile(rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r struct{ Settings struct{ Sparse train.Config } }
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Settings.Sparse.NegativeBlock; got != c.want {
+			t.Errorf("-negative-block %s: the report records %d, want %d", c.arg, got, c.want)
+		}
+	}
+	code, _, stderr := runCLI(t, "-graph", graph, "-negative-block", "-1")
+	if code != 2 || !strings.Contains(stderr, "-negative-block") || !strings.Contains(stderr, "cannot be negative") {
+		t.Errorf("-negative-block -1: exit %d, want 2 and the flag named:\n%s", code, stderr)
 	}
 }

@@ -82,6 +82,15 @@ type BucketOut struct {
 // blocks) or the trainer's evaluation loop
 // (Converge, TimeBudget, checkpoints) are refused.
 func NewSchedule(g *pipeline.Graph, cfg Config, partitions, roundBatches int) (*Schedule, error) {
+	// Its defaults are Adam and pair-by-pair negatives at any size (the
+	// trainer's for large graphs draw negative blocks from the whole graph,
+	// and a bucket's blocks carry Adam's moments).
+	if cfg.Optimizer == "" {
+		cfg.Optimizer = OptAdam
+	}
+	if cfg.NegativeBlock == 0 {
+		cfg.NegativeBlock = NegativePairs
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -94,20 +94,24 @@ type Config struct {
 	// all). The estimate stays unbiased and deterministic; a block reads
 	// 2m rows for m² pairs, so on graphs whose parameters do not fit in
 	// the cache the negatives cost far less memory traffic than drawing
-	// each pair's two rows. 0 draws each negative pair on its own.
-	// With OptRowRMS, blocks of 16 at one negative run twice the
-	// default's pairs per second on uk-2007-05@100000 and web-NotreDame
-	// and are ahead of it at every equal time, ending 0.05-0.08 points
-	// of test AUC lower at the same length (large-blocks-rowrms.md; 1.1
-	// points on R-MAT scale 20, scale20-blocks-rowrms.md);
-	// with Adam they lose more per epoch (large-blocks.md).
+	// each pair's two rows. NegativePairs draws each negative pair on its
+	// own. 0 means DefaultNegativeBlock with OptRMSProp on graphs of
+	// DefaultBlockNodes nodes or more, NegativePairs otherwise: without
+	// momentum, blocks of 16 at one negative run 1.6-1.8 times the pairs
+	// per second of Adam pair by pair on uk-2007-05@100000 and
+	// web-NotreDame and end level with it at the same length
+	// (large-blocks-rmsprop.md); with Adam they lose more per epoch
+	// (large-blocks.md), and on the released splits they are not needed.
 	NegativeBlock int `json:"negative_block,omitempty"`
-	// Optimizer for L and R: OptAdam ("" means it) with lazy row updates,
-	// OptRMSProp (lazy too: Adam without momentum, kernels.RMSRow, so
-	// that an update reads and writes three arrays, not four), OptRowRMS (lazy too: Adam without momentum and with one second
-	// moment per row, kernels.RowRMSStep), OptSGD, or OptPercentDelta (the
-	// authors' optimiser with the mean relative change taken over the
-	// rows a batch touches). Adam is the default because it is invariant
+	// Optimizer for L and R: OptAdam with lazy row updates, OptRMSProp
+	// (lazy too: Adam without momentum, kernels.RMSRow, so that an update
+	// reads and writes three arrays, not four), OptRowRMS (lazy too: Adam
+	// without momentum and with one second moment per row,
+	// kernels.RowRMSStep), OptSGD, or OptPercentDelta (the authors'
+	// optimiser with the mean relative change taken over the rows a batch
+	// touches). "" means OptAdam below DefaultBlockNodes nodes and
+	// OptRMSProp (with negative blocks) from there; RMSProp ends level with
+	// Adam on the released splits (table1-rmsprop.md). Both are invariant
 	// to the scale of the objective, which varies with the graph's size
 	// and degrees; RowRMS is too, and keeps one number per row where Adam
 	// keeps two per element, so an update moves a third of the memory:
@@ -203,6 +207,21 @@ const MaxNegatives = 1000
 // share 2m rows, so larger blocks only correlate the negatives more.
 const MaxNegativeBlock = 256
 
+// NegativePairs as Config.NegativeBlock draws each negative pair on its
+// own, whatever the graph's size.
+const NegativePairs = -1
+
+// Defaults of large graphs: from DefaultBlockNodes nodes, the optimizer
+// is OptRMSProp and the negatives are drawn in blocks of
+// DefaultNegativeBlock (with RMSProp or RowRMS), unless set. There the
+// parameters are far out of the cache, and blocks without momentum reach
+// the test AUC of Adam pair by pair in about 0.6 of its time and are
+// ahead of it at every equal time (benchmarks/results/large-blocks-rmsprop.md).
+const (
+	DefaultBlockNodes    = 100000
+	DefaultNegativeBlock = 16
+)
+
 // Defaults of the run's length.
 const (
 	// DefaultWalksPerArc sets the default length of runs on small graphs
@@ -278,6 +297,15 @@ func (c Config) Resolve(n, nnz int) Config {
 	}
 	if c.Optimizer == "" {
 		c.Optimizer = OptAdam
+		if n >= DefaultBlockNodes {
+			c.Optimizer = OptRMSProp
+		}
+	}
+	if c.NegativeBlock == 0 {
+		c.NegativeBlock = NegativePairs
+		if n >= DefaultBlockNodes && c.Optimizer == OptRMSProp {
+			c.NegativeBlock = DefaultNegativeBlock
+		}
 	}
 	if c.LR == 0 {
 		c.LR = 0.02
@@ -336,8 +364,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("train: epochs = %v, want a positive number (0: the default length)", c.Epochs)
 	case c.BatchWalks < 0:
 		return fmt.Errorf("train: batch size %d, want at least 1 walk (0: 256)", c.BatchWalks)
-	case c.NegativeBlock < 0 || c.NegativeBlock > MaxNegativeBlock:
-		return fmt.Errorf("train: negative block = %d, want 0 (pairs drawn one by one) or 1 to %d rows per side", c.NegativeBlock, MaxNegativeBlock)
+	case c.NegativeBlock < NegativePairs || c.NegativeBlock > MaxNegativeBlock:
+		return fmt.Errorf("train: negative block = %d, want 1 to %d rows per side, %d (pairs drawn one by one) or 0 (the default)", c.NegativeBlock, MaxNegativeBlock, NegativePairs)
 	case c.Negatives < 0 || c.Negatives > MaxNegatives:
 		return fmt.Errorf("train: negatives = %d, want 1 to %d per positive pair (0: 1; the estimator is unbiased with any number, more only lower its variance)", c.Negatives, MaxNegatives)
 	case c.Optimizer != "" && c.Optimizer != OptAdam && c.Optimizer != OptSGD && c.Optimizer != OptPercentDelta && c.Optimizer != OptRowRMS && c.Optimizer != OptRMSProp:

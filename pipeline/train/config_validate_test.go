@@ -145,10 +145,53 @@ func TestConfigResolveValidates(t *testing.T) {
 			}
 			if r.Dim == 0 || r.Epochs == 0 || r.BatchWalks == 0 || r.Negatives == 0 || r.LR == 0 || r.QLR == 0 ||
 				r.EvalEvery == 0 || r.EvalPairs == 0 || r.Workers == 0 || r.FactorRank == 0 || r.CheckpointEvery == 0 ||
-				r.Optimizer == "" || r.Source == "" || r.Start == "" {
+				r.NegativeBlock == 0 || r.Optimizer == "" || r.Source == "" || r.Start == "" {
 				t.Errorf("Resolve left a zero field: %+v", r)
 			}
 		}
+	}
+}
+
+// TestLargeGraphDefaults checks the rule that resolves Optimizer and
+// NegativeBlock: Adam pair by pair below DefaultBlockNodes nodes, RMSProp
+// in blocks of DefaultNegativeBlock from there, blocks by default only
+// with RMSProp, explicit settings kept, and the bucketed schedule's Adam
+// pair by pair at any size.
+func TestLargeGraphDefaults(t *testing.T) {
+	t.Parallel()
+	big := train.DefaultBlockNodes
+	for _, c := range []struct {
+		cfg   train.Config
+		n     int
+		opt   string
+		block int
+	}{
+		{train.Config{}, big - 1, train.OptAdam, train.NegativePairs},
+		{train.Config{}, big, train.OptRMSProp, train.DefaultNegativeBlock},
+		{train.Config{Optimizer: train.OptAdam}, big, train.OptAdam, train.NegativePairs},
+		{train.Config{Optimizer: train.OptRowRMS}, big, train.OptRowRMS, train.NegativePairs},
+		{train.Config{Optimizer: train.OptRMSProp}, big - 1, train.OptRMSProp, train.NegativePairs},
+		{train.Config{NegativeBlock: train.NegativePairs}, big, train.OptRMSProp, train.NegativePairs},
+		{train.Config{NegativeBlock: 4}, big - 1, train.OptAdam, 4},
+		{train.Config{NegativeBlock: 4}, big, train.OptRMSProp, 4},
+	} {
+		r := c.cfg.Resolve(c.n, 10*c.n)
+		if r.Optimizer != c.opt || r.NegativeBlock != c.block {
+			t.Errorf("%+v on %d nodes: optimizer %q, negative block %d, want %q and %d", c.cfg, c.n, r.Optimizer, r.NegativeBlock, c.opt, c.block)
+		}
+		if again := r.Resolve(c.n, 10*c.n); again.Optimizer != r.Optimizer || again.NegativeBlock != r.NegativeBlock {
+			t.Errorf("%+v on %d nodes: resolving twice gives %q and %d", c.cfg, c.n, again.Optimizer, again.NegativeBlock)
+		}
+	}
+	if err := (train.Config{NegativeBlock: train.NegativePairs - 1}).Validate(); err == nil {
+		t.Errorf("negative block %d accepted", train.NegativePairs-1)
+	}
+	s, err := train.NewSchedule(smallGraph(big, 2*big, false, 3), train.Config{Epochs: 1}, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Config(); r.Optimizer != train.OptAdam || r.NegativeBlock != train.NegativePairs {
+		t.Errorf("bucketed schedule on %d nodes: optimizer %q, negative block %d, want adam pair by pair", big, r.Optimizer, r.NegativeBlock)
 	}
 }
 

@@ -217,10 +217,21 @@ func rmatLines(ctx context.Context, h *benchmarks.Harness, o *options) ([]line, 
 	return trainerRates(ctx, h, o, g, name, o.rmatEpochs, nil)
 }
 
-// setting is one measured setting of the trainer.
+// setting is one measured setting of the trainer: block 0 draws the
+// negatives pair by pair, opt "" is the trainer's default optimizer for
+// the graph.
 type setting struct {
 	neg, block int
 	opt        string
+}
+
+// config returns the trainer's configuration of s.
+func (s setting) config() train.Config {
+	cfg := train.Config{Negatives: s.neg, NegativeBlock: s.block, Optimizer: s.opt}
+	if s.block == 0 {
+		cfg.NegativeBlock = train.NegativePairs
+	}
+	return cfg
 }
 
 // defaultSettings are the trainer's settings measured by default: 1 and
@@ -246,7 +257,7 @@ func parseSettings(list string) ([]setting, error) {
 			}
 		}
 		s.opt = opt
-		if err := (train.Config{Negatives: s.neg, NegativeBlock: s.block, Optimizer: s.opt}).Validate(); err != nil {
+		if err := s.config().Validate(); err != nil {
 			return nil, fmt.Errorf("%q: %v", f, err)
 		}
 		out = append(out, s)
@@ -267,7 +278,8 @@ func trainerRates(ctx context.Context, h *benchmarks.Harness, o *options, g *pip
 	for run := range o.trainerRuns {
 		for i, s := range o.settings {
 			for wi, w := range workers {
-				cfg := train.Config{Epochs: epochs, Negatives: s.neg, NegativeBlock: s.block, Optimizer: s.opt, Workers: w, Seed: 1, EvalEvery: epochs}
+				cfg := s.config()
+				cfg.Epochs, cfg.Workers, cfg.Seed, cfg.EvalEvery = epochs, w, 1, epochs
 				res, err := train.Run(ctx, g, nil, cfg, nil)
 				if err != nil {
 					return nil, err
@@ -289,9 +301,9 @@ func trainerRates(ctx context.Context, h *benchmarks.Harness, o *options, g *pip
 		if s.block > 0 {
 			setting += fmt.Sprintf(" in blocks of %d x %d", s.block, s.block)
 		}
-		if s.opt != "" {
-			setting += ", optimizer " + s.opt
-		}
+		// The optimizer by name, the default's too: it depends on the
+		// graph's size.
+		setting += ", optimizer " + s.config().Resolve(g.N(), g.Adj.NNZ()).Optimizer
 		l := line{kernel: "sparse trainer (d = 128, C = 10)", setting: setting, unit: "positive pairs/s"}
 		for wi := range workers {
 			l.vals = append(l.vals, median(rates[i][wi]))

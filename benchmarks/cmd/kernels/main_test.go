@@ -73,7 +73,7 @@ func TestRMATOnly(t *testing.T) {
 	}
 	args := []string{"-data", t.TempDir(), "-spmm-graph", "", "-split", "", "-rmat", "8", "-rmat-epochs", "0.2", "-settings", "1,1x4"}
 	out := smoke.Run(t, command, args, "gensim: not measured (no -split)",
-		"\n| sparse trainer (d = 128, C = 10) | R-MAT scale 8 (256 nodes, ", " 1 negative(s) per positive pair in blocks of 4 x 4 |")
+		"\n| sparse trainer (d = 128, C = 10) | R-MAT scale 8 (256 nodes, ", " 1 negative(s) per positive pair in blocks of 4 x 4, optimizer adam |")
 	if n := strings.Count(out, "\n| sparse trainer"); n != 2 || strings.Contains(out, "SpMM") || strings.Contains(out, "gensim word2vec") {
 		t.Errorf("want exactly the two R-MAT lines, got %d trainer lines in\n%s", n, out)
 	}

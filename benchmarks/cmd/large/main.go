@@ -172,14 +172,16 @@ type wysMethod struct {
 // first, then each variant.
 var wysVariants = []wysMethod{
 	{"wys", "", "", func(*train.Config) {}},
+	{"wys-adam", "-optimizer adam -negative-block 0", " (the defaults below 100,000 nodes: Adam, negatives pair by pair)",
+		func(c *train.Config) { c.Optimizer, c.NegativeBlock = train.OptAdam, train.NegativePairs }},
 	{"wys-rowrms", "-optimizer rowrms", "", func(c *train.Config) { c.Optimizer = train.OptRowRMS }},
 	{"wys-warm", "-start spectral", " (L and R from the spectral factors of the walk series; the factorization counts in its time)",
 		func(c *train.Config) { c.Start = train.StartSpectral }},
 	{"wys-random", "-start random", " (L and R uniform noise)", func(c *train.Config) { c.Start = train.StartRandom }},
-	{"wys-blocks", "-negative-block 16", " (each shard's negatives as blocks of 16 x 16 pairs between 16 uniform rows of L and 16 of R, at least one per positive pair)",
-		func(c *train.Config) { c.NegativeBlock = 16 }},
-	{"wys-blocks5", "-negatives 5 -negative-block 16", " (the same blocks, at least five per positive pair)",
-		func(c *train.Config) { c.Negatives, c.NegativeBlock = 5, 16 }},
+	{"wys-blocks", "-optimizer adam -negative-block 16", " (Adam, each shard's negatives as blocks of 16 x 16 pairs between 16 uniform rows of L and 16 of R, at least one per positive pair)",
+		func(c *train.Config) { c.Optimizer, c.NegativeBlock = train.OptAdam, 16 }},
+	{"wys-blocks5", "-optimizer adam -negatives 5 -negative-block 16", " (the same blocks, at least five per positive pair)",
+		func(c *train.Config) { c.Optimizer, c.Negatives, c.NegativeBlock = train.OptAdam, 5, 16 }},
 	{"wys-blocks-rowrms", "-negative-block 16 -optimizer rowrms", " (the blocks of wys blocks, with the row-wise optimiser)",
 		func(c *train.Config) { c.NegativeBlock, c.Optimizer = 16, train.OptRowRMS }},
 	{"wys-blocks-rmsprop", "-negative-block 16 -optimizer rmsprop", " (the blocks of wys blocks, with Adam's per-element second moments and no momentum)",
@@ -230,7 +232,11 @@ func runWYS(ctx context.Context, h *benchmarks.Harness, o *options, tg *pipeline
 	total := time.Since(start).Seconds()
 	c.final = res.TestAUC
 	c.points = append(c.points, point{total, res.TestAUC})
-	c.note = fmt.Sprintf("%g epochs, %.2fM positive pairs/s, peak RSS %s", resolved.Epochs, res.Stats.PairsPerSecond/1e6, sysmem.FormatBytes(res.Stats.PeakRSS))
+	neg := "pair by pair"
+	if resolved.NegativeBlock > 0 {
+		neg = fmt.Sprintf("in blocks of %d", resolved.NegativeBlock)
+	}
+	c.note = fmt.Sprintf("%g epochs, %s, negatives %s, %.2fM positive pairs/s, peak RSS %s", resolved.Epochs, resolved.Optimizer, neg, res.Stats.PairsPerSecond/1e6, sysmem.FormatBytes(res.Stats.PeakRSS))
 	return c, nil
 }
 

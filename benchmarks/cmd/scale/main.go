@@ -54,17 +54,21 @@ type row struct {
 	// factorization (the spectral start's), which the run includes.
 	Start        string  `json:"start"`
 	StartSeconds float64 `json:"start_s"`
-	EpochSeconds float64 `json:"epoch_s"`
-	TrainSeconds float64 `json:"train_s"`
-	EvalSeconds  float64 `json:"eval_s"`
-	Epochs       float64 `json:"epochs"`
-	TestAUC      float64 `json:"test_auc"`
-	PairsPerSec  float64 `json:"pairs_per_s"`
-	PeakRSS      int64   `json:"peak_rss"`
-	Estimated    int64   `json:"estimated"`
-	DenseBytes   int64   `json:"dense_bytes"`
-	DenseSeconds float64 `json:"dense_s"`
-	DenseAUC     float64 `json:"dense_auc"`
+	// Optimizer and NegativeBlock are the run's resolved optimizer and
+	// negative blocks (train.NegativePairs: pair by pair).
+	Optimizer     string  `json:"optimizer"`
+	NegativeBlock int     `json:"negative_block"`
+	EpochSeconds  float64 `json:"epoch_s"`
+	TrainSeconds  float64 `json:"train_s"`
+	EvalSeconds   float64 `json:"eval_s"`
+	Epochs        float64 `json:"epochs"`
+	TestAUC       float64 `json:"test_auc"`
+	PairsPerSec   float64 `json:"pairs_per_s"`
+	PeakRSS       int64   `json:"peak_rss"`
+	Estimated     int64   `json:"estimated"`
+	DenseBytes    int64   `json:"dense_bytes"`
+	DenseSeconds  float64 `json:"dense_s"`
+	DenseAUC      float64 `json:"dense_auc"`
 	// GensimSeconds is DeepWalk's time from the training graph's edge
 	// list to its vectors (walks included); the AUCs score Y·Y and Y·Y′.
 	Gensim        bool    `json:"gensim"`
@@ -93,8 +97,8 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	fs.IntVar(&o.step, "step", 2, "scale increment")
 	fs.Float64Var(&o.epochs, "epochs", 1, "sparse training epochs per scale (0: the trainer's default length and evaluations, a default run)")
 	fs.IntVar(&o.dim, "dim", 128, "embedding width d")
-	fs.StringVar(&o.optimizer, "optimizer", "", "sparse trainer's optimizer: adam, rowrms or sgd (empty: its default)")
-	fs.IntVar(&o.negBlock, "negative-block", 0, "sparse trainer's negatives as blocks of `m` x m pairs (0: its default)")
+	fs.StringVar(&o.optimizer, "optimizer", "", "sparse trainer's optimizer: adam, rmsprop, rowrms or sgd (empty: its default)")
+	fs.IntVar(&o.negBlock, "negative-block", 0, "sparse trainer's negatives as blocks of `m` x m pairs (0: its default, -1: pair by pair)")
 	fs.IntVar(&o.denseMax, "dense-max", 12, "largest scale at which the dense reference also runs (300 steps)")
 	fs.IntVar(&o.one, "one", -1, "internal: measure this scale in this process and print one JSON row")
 	fs.StringVar(&o.start, "start", "", "internal: the sparse trainer's start in -one's run")
@@ -192,7 +196,7 @@ func report(h *benchmarks.Harness, o *options, rows []row) string {
 	var b strings.Builder
 	b.WriteString(h.Header("Scaling on R-MAT graphs"))
 	fmt.Fprintf(&b, "Graph500 R-MAT (A = 0.57, B = 0.19, C = 0.19, edge factor 16, ids permuted, undirected, duplicates and self-loops dropped), generated, written as a SNAP edge list to a temporary file and loaded back (load = parsing that file into the CSR); half the edges held out by the splitter; factorization = lowrank.NewSeries of the training graph's transition matrix at rank %d (C = 10 powers; the factors are dropped before training); start: the trainer's resolved start of L and R, and the time of its own factorization (the spectral start's, rank d/2), which its run includes; sparse trainer with default settings%s, d = %d, C = 10, %s (one epoch = N walks, 10 positive and 10 negative pairs each). Peak RSS is the child process's VmHWM over all stages. Dense: the reference's pre-flight memory estimate (C + 1 float32 N x N matrices); its time and AUC where it ran (300 steps).%s\n\n", o.rank, settingsNote(o.optimizer, o.negBlock), o.dim, lengthNote(o.epochs), gensimNote(o))
-	b.WriteString("| scale | nodes | edges | generate | load | split | factorize | start | start time | epochs | one epoch | train | evaluate | end to end | pairs/s | test AUC | gensim Y·Y | gensim Y·Y′ | gensim time | peak RSS | sparse estimate | dense memory | dense time | dense AUC |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| scale | nodes | edges | generate | load | split | factorize | start | start time | optimizer | negatives | epochs | one epoch | train | evaluate | end to end | pairs/s | test AUC | gensim Y·Y | gensim Y·Y′ | gensim time | peak RSS | sparse estimate | dense memory | dense time | dense AUC |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		dt, da := "—", "—"
 		if r.DenseSeconds > 0 {
@@ -207,8 +211,12 @@ func report(h *benchmarks.Harness, o *options, rows []row) string {
 			st = fmt.Sprintf("%.1f s", r.StartSeconds)
 		}
 		total := r.GenSeconds + r.LoadSeconds + r.SplitSeconds + r.FactorSecs + r.StartSeconds + r.TrainSeconds + r.EvalSeconds
-		fmt.Fprintf(&b, "| %d | %d | %d | %.1f s | %.1f s | %.1f s | %.1f s | %s | %s | %g | %.1f s | %.1f s | %.1f s | %.1f s | %.2fM | %.4f | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			r.Scale, r.Nodes, r.Edges, r.GenSeconds, r.LoadSeconds, r.SplitSeconds, r.FactorSecs, r.Start, st, r.Epochs, r.EpochSeconds, r.TrainSeconds, r.EvalSeconds, total, r.PairsPerSec/1e6, r.TestAUC, gy, gyc, gt,
+		neg := "pair by pair"
+		if r.NegativeBlock > 0 {
+			neg = fmt.Sprintf("blocks of %d x %d", r.NegativeBlock, r.NegativeBlock)
+		}
+		fmt.Fprintf(&b, "| %d | %d | %d | %.1f s | %.1f s | %.1f s | %.1f s | %s | %s | %s | %s | %g | %.1f s | %.1f s | %.1f s | %.1f s | %.2fM | %.4f | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			r.Scale, r.Nodes, r.Edges, r.GenSeconds, r.LoadSeconds, r.SplitSeconds, r.FactorSecs, r.Start, st, r.Optimizer, neg, r.Epochs, r.EpochSeconds, r.TrainSeconds, r.EvalSeconds, total, r.PairsPerSec/1e6, r.TestAUC, gy, gyc, gt,
 			sysmem.FormatBytes(r.PeakRSS), sysmem.FormatBytes(r.Estimated), sysmem.FormatBytes(r.DenseBytes), dt, da)
 	}
 	return b.String()
@@ -224,6 +232,7 @@ func measure(ctx context.Context, o *options, scale int) (*row, error) {
 	cfg := train.Config{Dim: o.dim, Epochs: o.epochs, EvalEvery: o.epochs, EvalPairs: 100000, Seed: 1, Optimizer: o.optimizer, NegativeBlock: o.negBlock, Start: o.start}
 	resolved := cfg.Resolve(tg.N(), tg.Adj.NNZ())
 	r.Epochs, r.Start = resolved.Epochs, resolved.Start
+	r.Optimizer, r.NegativeBlock = resolved.Optimizer, resolved.NegativeBlock
 	r.Estimated = cfg.EstimateMemory(tg.N(), tg.Adj.NNZ(), 4*len(split.Train))
 	t := time.Now()
 	res, err := train.Run(ctx, tg, split, cfg, nil)
@@ -344,8 +353,11 @@ func settingsNote(opt string, block int) string {
 	if opt != "" {
 		but = append(but, "the optimizer "+opt)
 	}
-	if block > 0 {
+	switch {
+	case block > 0:
 		but = append(but, fmt.Sprintf("negatives in blocks of %d x %d pairs", block, block))
+	case block == train.NegativePairs:
+		but = append(but, "negatives drawn pair by pair")
 	}
 	if len(but) == 0 {
 		return ""

@@ -35,7 +35,7 @@ func TestSmoke(t *testing.T) {
 	}
 	// 32 and 64 ids hold at least the rank 4 of d = 8: the default start
 	// is spectral, and its factorization is timed.
-	if !regexp.MustCompile(`\n\| 5 \| [0-9]+ \| [0-9]+ \|( [0-9.]+ s \|){4} spectral \| [0-9.]+ s \| 1 \|`).MatchString(out) {
+	if !regexp.MustCompile(`\n\| 5 \| [0-9]+ \| [0-9]+ \|( [0-9.]+ s \|){4} spectral \| [0-9.]+ s \| adam \| pair by pair \| 1 \|`).MatchString(out) {
 		t.Errorf("want scale 5's row to name the spectral start and its time:\n%s", out)
 	}
 	for _, f := range []string{plot + "-time.png", plot + "-memory.png"} {

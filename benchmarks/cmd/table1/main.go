@@ -71,7 +71,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	fs.Float64Var(&o.lr, "lr", 0, "sparse: learning rate (0: default)")
 	fs.Float64Var(&o.average, "average", 0, "sparse: share of the run at its end over which L and R are averaged (0: off)")
 	fs.IntVar(&o.negatives, "negatives", 0, "sparse: negatives per positive (0: default)")
-	fs.StringVar(&o.opt, "opt", "", "sparse: optimizer adam, rowrms or sgd (empty: default)")
+	fs.StringVar(&o.opt, "opt", "", "sparse: optimizer adam, rmsprop, rowrms or sgd (empty: default)")
 	fs.BoolVar(&o.verbose, "v", false, "print evaluation points")
 	fs.BoolVar(&o.exact, "objective", false, "also evaluate the exact objective of each cell's seed-1 model (float64, (C+1)·N² doubles: 6.5 GB on ca-HepTh), and of its L and R at the other trainer's q")
 	fs.StringVar(&o.contexts, "contexts", "", "comma-separated context variants, one row each: none, ppr, aa, ppr+aa (the paper's extension types; empty: none, without a context column)")
