@@ -100,8 +100,10 @@ type Config struct {
 	// momentum, blocks of 16 at one negative run 1.6-1.8 times the pairs
 	// per second of Adam pair by pair on uk-2007-05@100000 and
 	// web-NotreDame and end level with it at the same length
-	// (large-blocks-rmsprop.md); with Adam they lose more per epoch
-	// (large-blocks.md), and on the released splits they are not needed.
+	// (large-blocks-rmsprop.md), and end 0.9 points higher on R-MAT scale
+	// 20 (scale20-blocks-rmsprop.md); with Adam they lose more per epoch
+	// (large-blocks.md). Smaller graphs keep pairs: blocks are not
+	// measured there as a default.
 	NegativeBlock int `json:"negative_block,omitempty"`
 	// Optimizer for L and R: OptAdam with lazy row updates, OptRMSProp
 	// (lazy too: Adam without momentum, kernels.RMSRow, so that an update
@@ -212,11 +214,11 @@ const MaxNegativeBlock = 256
 const NegativePairs = -1
 
 // Defaults of large graphs: from DefaultBlockNodes nodes, the optimizer
-// is OptRMSProp and the negatives are drawn in blocks of
-// DefaultNegativeBlock (with RMSProp or RowRMS), unless set. There the
-// parameters are far out of the cache, and blocks without momentum reach
-// the test AUC of Adam pair by pair in about 0.6 of its time and are
-// ahead of it at every equal time (benchmarks/results/large-blocks-rmsprop.md).
+// is OptRMSProp and, when it is, the negatives are drawn in blocks of
+// DefaultNegativeBlock, unless set. There the parameters are far out of
+// the cache, and blocks without momentum reach the test AUC of Adam pair
+// by pair in about 0.6 of its time and are ahead of it at every equal
+// time (benchmarks/results/large-blocks-rmsprop.md).
 const (
 	DefaultBlockNodes    = 100000
 	DefaultNegativeBlock = 16
