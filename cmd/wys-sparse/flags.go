@@ -95,7 +95,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&sp.Start, "start", "", "sparse: how L and R start: spectral (the rank -rank spectral factors of the transition-matrix series, each row of unit length) or random (uniform noise) (default: spectral on graphs of up to 1,048,576 nodes, random above)")
 	fs.Var(warmStart{&sp.Start}, "warm-start", "sparse: -warm-start is -start spectral, -warm-start=false is -start random")
 	fs.Var(strs{&sp.Optimizer, &de.Optimizer}, "optimizer", "sparse: adam, rmsprop (Adam without momentum: per-element second moments, no first moments), rowrms (one second moment per row, no momentum: 1.2-1.4x faster when the parameters are far out of cache, up to 0.14 points of test AUC lower), sgd or percentdelta (default adam below 100,000 nodes, rmsprop from there, with -negative-block 16); dense: percentdelta or adam (default percentdelta)")
-	fs.Var(floats{&sp.LR, &de.LR}, "lr", "learning rate (0: the trainer's default: sparse 0.02 with adam and percentdelta, 0.2 with sgd; dense 0.2 with percentdelta, 0.01 with adam)")
+	fs.Var(floats{&sp.LR, &de.LR}, "lr", "learning rate (0: the trainer's default: sparse 0.02 with adam, rmsprop, rowrms and percentdelta, 0.2 with sgd; dense 0.2 with percentdelta, 0.01 with adam)")
 	sp.QLR = sparseDefaults.QLR
 	fs.Float64Var(&sp.QLR, "qlr", sp.QLR, "sparse: learning rate of the attention logits q")
 	fs.Float64Var(&sp.Epochs, "epochs", 0, "sparse: epochs, each N walks of length C (0: max(400, 150 walks per arc), e.g. 463 for ca-HepTh, capped at 3e8 positive pairs, e.g. 300 for 100k nodes)")

@@ -82,15 +82,6 @@ type BucketOut struct {
 // blocks) or the trainer's evaluation loop
 // (Converge, TimeBudget, checkpoints) are refused.
 func NewSchedule(g *pipeline.Graph, cfg Config, partitions, roundBatches int) (*Schedule, error) {
-	// Its defaults are Adam and pair-by-pair negatives at any size (the
-	// trainer's for large graphs draw negative blocks from the whole graph,
-	// and a bucket's blocks carry Adam's moments).
-	if cfg.Optimizer == "" {
-		cfg.Optimizer = OptAdam
-	}
-	if cfg.NegativeBlock == 0 {
-		cfg.NegativeBlock = NegativePairs
-	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -108,8 +99,18 @@ func NewSchedule(g *pipeline.Graph, cfg Config, partitions, roundBatches int) (*
 		return nil, err
 	}
 	n := g.N()
+	// The schedule's own defaults, at any size: the random start, Adam and
+	// pair-by-pair negatives (the trainer's spectral start and, on large
+	// graphs, its negative blocks need the whole graph's parameters, and a
+	// bucket's blocks carry Adam's moments).
 	if cfg.Start == "" {
 		cfg.Start = StartRandom
+	}
+	if cfg.Optimizer == "" {
+		cfg.Optimizer = OptAdam
+	}
+	if cfg.NegativeBlock == 0 {
+		cfg.NegativeBlock = NegativePairs
 	}
 	cfg = cfg.Resolve(n, g.Adj.NNZ())
 	obj := cfg.Objective

@@ -144,7 +144,7 @@ func (s *State) check() error {
 	// RowRMS's one per row (then without first moments).
 	for _, p := range []*[]float32{&s.VL, &s.VR} {
 		if *p != nil && len(*p) != nh && (s.ML != nil || len(*p) != s.N) {
-			return fmt.Errorf("a second-moment array has length %d, want %d (Adam) or %d (rowrms)", len(*p), nh, s.N)
+			return fmt.Errorf("a second-moment array has length %d, want %d (Adam, rmsprop) or %d (rowrms)", len(*p), nh, s.N)
 		}
 	}
 	for _, p := range []*[]float64{&s.MQ, &s.VQ, &s.BestQ, &s.BestQLogits} {

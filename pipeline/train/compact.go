@@ -65,7 +65,7 @@ func (b *blockGrads) apply(st rowStep, x, m, v []float32, h int) {
 		if j+prefetchAhead < len(b.rows) {
 			o := int(b.rows[j+prefetchAhead]) * h
 			kernels.Prefetch(x[o : o+h])
-			if st.adam {
+			if st.kind == stepAdam {
 				kernels.Prefetch(m[o : o+h])
 				kernels.Prefetch(v[o : o+h])
 			}

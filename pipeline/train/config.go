@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/wys-project/wys/pipeline"
@@ -36,6 +37,10 @@ const (
 	OptRowRMS       = "rowrms"
 	OptRMSProp      = "rmsprop"
 )
+
+// optimizers are the names Config.Optimizer accepts, in the order errors
+// list them.
+var optimizers = []string{OptAdam, OptRMSProp, OptRowRMS, OptSGD, OptPercentDelta}
 
 // Config controls the sparse minibatch trainer. The zero value of every
 // field means its default; each field says what 0 means. Resolve fills in
@@ -213,6 +218,15 @@ const MaxNegativeBlock = 256
 // own, whatever the graph's size.
 const NegativePairs = -1
 
+// NegativesText describes how a resolved Config.NegativeBlock draws the
+// negatives: "pair by pair" or "in blocks of m x m".
+func NegativesText(block int) string {
+	if block > 0 {
+		return fmt.Sprintf("in blocks of %d x %d", block, block)
+	}
+	return "pair by pair"
+}
+
 // Defaults of large graphs: from DefaultBlockNodes nodes, the optimizer
 // is OptRMSProp and, when it is, the negatives are drawn in blocks of
 // DefaultNegativeBlock, unless set. There the parameters are far out of
@@ -370,8 +384,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("train: negative block = %d, want 1 to %d rows per side, %d (pairs drawn one by one) or 0 (the default)", c.NegativeBlock, MaxNegativeBlock, NegativePairs)
 	case c.Negatives < 0 || c.Negatives > MaxNegatives:
 		return fmt.Errorf("train: negatives = %d, want 1 to %d per positive pair (0: 1; the estimator is unbiased with any number, more only lower its variance)", c.Negatives, MaxNegatives)
-	case c.Optimizer != "" && c.Optimizer != OptAdam && c.Optimizer != OptSGD && c.Optimizer != OptPercentDelta && c.Optimizer != OptRowRMS && c.Optimizer != OptRMSProp:
-		return fmt.Errorf("train: unknown optimizer %q (want %q, %q, %q, %q or %q)", c.Optimizer, OptAdam, OptRMSProp, OptRowRMS, OptSGD, OptPercentDelta)
+	case c.Optimizer != "" && !slices.Contains(optimizers, c.Optimizer):
+		return fmt.Errorf("train: unknown optimizer %q (want %q, %q, %q, %q or %q)", c.Optimizer, optimizers[0], optimizers[1], optimizers[2], optimizers[3], optimizers[4])
 	case !zeroOrPositive(c.LR):
 		return fmt.Errorf("train: learning rate %v, want a positive number (0: the optimizer's default)", c.LR)
 	case !zeroOrPositive(c.QLR):

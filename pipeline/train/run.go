@@ -146,11 +146,7 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 	if r.batches == 1 {
 		unit = "batch"
 	}
-	neg := "pair by pair"
-	if cfg.NegativeBlock > 0 {
-		neg = fmt.Sprintf("in blocks of %d x %d", cfg.NegativeBlock, cfg.NegativeBlock)
-	}
-	msg := fmt.Sprintf("%d walks of length %d in %d %s (%s, negatives %s)", walksTotal, cfg.Objective.C, r.batches, unit, cfg.Optimizer, neg)
+	msg := fmt.Sprintf("%d walks of length %d in %d %s (%s, negatives %s)", walksTotal, cfg.Objective.C, r.batches, unit, cfg.Optimizer, NegativesText(cfg.NegativeBlock))
 	if cfg.Converge {
 		msg += fmt.Sprintf(" at most, ending when the train AUC gains less than %g per doubling of the run", cfg.Tolerance)
 	}

@@ -826,9 +826,19 @@ func (t *trainer) apply(x, g, m, v []float32, rows []int32, lr, pdScale float64)
 
 // rowStep is the optimiser's update of one row with a batch's constants.
 type rowStep struct {
-	adam, rms, rowRMS bool
-	a, decay          float32
+	kind     stepKind
+	a, decay float32
 }
+
+// stepKind is the row update of an optimiser.
+type stepKind uint8
+
+const (
+	stepPlain  stepKind = iota // x −= a·(g + decay·x): SGD and PercentDelta
+	stepAdam                   // kernels.AdamRow
+	stepRMS                    // kernels.RMSRow
+	stepRowRMS                 // kernels.RowRMSStep
+)
 
 // rowStep returns the update of step t.step at learning rate lr (for
 // PercentDelta, step scale pdScale).
@@ -852,12 +862,12 @@ func (t *trainer) rowStep(lr, pdScale float64) rowStep {
 	c2 := 1 - math.Pow(kernels.AdamB2, float64(t.step))
 	switch t.cfg.Optimizer {
 	case OptRowRMS:
-		return rowStep{rowRMS: true, a: float32(lr * math.Sqrt(c2)), decay: decay}
+		return rowStep{kind: stepRowRMS, a: float32(lr * math.Sqrt(c2)), decay: decay}
 	case OptRMSProp:
-		return rowStep{rms: true, a: float32(lr * math.Sqrt(c2)), decay: decay}
+		return rowStep{kind: stepRMS, a: float32(lr * math.Sqrt(c2)), decay: decay}
 	}
 	c1 := 1 - math.Pow(kernels.AdamB1, float64(t.step))
-	return rowStep{adam: true, a: float32(lr * math.Sqrt(c2) / c1), decay: decay}
+	return rowStep{kind: stepAdam, a: float32(lr * math.Sqrt(c2) / c1), decay: decay}
 }
 
 // update applies the step to the row at offset o of x (and of the Adam
@@ -867,20 +877,17 @@ func (t *trainer) rowStep(lr, pdScale float64) rowStep {
 func (st rowStep) update(x, g, m, v []float32, o int) {
 	h := len(g)
 	xr := x[o : o+h]
-	if st.rowRMS {
+	switch st.kind {
+	case stepRowRMS:
 		v[o/h] = kernels.RowRMSStep(xr, g, v[o/h], st.a, st.decay)
-		return
-	}
-	if st.rms {
+	case stepRMS:
 		kernels.RMSRow(xr, g, v[o:o+h], st.a, st.decay)
-		return
-	}
-	if st.adam {
+	case stepAdam:
 		kernels.AdamRow(xr, g, m[o:o+h], v[o:o+h], st.a, st.decay)
-		return
-	}
-	for j := range xr {
-		xr[j] -= st.a * (g[j] + st.decay*xr[j])
+	default:
+		for j := range xr {
+			xr[j] -= st.a * (g[j] + st.decay*xr[j])
+		}
 	}
 }
 

@@ -232,11 +232,7 @@ func runWYS(ctx context.Context, h *benchmarks.Harness, o *options, tg *pipeline
 	total := time.Since(start).Seconds()
 	c.final = res.TestAUC
 	c.points = append(c.points, point{total, res.TestAUC})
-	neg := "pair by pair"
-	if resolved.NegativeBlock > 0 {
-		neg = fmt.Sprintf("in blocks of %d", resolved.NegativeBlock)
-	}
-	c.note = fmt.Sprintf("%g epochs, %s, negatives %s, %.2fM positive pairs/s, peak RSS %s", resolved.Epochs, resolved.Optimizer, neg, res.Stats.PairsPerSecond/1e6, sysmem.FormatBytes(res.Stats.PeakRSS))
+	c.note = fmt.Sprintf("%g epochs, %s, negatives %s, %.2fM positive pairs/s, peak RSS %s", resolved.Epochs, resolved.Optimizer, train.NegativesText(resolved.NegativeBlock), res.Stats.PairsPerSecond/1e6, sysmem.FormatBytes(res.Stats.PeakRSS))
 	return c, nil
 }
 

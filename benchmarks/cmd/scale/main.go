@@ -211,12 +211,8 @@ func report(h *benchmarks.Harness, o *options, rows []row) string {
 			st = fmt.Sprintf("%.1f s", r.StartSeconds)
 		}
 		total := r.GenSeconds + r.LoadSeconds + r.SplitSeconds + r.FactorSecs + r.StartSeconds + r.TrainSeconds + r.EvalSeconds
-		neg := "pair by pair"
-		if r.NegativeBlock > 0 {
-			neg = fmt.Sprintf("blocks of %d x %d", r.NegativeBlock, r.NegativeBlock)
-		}
 		fmt.Fprintf(&b, "| %d | %d | %d | %.1f s | %.1f s | %.1f s | %.1f s | %s | %s | %s | %s | %g | %.1f s | %.1f s | %.1f s | %.1f s | %.2fM | %.4f | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			r.Scale, r.Nodes, r.Edges, r.GenSeconds, r.LoadSeconds, r.SplitSeconds, r.FactorSecs, r.Start, st, r.Optimizer, neg, r.Epochs, r.EpochSeconds, r.TrainSeconds, r.EvalSeconds, total, r.PairsPerSec/1e6, r.TestAUC, gy, gyc, gt,
+			r.Scale, r.Nodes, r.Edges, r.GenSeconds, r.LoadSeconds, r.SplitSeconds, r.FactorSecs, r.Start, st, r.Optimizer, train.NegativesText(r.NegativeBlock), r.Epochs, r.EpochSeconds, r.TrainSeconds, r.EvalSeconds, total, r.PairsPerSec/1e6, r.TestAUC, gy, gyc, gt,
 			sysmem.FormatBytes(r.PeakRSS), sysmem.FormatBytes(r.Estimated), sysmem.FormatBytes(r.DenseBytes), dt, da)
 	}
 	return b.String()
