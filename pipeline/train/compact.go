@@ -58,15 +58,18 @@ func (t *trainer) updateSorted(ctx context.Context, st rowStep) error {
 }
 
 // apply takes the step st on the rows of b in x (rows h wide, with their
-// Adam moments m and v), in increasing order, asking for each row's
-// memory a few rows ahead.
+// Adam moments m and v, or RMSProp's v), in increasing order, asking for
+// each row's memory a few rows ahead.
 func (b *blockGrads) apply(st rowStep, x, m, v []float32, h int) {
 	for j, row := range b.rows {
 		if j+prefetchAhead < len(b.rows) {
 			o := int(b.rows[j+prefetchAhead]) * h
 			kernels.Prefetch(x[o : o+h])
-			if st.kind == stepAdam {
+			switch st.kind {
+			case stepAdam:
 				kernels.Prefetch(m[o : o+h])
+				kernels.Prefetch(v[o : o+h])
+			case stepRMS:
 				kernels.Prefetch(v[o : o+h])
 			}
 		}
