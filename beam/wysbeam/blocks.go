@@ -78,15 +78,19 @@ func writeBlock(ctx context.Context, path string, b *train.Block) error {
 		var head [13]byte
 		copy(head[:], blockMagic)
 		binary.LittleEndian.PutUint32(head[8:], uint32(len(b.X)))
-		if b.M != nil {
+		// Byte 12 says which optimiser state follows X: 0 none (SGD), 1
+		// Adam's M and V, 2 RMSProp's V.
+		arrays := [][]float32{b.X}
+		switch {
+		case b.M != nil:
 			head[12] = 1
+			arrays = append(arrays, b.M, b.V)
+		case b.V != nil:
+			head[12] = 2
+			arrays = append(arrays, b.V)
 		}
 		if _, err := w.Write(head[:]); err != nil {
 			return err
-		}
-		arrays := [][]float32{b.X}
-		if b.M != nil {
-			arrays = append(arrays, b.M, b.V)
 		}
 		buf := make([]byte, 4*len(b.X))
 		for _, a := range arrays {
@@ -111,8 +115,14 @@ func readBlock(ctx context.Context, path string) (*train.Block, error) {
 		}
 		n := int(binary.LittleEndian.Uint32(head[8:]))
 		arrays := []*[]float32{&b.X}
-		if head[12] == 1 {
+		switch head[12] {
+		case 0:
+		case 1:
 			arrays = append(arrays, &b.M, &b.V)
+		case 2:
+			arrays = append(arrays, &b.V)
+		default:
+			return fmt.Errorf("unknown optimiser state %d in the header (a newer wys-beam?)", head[12])
 		}
 		buf := make([]byte, 4*n)
 		for _, a := range arrays {

@@ -79,8 +79,14 @@ func runPrism(t *testing.T, cfg train.Config, partitions int) (Job, *train.Sched
 // schedule, bit for bit. The run has 10 rounds, so its last epoch is cut
 // short (2 of 4 rounds), which exercises the q step of a partial epoch.
 func TestPrismEqualsPlainLoop(t *testing.T) {
+	for _, opt := range []string{train.OptAdam, train.OptRMSProp} {
+		t.Run(opt, func(t *testing.T) { testPrismEqualsPlainLoop(t, opt) })
+	}
+}
+
+func testPrismEqualsPlainLoop(t *testing.T, opt string) {
 	cfg := train.Config{Objective: pipeline.ObjectiveConfig{C: 4}, Dim: 8, Epochs: 8, BatchWalks: 96,
-		Negatives: 2, Seed: 5, Workers: 2}
+		Negatives: 2, Optimizer: opt, Seed: 5, Workers: 2}
 	job, s, got := runPrism(t, cfg, 4)
 	rounds := s.Rounds()
 	if rounds != 10 {
@@ -104,8 +110,11 @@ func TestPrismEqualsPlainLoop(t *testing.T) {
 		t.Errorf("block files left: %v, want the 8 of version %d", blocks, rounds)
 	}
 	for i := range got.L {
+		if len(got.L[i].V) == 0 || (opt == train.OptAdam) != (len(got.L[i].M) > 0) {
+			t.Fatalf("%s: block %d came back with %d first and %d second moments", opt, i, len(got.L[i].M), len(got.L[i].V))
+		}
 		if !slices.Equal(got.L[i].M, want.L[i].M) || !slices.Equal(got.R[i].V, want.R[i].V) {
-			t.Fatalf("Adam moments of block %d differ", i)
+			t.Fatalf("%s: moments of block %d differ", opt, i)
 		}
 	}
 }

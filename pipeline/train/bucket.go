@@ -54,7 +54,8 @@ type Schedule struct {
 }
 
 // Block is one part's rows of L or R (in the order of
-// Partition.Members, d/2 wide) with their Adam moments (nil for SGD).
+// Partition.Members, d/2 wide) with their optimiser state: Adam's moments
+// M and V, RMSProp's second moments V (M nil), or neither (SGD).
 type Block struct {
 	X, M, V []float32
 }
@@ -76,7 +77,7 @@ type BucketOut struct {
 
 // NewSchedule returns the bucketed schedule of g under cfg with the given
 // number of partitions and minibatch steps per round. It supports the
-// walk source with Adam or SGD and pair-by-pair negatives; the settings
+// walk source with Adam, RMSProp or SGD and pair-by-pair negatives; the settings
 // that need the whole graph's parameters at once (PercentDelta, the
 // factored source, the warm start, PPR and Adamic–Adar contexts, negative
 // blocks) or the trainer's evaluation loop
@@ -101,8 +102,8 @@ func NewSchedule(g *pipeline.Graph, cfg Config, partitions, roundBatches int) (*
 	n := g.N()
 	// The schedule's own defaults, at any size: the random start, Adam and
 	// pair-by-pair negatives (the trainer's spectral start and, on large
-	// graphs, its negative blocks need the whole graph's parameters, and a
-	// bucket's blocks carry Adam's moments).
+	// graphs, its negative blocks need the whole graph's parameters; RMSProp
+	// is measured there only with negative blocks).
 	if cfg.Start == "" {
 		cfg.Start = StartRandom
 	}
@@ -133,9 +134,9 @@ func bucketedSupports(cfg Config) error {
 	obj := cfg.Objective
 	switch {
 	case cfg.Optimizer == OptPercentDelta:
-		return errors.New("train: the bucketed schedule supports the adam and sgd optimizers, not percentdelta (its step scale is a mean over all parameters)")
-	case cfg.Optimizer == OptRowRMS || cfg.Optimizer == OptRMSProp:
-		return fmt.Errorf("train: the bucketed schedule supports the adam and sgd optimizers, not %s (its blocks carry Adam's moments)", cfg.Optimizer)
+		return errors.New("train: the bucketed schedule supports the adam, rmsprop and sgd optimizers, not percentdelta (its step scale is a mean over all parameters)")
+	case cfg.Optimizer == OptRowRMS:
+		return errors.New("train: the bucketed schedule supports the adam, rmsprop and sgd optimizers, not rowrms (its blocks carry per-element moments)")
 	case cfg.Source == SourceFactored || cfg.Start == StartSpectral:
 		return errors.New("train: the bucketed schedule supports the walk source and the random start, not the factored source or the spectral start (the factorization needs the whole graph's parameters)")
 	case cfg.NegativeBlock > 0:
@@ -223,8 +224,11 @@ func (s *Schedule) InitBlock(right bool, i int) Block {
 	for x := range b.X {
 		b.X[x] = float32(rng.Float64()*0.2 - 0.1)
 	}
-	if s.cfg.Optimizer == OptAdam {
+	switch s.cfg.Optimizer {
+	case OptAdam:
 		b.M, b.V = make([]float32, rows*h), make([]float32, rows*h)
+	case OptRMSProp:
+		b.V = make([]float32, rows*h)
 	}
 	return b
 }
@@ -243,16 +247,22 @@ func (s *Schedule) InitQ() QState {
 // checkBlocks reports blocks whose shapes do not fit bucket (i, j).
 func (s *Schedule) checkBlocks(i, j int, l, r *Block, q []float64) error {
 	h := s.base.half
-	adam := s.cfg.Optimizer == OptAdam
+	wantM, wantV := 0, 0
+	switch s.cfg.Optimizer {
+	case OptAdam:
+		wantM, wantV = 1, 1
+	case OptRMSProp:
+		wantV = 1
+	}
 	for _, c := range []struct {
 		b    *Block
 		part int
 		name string
 	}{{l, i, "L"}, {r, j, "R"}} {
 		want := len(s.part.Members[c.part]) * h
-		if len(c.b.X) != want || (adam && (len(c.b.M) != want || len(c.b.V) != want)) {
-			return fmt.Errorf("train: block %s_%d has %d values (moments %d, %d), want %d for its %d nodes at d/2 = %d",
-				c.name, c.part, len(c.b.X), len(c.b.M), len(c.b.V), want, len(s.part.Members[c.part]), h)
+		if len(c.b.X) != want || len(c.b.M) != wantM*want || len(c.b.V) != wantV*want {
+			return fmt.Errorf("train: block %s_%d has %d values (moments %d, %d), want %d (moments %d, %d) for its %d nodes at d/2 = %d with %s",
+				c.name, c.part, len(c.b.X), len(c.b.M), len(c.b.V), want, wantM*want, wantV*want, len(s.part.Members[c.part]), h, s.cfg.Optimizer)
 		}
 	}
 	if len(q) != s.base.k {

@@ -26,6 +26,7 @@ func TestBucketedP1IsTrainer(t *testing.T) {
 	}{
 		{"code-adam", pipeline.FormulationCode, false, train.OptAdam, 1},
 		{"code-adam-3workers", pipeline.FormulationCode, false, train.OptAdam, 3},
+		{"code-rmsprop-2workers", pipeline.FormulationCode, false, train.OptRMSProp, 2},
 		{"paper-directed-sgd", pipeline.FormulationPaper, true, train.OptSGD, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -78,9 +79,18 @@ func bucketedRun(t *testing.T, g *pipeline.Graph, cfg train.Config, parts, round
 // run in reverse order, and different bytes for another P.
 func TestBucketedDeterministic(t *testing.T) {
 	t.Parallel()
+	for _, opt := range []string{train.OptAdam, train.OptRMSProp} {
+		t.Run(opt, func(t *testing.T) {
+			t.Parallel()
+			testBucketedDeterministic(t, opt)
+		})
+	}
+}
+
+func testBucketedDeterministic(t *testing.T, opt string) {
 	g := smallGraph(150, 600, false, 5)
 	cfg := train.Config{Objective: pipeline.ObjectiveConfig{C: 5}, Dim: 8, Epochs: 10, BatchWalks: 64,
-		Negatives: 2, Seed: 3, Workers: 1}
+		Negatives: 2, Optimizer: opt, Seed: 3, Workers: 1}
 	l1, r1, q1 := bucketedRun(t, g, cfg, 4, 2)
 	cfg.Workers = 3
 	l3, r3, q3 := bucketedRun(t, g, cfg, 4, 2)
@@ -220,6 +230,7 @@ func TestScheduleRefuses(t *testing.T) {
 		want string
 	}{
 		{train.Config{Optimizer: train.OptPercentDelta}, "percentdelta"},
+		{train.Config{Optimizer: train.OptRowRMS}, "rowrms"},
 		{train.Config{Start: train.StartSpectral}, "random start"},
 		{train.Config{Objective: pipeline.ObjectiveConfig{PPR: 0.2}}, "PPR"},
 		{train.Config{Converge: true}, "convergence"},
