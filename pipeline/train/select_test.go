@@ -32,9 +32,11 @@ func TestSelectionWithinNoise(t *testing.T) {
 		}
 		// The brute-force form of the floor: within k standard errors of
 		// the best (the standard error at the best) or, if wider, within
-		// the best's distance from 1 up to the saturation cap.
+		// the best's distance from 1 up to the saturation cap; or
+		// saturated itself.
 		se := pipeline.AUCStdErr(best, len(split.Train), len(split.TrainNeg))
-		if best-p.TrainAUC <= max(train.SelectionStdErrs*se, min(1-best, train.SelectionSaturation)) {
+		if best-p.TrainAUC <= max(train.SelectionStdErrs*se, min(1-best, train.SelectionSaturation)) ||
+			p.TrainAUC >= 1-train.SelectionSaturation {
 			want, wantTest = p.Step, p.TestAUC
 		}
 	}
@@ -52,8 +54,9 @@ func TestSelectionWithinNoise(t *testing.T) {
 // TestSelectionMargin checks the margin against values worked out by
 // hand from the Hanley–McNeil standard error (SE): where two SEs are
 // wider it is two SEs, where the model misorders fewer than one train
-// pair in a thousand it is the best's distance from 1, and never more
-// than SelectionSaturation from that term.
+// pair in a thousand it reaches down to 1 − SelectionSaturation (or
+// further, to twice the best's error, when that is lower), and never
+// more than SelectionSaturation from the best's distance from 1.
 func TestSelectionMargin(t *testing.T) {
 	for _, c := range []struct {
 		best     float64
@@ -61,11 +64,13 @@ func TestSelectionMargin(t *testing.T) {
 		want     float64
 		tolRatio float64
 	}{
-		{0.999896, 200000, 1.04e-4, 1e-9}, // 2 SE = 3.22e-5
-		{0.95, 200000, 1e-3, 1e-9},        // 2 SE = 7.13e-4, 1 - best = 0.05
-		{0.95, 100, 0.0320149, 1e-5},      // 2 SE
-		{0.9999, 50, 0.00201995, 1e-5},    // 2 SE, wider than 1 - best
-		{1, 1000, 0, 0},                   // a perfect best: no margin
+		{0.999896, 200000, 8.96e-4, 1e-9},  // down to 0.999; 2 SE = 3.22e-5
+		{0.99935, 200000, 6.5e-4, 1e-9},    // twice the best's error: 0.9987 < 0.999
+		{0.9999937, 73939, 9.937e-4, 1e-9}, // p2p-Gnutella31's peak
+		{0.95, 200000, 1e-3, 1e-9},         // 2 SE = 7.13e-4, 1 - best = 0.05
+		{0.95, 100, 0.0320149, 1e-5},       // 2 SE
+		{0.9999, 50, 0.00201995, 1e-5},     // 2 SE, wider than 1 - best
+		{1, 1000, 1e-3, 1e-9},              // a perfect best: down to 0.999
 	} {
 		got := train.SelectionMargin(c.best, c.pairs, c.pairs)
 		if d := got - c.want; d > c.tolRatio*c.want || -d > c.tolRatio*c.want {
