@@ -18,6 +18,8 @@ func TestSmoke(t *testing.T) {
 	data := smoke.Data(t, "ca-HepTh/asymproj/index.tsv.gz")
 	smoke.Run(t, command, []string{"-data", data, "-epochs", "0.5", "-dim", "8", "-partitions", "2"},
 		"# The bucketed schedule against the single-machine trainer\n", "\n| trainer | ", "\n| P = 2 | ")
+	smoke.Run(t, command, []string{"-data", data, "-epochs", "0.5", "-dim", "8", "-partitions", "2", "-optimizer", "rmsprop"},
+		"rmsprop with negatives pair by pair", "\n| trainer | ", "\n| P = 2 | ")
 }
 
 // TestUsage refuses a bad number of partitions before reading any data.
