@@ -155,8 +155,8 @@ func TestConfigResolveValidates(t *testing.T) {
 // TestLargeGraphDefaults checks the rule that resolves Optimizer and
 // NegativeBlock: Adam pair by pair below DefaultBlockNodes nodes, RMSProp
 // in blocks of DefaultNegativeBlock from there, blocks by default only
-// with RMSProp, explicit settings kept, and the bucketed schedule's Adam
-// pair by pair at any size.
+// with RMSProp, explicit settings kept, and the bucketed schedule's
+// negatives pair by pair at any size, with the trainer's optimizer rule.
 func TestLargeGraphDefaults(t *testing.T) {
 	t.Parallel()
 	big := train.DefaultBlockNodes
@@ -186,12 +186,14 @@ func TestLargeGraphDefaults(t *testing.T) {
 	if err := (train.Config{NegativeBlock: train.NegativePairs - 1}).Validate(); err == nil {
 		t.Errorf("negative block %d accepted", train.NegativePairs-1)
 	}
-	s, err := train.NewSchedule(smallGraph(big, 2*big, false, 3), train.Config{Epochs: 1}, 2, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := s.Config(); r.Optimizer != train.OptAdam || r.NegativeBlock != train.NegativePairs {
-		t.Errorf("bucketed schedule on %d nodes: optimizer %q, negative block %d, want adam pair by pair", big, r.Optimizer, r.NegativeBlock)
+	for n, opt := range map[int]string{big - 1: train.OptAdam, big: train.OptRMSProp} {
+		s, err := train.NewSchedule(smallGraph(n, 2*n, false, 3), train.Config{Epochs: 1}, 2, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := s.Config(); r.Optimizer != opt || r.NegativeBlock != train.NegativePairs {
+			t.Errorf("bucketed schedule on %d nodes: optimizer %q, negative block %d, want %s pair by pair", n, r.Optimizer, r.NegativeBlock, opt)
+		}
 	}
 }
 

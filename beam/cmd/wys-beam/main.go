@@ -52,7 +52,7 @@ func bindFlags(fs *flag.FlagSet) *config {
 	fs.Float64Var(&sp.Objective.Beta, "beta", pipeline.DefaultBeta, "weight of the attention regulariser on q")
 	fs.Float64Var(&sp.Objective.WalksPerNode, "walks-per-node", pipeline.DefaultWalksPerNode, "starting mass P0 of E[D] (walks per node)")
 	fs.StringVar((*string)(&sp.Objective.Formulation), "formulation", string(pipeline.FormulationCode), "E[D] weighting and loss: code or paper")
-	fs.StringVar(&sp.Optimizer, "optimizer", train.OptAdam, "adam, rmsprop (Adam without momentum: per-element second moments only) or sgd")
+	fs.StringVar(&sp.Optimizer, "optimizer", "", "adam, rmsprop (Adam without momentum: per-element second moments only) or sgd (default adam below 100,000 nodes, rmsprop from there, as wys-sparse)")
 	fs.Float64Var(&sp.LR, "lr", 0, "learning rate (0: 0.02 with adam and rmsprop, 0.2 with sgd)")
 	fs.Float64Var(&sp.QLR, "qlr", 0.005, "learning rate of the attention logits q")
 	fs.Float64Var(&sp.Epochs, "epochs", 0, "epochs, each N walks of length C (0: the trainer's default)")
