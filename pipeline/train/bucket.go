@@ -226,13 +226,30 @@ func (s *Schedule) InitBlock(right bool, i int) Block {
 	for x := range b.X {
 		b.X[x] = float32(rng.Float64()*0.2 - 0.1)
 	}
+	m, v := s.blockMoments(rows * h)
+	b.M, b.V = zeroed(m), zeroed(v)
+	return b
+}
+
+// blockMoments returns the lengths of the moment arrays M and V that a
+// block of n values carries under the schedule's optimizer: both for
+// Adam, V alone for RMSProp, none for SGD.
+func (s *Schedule) blockMoments(n int) (m, v int) {
 	switch s.cfg.Optimizer {
 	case OptAdam:
-		b.M, b.V = make([]float32, rows*h), make([]float32, rows*h)
+		return n, n
 	case OptRMSProp:
-		b.V = make([]float32, rows*h)
+		return 0, n
 	}
-	return b
+	return 0, 0
+}
+
+// zeroed returns n zeros, or nil for n = 0 (a block without that state).
+func zeroed(n int) []float32 {
+	if n == 0 {
+		return nil
+	}
+	return make([]float32, n)
 }
 
 // InitQ returns the attention logits at the start (q = 1, as the
@@ -249,22 +266,16 @@ func (s *Schedule) InitQ() QState {
 // checkBlocks reports blocks whose shapes do not fit bucket (i, j).
 func (s *Schedule) checkBlocks(i, j int, l, r *Block, q []float64) error {
 	h := s.base.half
-	wantM, wantV := 0, 0
-	switch s.cfg.Optimizer {
-	case OptAdam:
-		wantM, wantV = 1, 1
-	case OptRMSProp:
-		wantV = 1
-	}
 	for _, c := range []struct {
 		b    *Block
 		part int
 		name string
 	}{{l, i, "L"}, {r, j, "R"}} {
 		want := len(s.part.Members[c.part]) * h
-		if len(c.b.X) != want || len(c.b.M) != wantM*want || len(c.b.V) != wantV*want {
+		wantM, wantV := s.blockMoments(want)
+		if len(c.b.X) != want || len(c.b.M) != wantM || len(c.b.V) != wantV {
 			return fmt.Errorf("train: block %s_%d has %d values (moments %d, %d), want %d (moments %d, %d) for its %d nodes at d/2 = %d with %s",
-				c.name, c.part, len(c.b.X), len(c.b.M), len(c.b.V), want, wantM*want, wantV*want, len(s.part.Members[c.part]), h, s.cfg.Optimizer)
+				c.name, c.part, len(c.b.X), len(c.b.M), len(c.b.V), want, wantM, wantV, len(s.part.Members[c.part]), h, s.cfg.Optimizer)
 		}
 	}
 	if len(q) != s.base.k {
