@@ -88,6 +88,10 @@ type Config struct {
 	TimeBudget time.Duration `json:"time_budget_ns,omitempty"`
 	// BatchWalks is the number of walks per minibatch; 0 means
 	// DefaultBatchWalks(N), or the run's Epochs·N walks when fewer.
+	// Larger batches take fewer steps per epoch, and q moves at most
+	// about QLR per step: on PPI at 4096 walks (one step per epoch) Q
+	// settles onto k = 1 only after about 2,500 epochs at the default
+	// QLR, and after about 300 at 0.05, so raise QLR with the batch.
 	BatchWalks int `json:"batch_walks"`
 	// Negatives is the number of non-edge pairs drawn per positive pair;
 	// 0 means 1. (The estimator weights them so that the objective is
