@@ -77,7 +77,6 @@ type cell struct {
 	dataset string
 	dim     int
 	goal    float64
-	dense   *pipeline.Result
 	rows    []row
 }
 
@@ -186,7 +185,6 @@ func runCell(ctx context.Context, h *benchmarks.Harness, o *options, split *pipe
 		if err != nil {
 			return c, err
 		}
-		c.dense = res
 		if c.goal == 0 {
 			c.goal = 100*res.TestAUC - o.margin
 		}
@@ -298,7 +296,7 @@ func report(h *benchmarks.Harness, o *options, cells []cell) string {
 			tt, ratio := "not reached", "—"
 			if r.toTarget >= 0 {
 				tt = fmt.Sprintf("%.1f s", r.toTarget.Seconds())
-				if c.dense != nil && c.rows[0].toTarget > 0 {
+				if o.dense && c.rows[0].toTarget > 0 {
 					ratio = fmt.Sprintf("%.1f×", c.rows[0].toTarget.Seconds()/r.toTarget.Seconds())
 				}
 			}
