@@ -92,7 +92,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.Var(objForm(obj), "formulation", "E[D] weighting and loss: code (authors' released numerics, reproduces Table 1) or paper")
 
 	fs.StringVar(&sp.Source, "source", train.SourceWalk, "sparse: positive pairs weighted by the walk steps (walk) or by the factored E[D] of rank -rank (factored)")
-	fs.StringVar(&sp.Start, "start", "", "sparse: how L and R start: spectral (the rank -rank spectral factors of the transition-matrix series, each row of unit length) or random (uniform noise) (default: spectral on graphs of up to 1,048,576 nodes, random above)")
+	fs.StringVar(&sp.Start, "start", "", "sparse: how L and R start: spectral (the rank -rank spectral factors of the transition-matrix series, each row of unit length) random (uniform noise), or log-svd (the rank d/2 SVD of the objective's log minimiser, a dense N x N matrix: up to 32,768 nodes; use it with a small -lr such as 0.001) (default: spectral on graphs of up to 1,048,576 nodes, random above)")
 	fs.Var(warmStart{&sp.Start}, "warm-start", "sparse: -warm-start is -start spectral, -warm-start=false is -start random")
 	fs.Var(strs{&sp.Optimizer, &de.Optimizer}, "optimizer", "sparse: adam, rmsprop (Adam without momentum: per-element second moments, no first moments), rowrms (one second moment per row, no momentum: 1.2-1.4x faster when the parameters are far out of cache, up to 0.14 points of test AUC lower), sgd or percentdelta (default adam below 100,000 nodes, rmsprop from there, with -negative-block 16); dense: percentdelta or adam (default percentdelta)")
 	fs.Var(floats{&sp.LR, &de.LR}, "lr", "learning rate (0: the trainer's default: sparse 0.02 with adam, rmsprop, rowrms and percentdelta, 0.2 with sgd; dense 0.2 with percentdelta, 0.01 with adam)")
@@ -555,8 +555,8 @@ func (c *config) checkFlags() error {
 		return usagef("-C %d: need at least one power of the transition matrix", o.C)
 	case c.Sparse.Source != train.SourceWalk && c.Sparse.Source != train.SourceFactored:
 		return usagef("-source %q: want walk (positives weighted by the walk steps, the default) or factored (by the rank -rank factored E[D])", c.Sparse.Source)
-	case c.Sparse.Start != "" && c.Sparse.Start != train.StartSpectral && c.Sparse.Start != train.StartRandom:
-		return usagef("-start %q: want spectral (L and R from the spectral factors) or random (uniform noise)", c.Sparse.Start)
+	case c.Sparse.Start != "" && c.Sparse.Start != train.StartSpectral && c.Sparse.Start != train.StartRandom && c.Sparse.Start != train.StartLogSVD:
+		return usagef("-start %q: want spectral (L and R from the spectral factors), random (uniform noise) or log-svd (the SVD of the objective's log minimiser)", c.Sparse.Start)
 	case !(o.PPR >= 0 && o.PPR < 1):
 		return usagef("-ppr %v: the restart probability must be in (0, 1), e.g. 0.15 (0 turns the PPR context off)", o.PPR)
 	case c.trainer != "sparse" && c.trainer != "dense":

@@ -139,8 +139,8 @@ func bucketedSupports(cfg Config) error {
 		return errors.New("train: the bucketed schedule supports the adam, rmsprop and sgd optimizers, not percentdelta (its step scale is a mean over all parameters)")
 	case cfg.Optimizer == OptRowRMS:
 		return errors.New("train: the bucketed schedule supports the adam, rmsprop and sgd optimizers, not rowrms (its blocks carry per-element moments)")
-	case cfg.Source == SourceFactored || cfg.Start == StartSpectral:
-		return errors.New("train: the bucketed schedule supports the walk source and the random start, not the factored source or the spectral start (the factorization needs the whole graph's parameters)")
+	case cfg.Source == SourceFactored || cfg.Start == StartSpectral || cfg.Start == StartLogSVD:
+		return errors.New("train: the bucketed schedule supports the walk source and the random start, not the factored source or the spectral and log-SVD starts (the factorization needs the whole graph's parameters)")
 	case cfg.NegativeBlock > 0:
 		return errors.New("train: the bucketed schedule draws its negatives pair by pair inside each bucket, not in negative blocks")
 	case obj.PPR > 0 || obj.AdamicAdar:

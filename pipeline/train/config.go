@@ -20,6 +20,7 @@ const (
 const (
 	StartSpectral = "spectral"
 	StartRandom   = "random"
+	StartLogSVD   = "log-svd"
 )
 
 // DefaultSpectralNodes is the largest graph, in nodes, that starts from
@@ -190,6 +191,15 @@ type Config struct {
 	// point of the curve (benchmarks/results/large-warm-full.md), and on
 	// web-NotreDame at 99.74 against 99.69, behind at first by the
 	// factorization's 10 s (large-select.md, with today's model selection).
+	// StartLogSVD, on graphs of at most DefaultLogSVDNodes nodes, sets
+	// L = U√S and R = V√S from the rank-d/2 truncated SVD of
+	// M_vu = log max(ρ_v·Σ_k Q_k (T^k)_vu, 1) at the starting Q, where
+	// ρ_v is a positive entry's weight over a negative one's: the
+	// objective's entrywise minimiser at a non-arc, clamped below at 0
+	// as NetMF does (see logTarget). M is dense, N x N: O(N²) memory and
+	// O(C·nnz·N + N²·d) time, which count in the run's. It starts near
+	// the objective's minimum and wants a smaller LR than the default
+	// (docs/results.md, "Log-SVD start").
 	Start string `json:"start"`
 
 	// Checkpoint, when not nil, is called between batches with the full
@@ -396,8 +406,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("train: attention learning rate %v, want a positive number (0: 0.005)", c.QLR)
 	case c.Source != "" && c.Source != SourceWalk && c.Source != SourceFactored:
 		return fmt.Errorf("train: unknown source of positives %q (want %q or %q)", c.Source, SourceWalk, SourceFactored)
-	case c.Start != "" && c.Start != StartSpectral && c.Start != StartRandom:
-		return fmt.Errorf("train: start %q: want %s or %s", c.Start, StartSpectral, StartRandom)
+	case c.Start != "" && c.Start != StartSpectral && c.Start != StartRandom && c.Start != StartLogSVD:
+		return fmt.Errorf("train: start %q: want %s, %s or %s", c.Start, StartSpectral, StartRandom, StartLogSVD)
 	case c.FactorRank < 0:
 		return fmt.Errorf("train: factorization rank %d, want at least 1 (0: d/2)", c.FactorRank)
 	case !zeroOrPositive(c.Tolerance):
@@ -480,6 +490,12 @@ func (c Config) EstimateMemory(n, nnz, evalPairs int) int64 {
 		if d.Source == SourceFactored {
 			b += int64(d.Objective.C) * int64(n) * int64(d.FactorRank) * 8
 		}
+	}
+	if d.Start == StartLogSVD {
+		// The float32 target, three float64 column blocks of 256, and
+		// the SVD's bases, sketch and transposed blocks.
+		r := int64(half + 10)
+		b += int64(n)*int64(n)*4 + 3*int64(n)*256*8 + int64(n)*r*(8*3+4)
 	}
 	return b + d.batchBytes()
 }

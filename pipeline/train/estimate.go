@@ -111,8 +111,8 @@ type Params struct {
 
 // InitialParameters returns the parameters the sparse trainer starts from
 // for g and cfg: q = 1, and L, R from the spectral factors when the
-// resolved Start is StartSpectral, otherwise U(−0.1, 0.1) from the seed's
-// "init" stream.
+// resolved Start is StartSpectral, from the log target's SVD when it is
+// StartLogSVD, otherwise U(−0.1, 0.1) from the seed's "init" stream.
 func InitialParameters(ctx context.Context, g *pipeline.Graph, cfg Config) (*Params, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -125,6 +125,11 @@ func InitialParameters(ctx context.Context, g *pipeline.Graph, cfg Config) (*Par
 			return nil, err
 		}
 		if err := t.warmStart(series); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Start == StartLogSVD {
+		if err := t.logSVDStart(ctx, g); err != nil {
 			return nil, err
 		}
 	}

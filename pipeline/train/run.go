@@ -135,6 +135,16 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 		}
 	}
 
+	if cfg.Start == StartLogSVD && cfg.Resume == nil {
+		rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "log-svd", Message: fmt.Sprintf("rank %d SVD of the log target (%d x %d, C = %d powers)", t.half, n, n, cfg.Objective.C)})
+		t0 := time.Now()
+		if err := t.logSVDStart(ctx, g); err != nil {
+			return nil, err
+		}
+		d := time.Since(t0)
+		rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "log-svd", Elapsed: d})
+		r.res.Stats.Stages = append(r.res.Stats.Stages, pipeline.StageTime{Name: "log-svd", Duration: d})
+	}
 	r.setEvalPairs(g, eval)
 
 	walksTotal := int64(math.Ceil(cfg.Epochs * float64(n)))
