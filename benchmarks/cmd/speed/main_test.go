@@ -48,6 +48,9 @@ func TestParseVariant(t *testing.T) {
 		v.cfg.NegativeBlock != want.NegativeBlock {
 		t.Errorf("parseVariant = %+v, want %+v", v.cfg, want)
 	}
+	if v, err := parseVariant("walk:start=log-svd"); err != nil || v.cfg.Start != train.StartLogSVD {
+		t.Errorf("parseVariant(walk:start=log-svd) = %+v, %v; want the log-SVD start", v.cfg, err)
+	}
 	if v, err := parseVariant("walk"); err != nil || v.cfg.Start != train.StartRandom || v.cfg.Source != train.SourceWalk {
 		t.Errorf("parseVariant(walk) = %+v, %v; want the walk source from the random start", v.cfg, err)
 	}
