@@ -456,7 +456,8 @@ func (c Config) Validate() error {
 // for the running means of Average), the gradient buffers (with
 // PercentDelta two more such matrices and row stamps, otherwise the
 // compact buffers of the rows a batch touches), the graph, the sampler's
-// tables and the evaluation pairs.
+// tables, the evaluation pairs, and the dense target of the log-SVD start
+// (4·n² bytes) when a run that is not resumed uses it.
 func (c Config) EstimateMemory(n, nnz, evalPairs int) int64 {
 	d := c.Resolve(n, nnz)
 	half := int64(d.Dim / 2)
@@ -491,13 +492,18 @@ func (c Config) EstimateMemory(n, nnz, evalPairs int) int64 {
 			b += int64(d.Objective.C) * int64(n) * int64(d.FactorRank) * 8
 		}
 	}
-	if d.Start == StartLogSVD {
-		// The float32 target, three float64 column blocks of 256, and
-		// the SVD's bases, sketch and transposed blocks.
-		r := int64(half + 10)
-		b += int64(n)*int64(n)*4 + 3*int64(n)*256*8 + int64(n)*r*(8*3+4)
+	if d.Start == StartLogSVD && d.Resume == nil {
+		b += logSVDBytes(n, d.Dim/2)
 	}
 	return b + d.batchBytes()
+}
+
+// logSVDBytes is the memory of the log-SVD start on n nodes at rank
+// half: the float32 target, three float64 column blocks of 256, and the
+// SVD's bases, sketch and transposed blocks.
+func logSVDBytes(n, half int) int64 {
+	r := int64(half + 10)
+	return int64(n)*int64(n)*4 + 3*int64(n)*256*8 + int64(n)*r*(8*3+4)
 }
 
 // batchBytes is the memory of one batch's pairs under the resolved

@@ -158,16 +158,25 @@ func (o *dense32) MulTransBlockTo(ctx context.Context, dst, b []float64, k int) 
 	})
 }
 
+// logSVDFits reports why a graph of n nodes cannot start from the log
+// SVD at rank half, before anything of size n² is allocated.
+func logSVDFits(n, half int) error {
+	if n > DefaultLogSVDNodes {
+		return fmt.Errorf("train: the log-SVD start builds a dense %d x %d matrix; it takes graphs of at most %d nodes (use -start spectral)", n, n, DefaultLogSVDNodes)
+	}
+	if half > n {
+		return fmt.Errorf("train: the log-SVD start needs d/2 = %d at most the %d nodes of the graph; lower the dimension", half, n)
+	}
+	return nil
+}
+
 // logSVDStart sets L = U√S and R = V√S from the rank-d/2 truncated SVD
 // of logTarget at the starting Q (softmax of q = 1: uniform over the C
 // powers; extra context types are left out), drawn with the run's seed.
 // It returns an error on a graph above DefaultLogSVDNodes nodes.
 func (t *trainer) logSVDStart(ctx context.Context, g *pipeline.Graph) error {
-	if t.n > DefaultLogSVDNodes {
-		return fmt.Errorf("train: the log-SVD start builds a dense %d x %d matrix; it takes graphs of at most %d nodes (use -start spectral)", t.n, t.n, DefaultLogSVDNodes)
-	}
-	if t.half > t.n {
-		return fmt.Errorf("train: the log-SVD start needs d/2 = %d at most the %d nodes of the graph; lower the dimension", t.half, t.n)
+	if err := logSVDFits(t.n, t.half); err != nil {
+		return err
 	}
 	m, err := logTarget(ctx, g, t.cfg.Objective, t.Q()[:t.c], t.cfg.Workers)
 	if err != nil {

@@ -244,6 +244,23 @@ func TestLogSVDStartRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "at most 32768 nodes") {
 		t.Errorf("path of %d nodes: error %v, want one naming the limit of 32768 nodes", n, err)
 	}
+	// Run refuses it before its memory pre-flight, which a limit of one
+	// byte would fail with a message about memory.
+	_, err = Run(context.Background(), g, nil, Config{Dim: 8, Start: StartLogSVD, MemoryLimit: 1}, nil)
+	if err == nil || !strings.Contains(err.Error(), "at most 32768 nodes") {
+		t.Errorf("Run on a path of %d nodes: error %v, want one naming the limit of 32768 nodes", n, err)
+	}
+	// Within the node limit, a memory refusal names the dense target.
+	pp, err := pipeline.PlantedPartition(1500, 3, 0.01, 0.001, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Dim: 8, Start: StartLogSVD}
+	cfg.MemoryLimit = cfg.EstimateMemory(pp.N(), pp.Adj.NNZ(), 0) - 1
+	_, err = Run(context.Background(), pp, nil, cfg, nil)
+	if err == nil || !strings.Contains(err.Error(), "log-SVD start's dense 1500 x 1500 target") || !strings.Contains(err.Error(), "-start spectral") {
+		t.Errorf("Run over its memory limit: error %v, want one naming the dense target and -start spectral", err)
+	}
 	if err := bucketedSupports(Config{Start: StartLogSVD}); err == nil || !strings.Contains(err.Error(), "log-SVD") {
 		t.Errorf("bucketed schedule: error %v, want one naming the log-SVD start", err)
 	}

@@ -84,24 +84,59 @@ type run struct {
 	lastSave       time.Time
 }
 
-// newRun checks memory, factors the transition matrix when the source or
-// the warm start needs it, and sets up the trainer and the evaluation
-// subsamples.
-func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline.Recorder) (*run, error) {
+// startLogSVD runs the log-SVD start as its own stage.
+func (r *run) startLogSVD(ctx context.Context, g *pipeline.Graph) error {
+	n := r.n
+	r.rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "log-svd", Message: fmt.Sprintf("rank %d SVD of the log target (%d x %d, C = %d powers)", r.t.half, n, n, r.cfg.Objective.C)})
+	t0 := time.Now()
+	if err := r.t.logSVDStart(ctx, g); err != nil {
+		return err
+	}
+	d := time.Since(t0)
+	r.rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "log-svd", Elapsed: d})
+	r.res.Stats.Stages = append(r.res.Stats.Stages, pipeline.StageTime{Name: "log-svd", Duration: d})
+	return nil
+}
+
+// preflight refuses a run that cannot start (the log-SVD start on too
+// large a graph) or whose memory estimate is above the limit, naming what
+// makes the estimate large and how to lower it, and returns the estimate.
+func preflight(g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline.Recorder) (int64, error) {
 	n := g.N()
+	logSVD := cfg.Start == StartLogSVD && cfg.Resume == nil
+	if logSVD {
+		if err := logSVDFits(n, cfg.Dim/2); err != nil {
+			return 0, err
+		}
+	}
 	evalPairs := len(eval.Train) + len(eval.TrainNeg) + len(eval.Test) + len(eval.TestNeg) + len(eval.TestDirectedNeg)
 	need := cfg.EstimateMemory(n, g.Adj.NNZ(), evalPairs)
 	what, fix := fmt.Sprintf("%d nodes at d = %d", n, cfg.Dim), "lower the dimension (-dim)"
 	if batch := cfg.batchBytes(); batch > need/2 {
-		// Name what makes the estimate large.
 		what = fmt.Sprintf("batches of %d walks with %d negatives per positive pair (%s of pairs)", cfg.BatchWalks, cfg.Negatives, sysmem.FormatBytes(batch))
 		fix = "lower the walks per batch (-batch) or the negatives (-negatives)"
 	}
+	if start := logSVDBytes(n, cfg.Dim/2); logSVD && start > need/2 {
+		what = fmt.Sprintf("%d nodes with the log-SVD start's dense %d x %d target (%s with its working space)", n, n, n, sysmem.FormatBytes(start))
+		fix = "start from the spectral factors (-start spectral)"
+	}
 	limit, err := pipeline.CheckMemory(need, cfg.MemoryLimit, what, fix)
+	if err != nil {
+		return 0, err
+	}
+	rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("memory estimate %s (limit %s)", sysmem.FormatBytes(need), sysmem.FormatBytes(limit))})
+	return need, nil
+}
+
+// newRun checks memory, factors the transition matrix when the source or
+// the warm start needs it, starts L and R, and sets up the trainer and
+// the evaluation subsamples.
+func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline.Recorder) (*run, error) {
+	n := g.N()
+	need, err := preflight(g, eval, cfg, rec)
 	if err != nil {
 		return nil, err
 	}
-	rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("memory estimate %s (limit %s)", sysmem.FormatBytes(need), sysmem.FormatBytes(limit))})
 
 	var series *lowrank.Series
 	var factorTime time.Duration
@@ -136,14 +171,9 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 	}
 
 	if cfg.Start == StartLogSVD && cfg.Resume == nil {
-		rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "log-svd", Message: fmt.Sprintf("rank %d SVD of the log target (%d x %d, C = %d powers)", t.half, n, n, cfg.Objective.C)})
-		t0 := time.Now()
-		if err := t.logSVDStart(ctx, g); err != nil {
+		if err := r.startLogSVD(ctx, g); err != nil {
 			return nil, err
 		}
-		d := time.Since(t0)
-		rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "log-svd", Elapsed: d})
-		r.res.Stats.Stages = append(r.res.Stats.Stages, pipeline.StageTime{Name: "log-svd", Duration: d})
 	}
 	r.setEvalPairs(g, eval)
 
