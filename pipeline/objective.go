@@ -166,3 +166,25 @@ func Softmax(q []float64) []float64 {
 	}
 	return out
 }
+
+// EntryWeights returns the weights of the objective's terms for a graph
+// whose nodes have the (weighted) out-degrees deg, with the normalisation
+// of the loss folded in: pos[v] multiplies row v of Σ_k Q_k T^k in the
+// positive term, neg one entry of the negative term. The code formulation
+// weighs WalksPerNode·N·deg(v)/N² and 1/N² (a mean over N² entries), the
+// paper WalksPerNode and 1 (a sum). c must be resolved.
+func (c ObjectiveConfig) EntryWeights(deg []float64) (pos []float64, neg float64) {
+	n := len(deg)
+	pos = make([]float64, n)
+	for v := range pos {
+		if c.Formulation == FormulationPaper {
+			pos[v] = c.WalksPerNode
+		} else {
+			pos[v] = c.WalksPerNode * float64(n) * deg[v] / (float64(n) * float64(n))
+		}
+	}
+	if c.Formulation == FormulationPaper {
+		return pos, 1
+	}
+	return pos, 1 / (float64(n) * float64(n))
+}

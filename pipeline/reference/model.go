@@ -53,23 +53,6 @@ type rowScratch[T Float] struct {
 	lprow []float64 // log σ(g_v·) (code: log(σ + ε))
 }
 
-// rowWeights returns the weight of each row of E[D] with the normalisation
-// of the loss folded in: code 80·N·deg(v)/N² (mean over N² entries),
-// paper 80 (sum).
-func rowWeights(adj *sparse.CSR, obj pipeline.ObjectiveConfig) []float64 {
-	n, _ := adj.Dims()
-	w := make([]float64, n)
-	deg := adj.RowSums()
-	for v := range w {
-		if obj.Formulation == pipeline.FormulationPaper {
-			w[v] = obj.WalksPerNode
-		} else {
-			w[v] = obj.WalksPerNode * float64(n) * deg[v] / (float64(n) * float64(n))
-		}
-	}
-	return w
-}
-
 // BytesNeeded estimates the memory of a dense model with n nodes, c powers
 // and element size elem bytes: the c powers of T and the score matrix,
 // each n x n. Nothing else of size n² is allocated.
@@ -96,11 +79,9 @@ func newModel[T Float](ctx context.Context, adj *sparse.CSR, obj pipeline.Object
 	c := obj.Contexts()
 	nn := n * n
 	m := &model[T]{n: n, c: c, obj: obj, adj: adj, workers: workers,
-		pow: make([]T, c*nn), g: make([]T, nn), rowW: rowWeights(adj, obj)}
-	if obj.Formulation == pipeline.FormulationPaper {
-		m.negW = 1
-	} else {
-		m.negW = 1 / (float64(n) * float64(n))
+		pow: make([]T, c*nn), g: make([]T, nn)}
+	m.rowW, m.negW = obj.EntryWeights(adj.RowSums())
+	if obj.Formulation != pipeline.FormulationPaper {
 		m.logEps = pipeline.CodeLogEpsilon
 	}
 	_, m.fast = any(T(0)).(float32)

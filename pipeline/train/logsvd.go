@@ -17,20 +17,13 @@ import (
 const DefaultLogSVDNodes = 1 << 15
 
 // logRatios returns ρ_v, the weight of a positive entry of row v over the
-// weight of a negative entry, such that the entrywise minimiser of the
-// objective at a non-arc (v, u) is the score log(ρ_v·Σ_k Q_k (T^k)_vu):
-// the code formulation weighs positives WalksPerNode·N·deg(v)/N² and
-// negatives 1/N², the paper's WalksPerNode and 1.
+// weight of a negative entry (pipeline.ObjectiveConfig.EntryWeights), such
+// that the entrywise minimiser of the objective at a non-arc (v, u) is the
+// score log(ρ_v·Σ_k Q_k (T^k)_vu).
 func logRatios(g *pipeline.Graph, obj pipeline.ObjectiveConfig) []float64 {
-	n := g.N()
-	rho := make([]float64, n)
-	deg := g.Adj.RowSums()
+	rho, neg := obj.EntryWeights(g.Adj.RowSums())
 	for v := range rho {
-		if obj.Formulation == pipeline.FormulationPaper {
-			rho[v] = obj.WalksPerNode
-		} else {
-			rho[v] = obj.WalksPerNode * float64(n) * deg[v]
-		}
+		rho[v] /= neg
 	}
 	return rho
 }
@@ -63,18 +56,12 @@ func logTarget(ctx context.Context, g *pipeline.Graph, obj pipeline.ObjectiveCon
 		for j := 0; j < b; j++ {
 			z[(lo+j)*b+j] = 1
 		}
-		for k, wk := range w {
+		for _, wk := range w {
 			if err := sparse.MulBlockTo(ctx, z2, tm, z, b, workers); err != nil {
 				return nil, err
 			}
 			z, z2 = z2, z
 			a := wk / ws
-			if k == 0 {
-				for i, x := range z {
-					e[i] = a * x
-				}
-				continue
-			}
 			for i, x := range z {
 				e[i] += a * x
 			}
