@@ -146,6 +146,10 @@ type SVD struct {
 	S []float64  // r, decreasing
 	V *mat.Dense // n x r, orthonormal columns
 	Stats
+	// Iters and Residual are set by TopSVD, as Eigen's by TopEigSym for
+	// AᵀA.
+	Iters    int
+	Residual float64
 }
 
 func checkRank(r, m, n int) error {
@@ -254,8 +258,13 @@ func mulInto(y []float64, m, l int, w *mat.Dense) *mat.Dense {
 // Eigen is a truncated symmetric eigendecomposition A ≈ U diag(Values) Uᵀ.
 type Eigen struct {
 	U      *mat.Dense // n x r, orthonormal columns
-	Values []float64  // r, by decreasing magnitude
+	Values []float64  // r, by decreasing magnitude (TopEigSym: by value)
 	Stats
+	// Iters and Residual are set by TopEigSym: the filtered iterations
+	// run, and the largest residual ‖Au − λu‖ of the pairs kept,
+	// relative to the largest Ritz value's magnitude, at the end.
+	Iters    int
+	Residual float64
 }
 
 // RandomizedEigSym computes the r eigenpairs of largest magnitude of a
@@ -298,22 +307,10 @@ func RandomizedEigSym(ctx context.Context, op Operator, opt Options) (*Eigen, er
 		return nil, err
 	}
 	t := time.Now()
-	small := mat.NewDense(l, l, nil)
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1, blas64.General{Rows: n, Cols: l, Stride: l, Data: q},
-		blas64.General{Rows: n, Cols: l, Stride: l, Data: y}, 0, small.RawMatrix())
-	sym := mat.NewSymDense(l, nil)
-	for i := 0; i < l; i++ {
-		for j := i; j < l; j++ {
-			sym.SetSym(i, j, (small.At(i, j)+small.At(j, i))/2)
-		}
+	vals, w, err := projectedEigen(q, y, n, l)
+	if err != nil {
+		return nil, err
 	}
-	var eig mat.EigenSym
-	if !eig.Factorize(sym, true) {
-		return nil, fmt.Errorf("%w: small eigendecomposition did not converge", ErrFactorization)
-	}
-	vals := eig.Values(nil)
-	var w mat.Dense
-	eig.VectorsTo(&w)
 	st.Small += time.Since(t)
 	order := make([]int, l)
 	for i := range order {
