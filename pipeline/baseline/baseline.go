@@ -20,26 +20,6 @@ const (
 	MethodEigenmaps = "eigenmaps" // Laplacian eigenmaps: L = R = D^{-1/2}U
 )
 
-// shiftedOperator applies S + shift·I for a symmetric S.
-type shiftedOperator struct {
-	*lowrank.CSROperator
-	shift float64
-}
-
-func (o *shiftedOperator) MulBlockTo(ctx context.Context, dst, b []float64, k int) error {
-	if err := o.CSROperator.MulBlockTo(ctx, dst, b, k); err != nil {
-		return err
-	}
-	for i := range dst {
-		dst[i] += o.shift * b[i]
-	}
-	return nil
-}
-
-func (o *shiftedOperator) MulTransBlockTo(ctx context.Context, dst, b []float64, k int) error {
-	return o.MulBlockTo(ctx, dst, b, k)
-}
-
 // Config selects a baseline and its size. The zero value of a field means
 // its default.
 type Config struct {
@@ -110,14 +90,20 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "factorize", Message: fmt.Sprintf("%s baseline of rank %d", method, dim/2)})
 	start := time.Now()
 	var err error
+	var fit solve
 	if method == MethodSVD {
-		res.L, res.R, err = svdFactors(ctx, g, half, seed, workers)
+		res.L, res.R, fit, err = svdFactors(ctx, g, half, seed, workers)
 	} else {
-		res.L, err = eigenmaps(ctx, g, half, seed, workers)
+		res.L, fit, err = eigenmaps(ctx, g, half, seed, workers)
 		res.R = res.L
 	}
 	if err != nil {
 		return nil, err
+	}
+	if fit.residual > solveTol {
+		rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "factorize", Message: fmt.Sprintf(
+			"the %s eigensolver stopped after %d iterations with a relative residual of %.2g (above %g: the top of the spectrum crowds); the embedding is approximate",
+			method, fit.iters, fit.residual, solveTol)})
 	}
 	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "factorize", Duration: time.Since(start)})
 	rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "factorize", Elapsed: time.Since(start)})
@@ -139,13 +125,27 @@ func symmetrise(a *sparse.CSR) (*sparse.CSR, error) {
 	return sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
 }
 
+// solveTol is the relative residual the baselines' eigensolver aims at
+// (lowrank.TopOptions.Tol's default).
+const solveTol = 1e-6
+
+// solve is how far the eigensolver went.
+type solve struct {
+	iters    int
+	residual float64
+}
+
 // svdFactors returns L = UΣ^½ and R = VΣ^½ of the rank-half SVD of A.
-func svdFactors(ctx context.Context, g *pipeline.Graph, half int, seed uint64, workers int) (l, r []float32, err error) {
+func svdFactors(ctx context.Context, g *pipeline.Graph, half int, seed uint64, workers int) (l, r []float32, fit solve, err error) {
 	n := g.N()
-	svd, err := lowrank.RandomizedSVD(ctx, lowrank.NewCSROperator(g.Adj, workers), lowrank.Options{Rank: half, Seed: seed})
+	// A's top singular values crowd (a few power iterations of
+	// RandomizedSVD left the test AUC 0.3–0.7 points below an exact
+	// SVD's on the released splits); TopSVD converges.
+	svd, err := lowrank.TopSVD(ctx, lowrank.NewCSROperator(g.Adj, workers), lowrank.TopOptions{Options: lowrank.Options{Rank: half, Seed: seed}, Tol: solveTol})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fit, err
 	}
+	fit = solve{svd.Iters, svd.Residual}
 	l, r = make([]float32, n*half), make([]float32, n*half)
 	for j := 0; j < half; j++ {
 		s := math.Sqrt(svd.S[j])
@@ -154,33 +154,34 @@ func svdFactors(ctx context.Context, g *pipeline.Graph, half int, seed uint64, w
 			r[i*half+j] = float32(svd.V.At(i, j) * s)
 		}
 	}
-	return l, r, nil
+	return l, r, fit, nil
 }
 
 // eigenmaps returns D^{-1/2}U for the half eigenvectors of the normalised
 // Laplacian with the smallest eigenvalues after the trivial one.
-func eigenmaps(ctx context.Context, g *pipeline.Graph, half int, seed uint64, workers int) ([]float32, error) {
+func eigenmaps(ctx context.Context, g *pipeline.Graph, half int, seed uint64, workers int) ([]float32, solve, error) {
 	n := g.N()
 	if half+1 > n {
-		return nil, fmt.Errorf("baseline: %d eigenvectors (d/2 + 1) exceed the %d nodes", half+1, n)
+		return nil, solve{}, fmt.Errorf("baseline: %d eigenvectors (d/2 + 1) exceed the %d nodes", half+1, n)
 	}
 	adj := g.Adj
 	if g.Directed {
 		// Eigenmaps need a symmetric graph: use A + Aᵀ.
 		sym, err := symmetrise(adj)
 		if err != nil {
-			return nil, err
+			return nil, solve{}, err
 		}
 		adj = sym
 	}
 	s, sqrtDeg := adj.SymNormalize()
-	// The largest eigenvalues of S + I are the smallest of I − S.
-	op := &shiftedOperator{CSROperator: lowrank.NewCSROperator(s, workers), shift: 1}
-	// The shift compresses the spectrum (bulk near 1, top at 2), so the
-	// range finder needs more power iterations than for S itself.
-	eig, err := lowrank.RandomizedEigSym(ctx, op, lowrank.Options{Rank: half + 1, Seed: seed, Oversample: 20, PowerIters: 12})
+	// The largest eigenvalues of S are the smallest of I − S. They crowd
+	// below 1 on clustered graphs, where plain power iterations stall
+	// (on ego-Facebook's training graph, 12 of them on S + I left
+	// residuals of 0.03 and a test AUC 7 points below scikit-learn's
+	// SpectralEmbedding); the Chebyshev filter converges there.
+	eig, err := lowrank.TopEigSym(ctx, lowrank.NewCSROperator(s, workers), lowrank.TopOptions{Options: lowrank.Options{Rank: half + 1, Seed: seed}, Lo: -1, Tol: solveTol})
 	if err != nil {
-		return nil, err
+		return nil, solve{}, err
 	}
 	l := make([]float32, n*half)
 	for j := 0; j < half; j++ {
@@ -192,5 +193,5 @@ func eigenmaps(ctx context.Context, g *pipeline.Graph, half int, seed uint64, wo
 			l[i*half+j] = float32(x)
 		}
 	}
-	return l, nil
+	return l, solve{eig.Iters, eig.Residual}, nil
 }
