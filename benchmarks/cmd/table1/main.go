@@ -1,6 +1,8 @@
 // Command table1 reproduces the link-prediction column of the paper's
 // Table 1 on the released AsymProj splits, with the dense reference
-// trainer and the sparse trainer side by side, and writes a Markdown table.
+// trainer and the sparse trainer side by side, and the table's SVD and
+// Laplacian eigenmaps baselines (pipeline/baseline), and writes a
+// Markdown table.
 //
 //	go run -tags openblas ./benchmarks/cmd/table1 -trainers dense,sparse -out benchmarks/results/table1.md
 //
@@ -18,7 +20,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,6 +31,7 @@ import (
 
 	"github.com/wys-project/wys/benchmarks"
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/baseline"
 	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/pipeline/reference"
 	"github.com/wys-project/wys/pipeline/train"
@@ -37,13 +39,29 @@ import (
 
 func main() { os.Exit(benchmarks.Main("table1", run)) }
 
-// paper holds Table 1's WYS column (d = 64, d = 128).
-var paper = map[string][2]float64{
-	"ca-HepTh":      {93.6, 93.9},
-	"ego-Facebook":  {99.4, 99.5},
-	"PPI":           {89.8, 91.0},
-	"soc-Epinions1": {math.NaN(), math.NaN()},
+// paper holds Table 1's columns (d = 64, d = 128) by trainer: WYS for
+// the dense and sparse trainers, and the SVD and EigenMaps baselines.
+var paper = map[string]map[string][2]float64{
+	"wys": {
+		"ca-HepTh":     {93.6, 93.9},
+		"ego-Facebook": {99.4, 99.5},
+		"PPI":          {89.8, 91.0},
+	},
+	baseline.MethodSVD: {
+		"ca-HepTh":     {79.3, 78.0},
+		"ego-Facebook": {96.7, 94.5},
+		"PPI":          {75.4, 71.2},
+	},
+	baseline.MethodEigenmaps: {
+		"ca-HepTh":     {80.2, 81.2},
+		"ego-Facebook": {96.4, 95.4},
+		"PPI":          {70.7, 73.7},
+	},
 }
+
+// isBaseline reports whether a trainer is one of pipeline/baseline's
+// methods, which have no context types, no q and no objective.
+func isBaseline(tr string) bool { return tr == baseline.MethodSVD || tr == baseline.MethodEigenmaps }
 
 // options are the command's own flags, with the lists split.
 type options struct {
@@ -61,7 +79,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	o := &options{}
 	fs := h.Flags
 	fs.StringVar(&o.datasets, "datasets", "ca-HepTh,ego-Facebook,PPI", "comma-separated datasets under -data with an asymproj/ split")
-	fs.StringVar(&o.trainers, "trainers", "dense,sparse", "trainers to run: dense, sparse")
+	fs.StringVar(&o.trainers, "trainers", "dense,sparse", "trainers to run: dense, sparse, and the baselines svd and eigenmaps")
 	fs.StringVar(&o.dims, "dims", "128,64", "embedding widths d (d/2 per side)")
 	fs.IntVar(&o.seeds, "seeds", 1, "runs per cell (seeds 1..n)")
 	fs.StringVar(&o.formulation, "formulation", "code", "objective formulation: code or paper")
@@ -122,6 +140,9 @@ func objectiveRows(ctx context.Context, o *options, split *pipeline.Split, ds st
 	}
 	var rows []string
 	for _, tr := range o.trainerList {
+		if isBaseline(tr) {
+			continue
+		}
 		res := first[tr]
 		own, err := objectiveAt(ctx, g, o.objective(variant), res, res.QLogits)
 		if err != nil {
@@ -168,10 +189,15 @@ func objectiveAt(ctx context.Context, g *pipeline.Graph, obj pipeline.ObjectiveC
 func (o *options) split(h *benchmarks.Harness) error {
 	o.datasetList = strings.Split(o.datasets, ",")
 	o.trainerList = strings.Split(o.trainers, ",")
+	baselines := false
 	for _, tr := range o.trainerList {
-		if tr != "dense" && tr != "sparse" {
-			return h.Usagef("-trainers: unknown trainer %q (want dense or sparse)", tr)
+		if tr != "dense" && tr != "sparse" && !isBaseline(tr) {
+			return h.Usagef("-trainers: unknown trainer %q (want dense, sparse, svd or eigenmaps)", tr)
 		}
+		baselines = baselines || isBaseline(tr)
+	}
+	if baselines && o.contexts != "" {
+		return h.Usagef("-contexts: the baselines svd and eigenmaps have no context types; run them without -contexts")
 	}
 	o.variantList = strings.Split(o.contexts, ",")
 	for _, v := range o.variantList {
@@ -231,9 +257,12 @@ func cell(ctx context.Context, h *benchmarks.Harness, o *options, split *pipelin
 		start := time.Now()
 		var res *pipeline.Result
 		var err error
-		if tr == "dense" {
+		switch {
+		case isBaseline(tr):
+			res, err = benchmarks.RunSplit(ctx, baseline.Run, split, baseline.Config{Method: tr, Dim: d, Seed: uint64(s)}, rec)
+		case tr == "dense":
 			res, err = benchmarks.RunSplit(ctx, reference.Run, split, reference.Config{Objective: o.objective(variant), Dim: d, Steps: o.steps, Seed: uint64(s)}, rec)
-		} else {
+		default:
 			res, err = benchmarks.RunSplit(ctx, train.Run, split, train.Config{Objective: o.objective(variant), Dim: d, Epochs: o.epochs,
 				BatchWalks: o.batch, LR: o.lr, Average: o.average, Negatives: o.negatives, Optimizer: o.opt, Seed: uint64(s)}, rec)
 		}
@@ -256,13 +285,12 @@ func cell(ctx context.Context, h *benchmarks.Harness, o *options, split *pipelin
 // row formats a cell's table row.
 func (o *options) row(ds string, d int, tr, variant string, st *cellStats) string {
 	mean, std := benchmarks.MeanStd(st.aucs)
-	pcol := 0
-	if d == 128 {
-		pcol = 1
-	}
 	extra := "BLAS " + reference.BLAS
-	if tr == "sparse" {
+	switch {
+	case tr == "sparse":
 		extra = fmt.Sprintf("%.2fM pairs/s", st.pps/1e6)
+	case isBaseline(tr):
+		extra = "rank d/2 per side"
 	}
 	ctxCol := ""
 	if o.contexts != "" {
@@ -280,12 +308,20 @@ func (o *options) row(ds string, d int, tr, variant string, st *cellStats) strin
 		ctxCol += " " + strings.Join(ws, ", ") + " |"
 	}
 	paperCol := "—" // not in the paper's Table 1
-	if p, ok := paper[ds]; ok && !math.IsNaN(p[pcol]) {
-		paperCol = fmt.Sprintf("%.1f", p[pcol])
+	method := tr
+	if !isBaseline(tr) {
+		method = "wys"
+	}
+	if p, ok := paper[method][ds]; ok && (d == 64 || d == 128) {
+		paperCol = fmt.Sprintf("%.1f", p[d/128])
+	}
+	q := "—"
+	if st.q != nil {
+		q = benchmarks.FormatQ(st.q, 4)
 	}
 	return fmt.Sprintf("| %s | %d | %s |%s %.2f ± %.2f | %s | %d | %.1f s | %.2f GiB | %s | %s |",
 		ds, d, tr, ctxCol, mean, std, paperCol, st.best, st.wall.Seconds()/float64(o.seeds),
-		float64(st.peak)/(1<<30), benchmarks.FormatQ(st.q, 4), extra)
+		float64(st.peak)/(1<<30), q, extra)
 }
 
 // report formats the results file.
@@ -293,6 +329,9 @@ func report(h *benchmarks.Harness, o *options, rows, objRows []string) string {
 	var b strings.Builder
 	b.WriteString(h.Header("Table 1 (link prediction, test ROC-AUC)"))
 	fmt.Fprintf(&b, "Formulation %s, C = 10, β = 0.5; dense: %d PercentDelta steps; %d seed(s) per cell. Peak RSS is the process's high-water mark so far (cumulative over the run).\n\n", o.formulation, o.steps, o.seeds)
+	if slices.ContainsFunc(o.trainerList, isBaseline) {
+		b.WriteString("Baselines (pipeline/baseline), as the paper's Table 1 defines them: svd is the truncated SVD of the training adjacency A = UΣVᵀ, L = UΣ^½ and R = VΣ^½, score L_u·R_v; eigenmaps are the eigenvectors of the normalised Laplacian with the smallest eigenvalues after the first, mapped back by D^{-1/2}, score Y_u·Y_v. Both keep rank d/2 (d/2 columns per side, as WYS's L and R), from lowrank.TopSVD and TopEigSym. The paper column is the paper's number for the row's method.\n\n")
+	}
 	if o.contexts != "" {
 		fmt.Fprintf(&b, "Context variants: none (the C powers only), ppr (Personalized PageRank, restart probability %g), aa (Adamic–Adar), each extra type with its own learned entry of Q.\n\n", o.alpha)
 		b.WriteString("| dataset | d | trainer | contexts | learned weight of the extra types | test AUC (mean ± std) | paper | best step | time per run | peak RSS | learned Q (k = 1..4) | notes |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
