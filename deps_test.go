@@ -32,6 +32,7 @@ var layer = map[string]int{
 	"viz/qplot":                  1, // gonum/plot; the library never draws
 	"lowrank":                    2,
 	"pipeline":                   3,
+	"pipeline/internal/logmf":    3, // dense log targets: sparse, lowrank, kernels
 	"pipeline/graphio":           4,
 	"pipeline/reference":         5,
 	"pipeline/baseline":          5,
