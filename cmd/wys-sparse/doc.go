@@ -45,7 +45,8 @@
 // flags; -help lists every flag with its default on stdout, -version the
 // build. -rank r is another way to say -dim 2r: the rank of the score
 // matrix g(Y) = L Rᵀ. -method svd or
-// eigenmaps computes a spectral baseline of the paper's Table 1 instead.
+// eigenmaps computes a spectral baseline of the paper's Table 1 instead,
+// -method netmf NetMF's closed-form factorization of DeepWalk (window -C).
 // -ppr α and -adamic-adar add the paper's extension context types next to
 // the C powers, each with its own learned entry of Q: Personalized
 // PageRank with restart probability α (sampled by walks that stop with

@@ -74,7 +74,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&c.header, "header", false, "skip the first line of -graph (column names, as in a CSV file)")
 	fs.Float64Var(&c.testFraction, "test-fraction", 0, "with -graph: fraction of edges held out to evaluate link prediction, e.g. 0.5 (0: embed the whole graph, as every peer does; the demo holds out 0.5)")
 	fs.StringVar(&c.trainer, "trainer", "sparse", "sparse (minibatch, scales to millions of nodes) or dense (exact paper reference, O(N²) memory)")
-	fs.StringVar(&c.method, "method", "wys", "wys (Watch Your Step), or a baseline of the paper's Table 1: svd (truncated SVD of A), eigenmaps (Laplacian eigenmaps), wys-fixed-deepwalk or wys-fixed-glove (WYS with Q fixed, as -fixed-q)")
+	fs.StringVar(&c.method, "method", "wys", "wys (Watch Your Step), or a baseline: svd (truncated SVD of A) or eigenmaps (Laplacian eigenmaps), as in the paper's Table 1; netmf (NetMF's closed form of DeepWalk, window -C, a dense N x N matrix: up to 32,768 nodes); wys-fixed-deepwalk or wys-fixed-glove (WYS with Q fixed, as -fixed-q)")
 	fs.StringVar(&c.fixedQ, "fixed-q", "", "fix Q instead of learning it: deepwalk (1-(k-1)/C) or glove (1/k)")
 
 	dim := sparseDefaults.Dim
@@ -454,7 +454,7 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 		// -method wys-fixed-deepwalk is -method wys -fixed-q deepwalk.
 		switch {
 		case name != "deepwalk" && name != "glove":
-			return usagef("-method %q: want wys, svd, eigenmaps, wys-fixed-deepwalk or wys-fixed-glove", c.method)
+			return usagef("-method %q: want wys, svd, eigenmaps, netmf, wys-fixed-deepwalk or wys-fixed-glove", c.method)
 		case c.fixedQ != "" && c.fixedQ != name:
 			return usagef("-method %s and -fixed-q %s disagree: give one of them", c.method, c.fixedQ)
 		}
@@ -462,6 +462,9 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 	}
 	if c.method != "wys" {
 		c.Baseline.Method = c.method
+	}
+	if c.method == baseline.MethodNetMF {
+		c.Baseline.Window = c.Sparse.Objective.C // NetMF's window T
 	}
 	if b := c.Sparse.Objective.Beta; b < 0 || math.IsNaN(b) || math.IsInf(b, 0) {
 		return usagef("-beta %v: want a non-negative weight (0 turns the regulariser off)", b)
@@ -569,8 +572,8 @@ func (c *config) checkFlags() error {
 		return usagef("-progress %q: want text, json or none", c.progress)
 	case c.ids != "auto" && c.ids != "int" && c.ids != "token":
 		return usagef("-ids %q: want auto, int or token", c.ids)
-	case c.method != "wys" && c.method != baseline.MethodSVD && c.method != baseline.MethodEigenmaps:
-		return usagef("-method %q: want wys, svd, eigenmaps, wys-fixed-deepwalk or wys-fixed-glove", c.method)
+	case c.method != "wys" && c.method != baseline.MethodSVD && c.method != baseline.MethodEigenmaps && c.method != baseline.MethodNetMF:
+		return usagef("-method %q: want wys, svd, eigenmaps, netmf, wys-fixed-deepwalk or wys-fixed-glove", c.method)
 	case c.fixedQ != "" && c.fixedQ != "deepwalk" && c.fixedQ != "glove":
 		return usagef("-fixed-q %q: want deepwalk or glove", c.fixedQ)
 	case c.fixedQ != "" && c.trainer == "dense":

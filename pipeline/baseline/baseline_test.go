@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/wys-project/wys/pipeline"
@@ -107,5 +108,124 @@ func checkEigenmaps(t *testing.T, g *pipeline.Graph, dim int, tol float64) {
 		if lam := num / den; math.Abs(lam-vals[j+1]) > tol {
 			t.Errorf("%d nodes: eigenmap %d: Rayleigh quotient %v, eigenvalue %v", n, j, lam, vals[j+1])
 		}
+	}
+}
+
+// denseNetMF computes NetMF's small-window matrix
+// log max(vol/(b·T)·Σ_{r=1..T} P^r·D^{-1}, 1) with dense gonum products,
+// on the graph made undirected (the pattern of A + Aᵀ when directed).
+func denseNetMF(t *testing.T, g *pipeline.Graph, window int) *mat.Dense {
+	t.Helper()
+	n := g.N()
+	a, err := g.Adj.ToDense()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Directed {
+		for v := range n {
+			for u := range n {
+				if a.At(v, u) != 0 || a.At(u, v) != 0 {
+					a.Set(v, u, 1)
+				}
+			}
+		}
+	}
+	deg := make([]float64, n)
+	var vol float64
+	p := mat.NewDense(n, n, nil)
+	for v := range n {
+		deg[v] = mat.Sum(a.RowView(v))
+		vol += deg[v]
+		for u := range n {
+			if deg[v] > 0 {
+				p.Set(v, u, a.At(v, u)/deg[v])
+			}
+		}
+	}
+	sum := mat.NewDense(n, n, nil)
+	pw := mat.DenseCopyOf(p)
+	for r := 1; r <= window; r++ {
+		if r > 1 {
+			pw.Mul(pw, p)
+		}
+		sum.Add(sum, pw)
+	}
+	m := mat.NewDense(n, n, nil)
+	for v := range n {
+		for u := range n {
+			if deg[u] > 0 {
+				m.Set(v, u, math.Log(math.Max(vol/float64(window)*sum.At(v, u)/deg[u], 1)))
+			}
+		}
+	}
+	return m
+}
+
+// TestNetMF checks NetMF's matrix entry by entry against the dense twin
+// and the baseline against Eckart–Young on it (L·Rᵀ within 1% of the
+// best rank-d/2 approximation's Frobenius error), on an undirected graph
+// and a directed one, and that a graph above the node limit is refused
+// before any N x N allocation.
+func TestNetMF(t *testing.T) {
+	t.Parallel()
+	und, err := pipeline.PlantedPartition(300, 4, 0.05, 0.005, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := pipeline.RMAT(7, 4, true, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const d, window = 16, 5
+	for _, g := range []*pipeline.Graph{und, dir} {
+		res, err := Run(context.Background(), g, nil, Config{Method: MethodNetMF, Dim: d, Window: window, Seed: 3, Workers: 2}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := denseNetMF(t, g, window)
+		got, err := netmfMatrix(context.Background(), g, window, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var worst float64
+		var above int
+		for i, x := range m.RawMatrix().Data {
+			worst = math.Max(worst, math.Abs(float64(got[i])-x)/math.Max(1, math.Abs(x)))
+			if x > 0 {
+				above++
+			}
+		}
+		if worst > 1e-5 {
+			t.Errorf("directed %v: largest relative error %.3g against the dense twin", g.Directed, worst)
+		}
+		if above == 0 || above == len(got) {
+			t.Errorf("directed %v: %d of %d entries above the clamp: the test does not exercise it", g.Directed, above, len(got))
+		}
+		var svd mat.SVD
+		if !svd.Factorize(m, mat.SVDNone) {
+			t.Fatal("dense SVD failed")
+		}
+		var best float64
+		for _, x := range svd.Values(nil)[d/2:] {
+			best += x * x
+		}
+		n, h := g.N(), d/2
+		approx := mat.NewDense(n, n, nil)
+		for v := range n {
+			for u := range n {
+				approx.Set(v, u, float64(kernels.Dot(res.L[v*h:(v+1)*h], res.R[u*h:(u+1)*h])))
+			}
+		}
+		approx.Sub(m, approx)
+		if got, want := mat.Norm(approx, 2), math.Sqrt(best); got > 1.01*want || want == 0 {
+			t.Errorf("directed %v: ‖M − L·Rᵀ‖_F = %.6g, want within 1%% of the optimum %.6g", g.Directed, got, want)
+		}
+	}
+	big, err := pipeline.RMAT(16, 1, false, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), big, nil, Config{Method: MethodNetMF, Dim: 8}, nil); err == nil || !strings.Contains(err.Error(), "at most 32768 nodes") {
+		t.Errorf("a %d-node graph: error %v, want the node limit", big.N(), err)
 	}
 }
