@@ -39,6 +39,7 @@ import (
 
 	"github.com/wys-project/wys/benchmarks"
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/baseline"
 	"github.com/wys-project/wys/pipeline/eval"
 	"github.com/wys-project/wys/pipeline/train"
 )
@@ -93,8 +94,12 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	b.WriteString(h.Header("Multi-label node classification (DeepWalk/node2vec protocol)"))
 	fmt.Fprintf(&b, "Whole graph, undirected, no self-loops, unweighted unless a variant says weighted. %d random splits per training ratio (seed %d), the same for every method; one-vs-rest logistic regression (C = %g, scikit-learn's objective, fitted to convergence) on the features; each test node gets its k most likely labels, k its true number of labels. Mean ± sample standard deviation over the splits.\n\n",
 		o.splits, o.seed, o.c)
-	fmt.Fprintf(&b, "wys: the sparse trainer's defaults (d = %d, epochs %s, seed %d) changed by each variant's settings (%s), features %s (eval.Features). gensim DeepWalk: %s.\n\n",
+	fmt.Fprintf(&b, "wys: the sparse trainer's defaults (d = %d, epochs %s, seed %d) changed by each variant's settings (%s), features %s (eval.Features). gensim DeepWalk: %s.",
 		o.wys.Dim, epochsText(o.wys.Epochs), o.seed, variantsText(o.variants), strings.Join(o.features, ", "), o.gensim.Describe())
+	if o.methods[baseline.MethodNetMF] {
+		fmt.Fprintf(&b, " NetMF (pipeline/baseline; Qiu et al., WSDM 2018, small window T = 10, b = 1): U√S of the rank-%d SVD of its matrix, as its authors embed.", o.wys.Dim)
+	}
+	b.WriteString("\n\n")
 	for _, name := range o.datasets {
 		text, err := evaluate(ctx, h, o, name)
 		if err != nil {
@@ -110,7 +115,7 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 	o := &options{methods: map[string]bool{}}
 	fs := h.Flags
 	names := fs.String("datasets", "PPI,POS", "comma-separated datasets: PPI, POS")
-	methods := fs.String("methods", "wys,gensim", "methods to run: wys, gensim")
+	methods := fs.String("methods", "wys,gensim", "methods to run: wys, gensim, netmf")
 	variants := fs.String("variants", "default", "comma-separated wys variants: default, or settings joined by + (code, paper, weighted, lr=X, batch=N, epochs=X, average=S), e.g. paper+weighted+lr=0.005")
 	features := fs.String("features", eval.DefaultFeatures, "comma-separated feature variants of wys to score (LR, L, R, L+R, each optionally +norm)")
 	ratios := fs.String("ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "comma-separated training ratios")
@@ -135,8 +140,8 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 		}
 	}
 	for _, m := range strings.Split(*methods, ",") {
-		if m != "wys" && m != "gensim" {
-			return nil, h.Usagef("-methods: unknown method %q (want wys, gensim)", m)
+		if m != "wys" && m != "gensim" && m != baseline.MethodNetMF {
+			return nil, h.Usagef("-methods: unknown method %q (want wys, gensim, netmf)", m)
 		}
 		o.methods[m] = true
 	}
@@ -224,6 +229,13 @@ func evaluate(ctx context.Context, h *benchmarks.Harness, o *options, name strin
 		}
 		rows = append(rows, r)
 	}
+	if o.methods[baseline.MethodNetMF] {
+		r, err := scoreNetMF(ctx, h, o, g, lab, splits, cfg)
+		if err != nil {
+			return "", err
+		}
+		rows = append(rows, r)
+	}
 	if o.plot != "" {
 		if err := plotF1(o.plot+"-"+name+".png", name, rows, published[name]); err != nil {
 			return "", err
@@ -293,6 +305,28 @@ func scoreGensim(ctx context.Context, h *benchmarks.Harness, o *options, g *pipe
 	}
 	fmt.Fprintf(h.Stderr, "  gensim DeepWalk: %.0f s, Macro-F1 at 50%% %s\n", last.Elapsed, at50(m))
 	return row{name: "gensim DeepWalk", res: m, note: fmt.Sprintf("features Y (%d columns); embedded in %.0f s", o.gensim.Dim, last.Elapsed)}, nil
+}
+
+// scoreNetMF embeds the graph with NetMF at rank d (-dim), as its
+// authors do (d/2 per side would halve it), and scores U√S.
+func scoreNetMF(ctx context.Context, h *benchmarks.Harness, o *options, g *pipeline.Graph, lab *pipeline.MultiLabels, splits []eval.LabelSplit, cfg eval.MultiLabelConfig) (row, error) {
+	start := time.Now()
+	whole := &pipeline.Split{N: g.N(), IDs: g.IDs, Directed: g.Directed}
+	res, err := baseline.Run(ctx, g, whole, baseline.Config{Method: baseline.MethodNetMF, Dim: 2 * o.wys.Dim, Seed: o.seed}, nil)
+	if err != nil {
+		return row{}, err
+	}
+	took := time.Since(start)
+	x, f, err := eval.Features(res, "L")
+	if err != nil {
+		return row{}, err
+	}
+	m, err := eval.MultiLabel(ctx, x, g.N(), f, lab, splits, cfg)
+	if err != nil {
+		return row{}, err
+	}
+	fmt.Fprintf(h.Stderr, "  NetMF: %.0f s, Macro-F1 at 50%% %s\n", took.Seconds(), at50(m))
+	return row{name: "NetMF", res: m, note: fmt.Sprintf("features U√S (%d columns); embedded in %.0f s", f, took.Seconds())}, nil
 }
 
 func at50(m *eval.MultiLabelResult) string {
