@@ -97,6 +97,9 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	if dim/2 > g.N() {
 		return nil, fmt.Errorf("baseline: rank %d (d = %d) exceeds the %d nodes of the graph; lower the dimension", dim/2, dim, g.N())
 	}
+	if n := g.N(); method == MethodNetMF && n > logmf.MaxNodes {
+		return nil, fmt.Errorf("baseline: netmf builds a dense %d x %d matrix; it takes graphs of at most %d nodes (use -method wys or svd)", n, n, logmf.MaxNodes)
+	}
 	if eval == nil {
 		eval = &pipeline.Split{}
 	}
@@ -180,12 +183,9 @@ func svdFactors(ctx context.Context, g *pipeline.Graph, half int, seed uint64, w
 // small-window matrix log max(vol(G)/(b·T)·(Σ_{r=1..T} P^r)·D^{-1}, 1),
 // P = D^{-1}A, of the graph made undirected (NetMF is defined for
 // undirected graphs; a directed one is symmetrised as for eigenmaps).
-// The matrix is dense: graphs of at most logmf.MaxNodes nodes.
+// The matrix is dense: Run refuses graphs above logmf.MaxNodes nodes.
 func netmf(ctx context.Context, g *pipeline.Graph, half, window int, seed uint64, workers int) (l, r []float32, err error) {
 	n := g.N()
-	if n > logmf.MaxNodes {
-		return nil, nil, fmt.Errorf("baseline: netmf builds a dense %d x %d matrix; it takes graphs of at most %d nodes (use -method wys or svd)", n, n, logmf.MaxNodes)
-	}
 	m, err := netmfMatrix(ctx, g, window, workers)
 	if err != nil {
 		return nil, nil, err
