@@ -29,6 +29,10 @@ type TopOptions struct {
 	// magnitude, at which each of the Rank wanted Ritz pairs has
 	// converged (u of unit length); 0 means 1e-6.
 	Tol float64
+	// Progress, when set, is called after each Rayleigh–Ritz step with
+	// the filtered iterations done so far and the largest relative
+	// residual of the wanted pairs.
+	Progress func(iters int, residual float64)
 }
 
 // TopEigSym computes the opt.Rank algebraically largest eigenpairs of a
@@ -61,15 +65,7 @@ func TopEigSym(ctx context.Context, op Operator, opt TopOptions) (*Eigen, error)
 	if math.IsNaN(opt.Lo) || math.IsInf(opt.Lo, 0) {
 		return nil, fmt.Errorf("lowrank: spectrum bound %g is not finite", opt.Lo)
 	}
-	if opt.Degree == 0 {
-		opt.Degree = 8
-	}
-	if opt.MaxIters == 0 {
-		opt.MaxIters = 50
-	}
-	if opt.Tol == 0 {
-		opt.Tol = 1e-6
-	}
+	opt = opt.withDefaults()
 	start := time.Now()
 	l := min(o.Rank+o.Oversample, n)
 	q := sketch(n, l, o.Seed)
@@ -96,6 +92,9 @@ func TopEigSym(ctx context.Context, op Operator, opt TopOptions) (*Eigen, error)
 		aq = mulInto(aq, n, l, w).RawMatrix().Data
 		st.Small += time.Since(t)
 		resid := maxResidual(q, aq, theta, n, l, o.Rank) / math.Max(math.Abs(theta[0]), math.Abs(theta[l-1]))
+		if opt.Progress != nil {
+			opt.Progress(it, resid)
+		}
 		if it == opt.MaxIters || resid <= opt.Tol {
 			out := &Eigen{Values: theta[:o.Rank], U: mat.NewDense(n, o.Rank, nil), Iters: it, Residual: resid}
 			for i := 0; i < n; i++ {
@@ -105,18 +104,7 @@ func TopEigSym(ctx context.Context, op Operator, opt TopOptions) (*Eigen, error)
 			out.Stats = st
 			return out, ctx.Err()
 		}
-		// The filter damps [Lo, cut]: cut is the block's smallest Ritz
-		// value, at most its l-th eigenvalue (Cauchy interlacing), so the
-		// wanted ones are above it.
-		// A cut within 0.1% of θ₁ − Lo from Lo (as in a rank-deficient
-		// AᵀA) is raised, so that the filter's scale stays finite: the
-		// eigenvalues between Lo and the cut are then damped less, still
-		// below the ones above it.
-		cut = math.Max(cut, theta[l-1])
-		if !(cut < theta[o.Rank-1]) {
-			cut = opt.Lo
-		}
-		cut = math.Max(cut, opt.Lo+1e-3*(theta[0]-opt.Lo))
+		cut = nextCut(cut, opt.Lo, theta, o.Rank)
 		t = time.Now()
 		if err := f.apply(ctx, q, opt.Lo, cut, opt.Degree); err != nil {
 			return nil, err
@@ -128,6 +116,36 @@ func TopEigSym(ctx context.Context, op Operator, opt TopOptions) (*Eigen, error)
 		}
 		st.QR += time.Since(t)
 	}
+}
+
+// withDefaults returns opt with its zero Degree, MaxIters and Tol set.
+func (opt TopOptions) withDefaults() TopOptions {
+	if opt.Degree == 0 {
+		opt.Degree = 8
+	}
+	if opt.MaxIters == 0 {
+		opt.MaxIters = 50
+	}
+	if opt.Tol == 0 {
+		opt.Tol = 1e-6
+	}
+	return opt
+}
+
+// nextCut returns the upper end of the interval [lo, cut] the next filter
+// damps, from the previous cut and the Ritz values θ (decreasing) of a
+// block of which the first r are wanted. The cut is the block's smallest
+// Ritz value, at most its l-th eigenvalue (Cauchy interlacing), so the
+// wanted ones are above it. A cut within 0.1% of θ₁ − lo from lo (as in a
+// rank-deficient AᵀA) is raised, so that the filter's scale stays finite:
+// the eigenvalues between lo and the cut are then damped less, still
+// below the ones above it.
+func nextCut(cut, lo float64, theta []float64, r int) float64 {
+	cut = math.Max(cut, theta[len(theta)-1])
+	if !(cut < theta[r-1]) {
+		cut = lo
+	}
+	return math.Max(cut, lo+1e-3*(theta[0]-lo))
 }
 
 // ritz returns the eigenvalues of the l x l matrix QᵀAQ by decreasing

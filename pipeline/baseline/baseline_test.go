@@ -229,3 +229,40 @@ func TestNetMF(t *testing.T) {
 		t.Errorf("a %d-node graph: error %v, want the node limit", big.N(), err)
 	}
 }
+
+// TestSolverProgress checks the factorize stage's progress: one event per
+// iteration, never past its total, the total at most the cap, and, when
+// the solver converges (no note), a last event with Done = Total.
+func TestSolverProgress(t *testing.T) {
+	t.Parallel()
+	g, err := pipeline.PlantedPartition(400, 40, 0.3, 0.01, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{MethodSVD, MethodEigenmaps} {
+		var evs []pipeline.Event
+		var notes int
+		rec := pipeline.RecordFunc(func(e pipeline.Event) {
+			switch e.Kind {
+			case pipeline.Progress:
+				evs = append(evs, e)
+			case pipeline.Note:
+				notes++
+			}
+		})
+		if _, err := Run(context.Background(), g, nil, Config{Method: m, Dim: 24, Seed: 1, Workers: 1}, rec); err != nil {
+			t.Fatal(err)
+		}
+		if len(evs) < 2 {
+			t.Fatalf("%s: %d progress events", m, len(evs))
+		}
+		for i, e := range evs {
+			if e.Stage != "factorize" || e.Unit != "iterations" || e.Done != int64(i) || e.Done > e.Total || e.Total > solveMaxIters {
+				t.Errorf("%s: event %d: %+v", m, i, e)
+			}
+		}
+		if last := evs[len(evs)-1]; notes == 0 && last.Done != last.Total {
+			t.Errorf("%s: converged, but the last event reads %d/%d", m, last.Done, last.Total)
+		}
+	}
+}
