@@ -154,6 +154,17 @@ const (
 	solveMaxIters = 50
 )
 
+// filterDegree returns the Chebyshev filter's degree for an operator of
+// nnz stored entries on n nodes and a block of l columns: about the
+// number of sparse products that cost as much as the block's
+// orthonormalisation and Rayleigh–Ritz step (a few n·l² flops against
+// nnz·l each), from 8 to 64. A larger degree spends more of each
+// iteration on the products, which converge, than on that overhead: on
+// web-NotreDame the default 8 spent 90% of its time in the overhead.
+func filterDegree(n, nnz, l int) int {
+	return min(64, max(8, 2*n*l/max(nnz, 1)))
+}
+
 // solverProgress returns a lowrank.TopOptions.Progress that records the
 // factorize stage's iterations, with a total predicted from the
 // residual's last rate of decrease (at most the cap), so that the ETA
@@ -186,8 +197,9 @@ func svdFactors(ctx context.Context, g *pipeline.Graph, half int, seed uint64, w
 	// A's top singular values crowd (a few power iterations of
 	// RandomizedSVD left the test AUC 0.3–0.7 points below an exact
 	// SVD's on the released splits); TopSVD converges.
-	svd, err := lowrank.TopSVD(ctx, lowrank.NewCSROperator(g.Adj, workers), lowrank.TopOptions{Options: lowrank.Options{Rank: half, Seed: seed},
-		Tol: solveTol, MaxIters: solveMaxIters, Progress: solverProgress(rec)})
+	opt := lowrank.Options{Rank: half, Seed: seed}
+	svd, err := lowrank.TopSVD(ctx, lowrank.NewCSROperator(g.Adj, workers), lowrank.TopOptions{Options: opt,
+		Degree: filterDegree(n, 2*g.Adj.NNZ(), half+10), Tol: solveTol, MaxIters: solveMaxIters, Progress: solverProgress(rec)})
 	if err != nil {
 		return nil, nil, fit, err
 	}
@@ -273,7 +285,7 @@ func eigenmaps(ctx context.Context, g *pipeline.Graph, half int, seed uint64, wo
 	// residuals of 0.03 and a test AUC 7 points below scikit-learn's
 	// SpectralEmbedding); the Chebyshev filter converges there.
 	eig, err := lowrank.TopEigSym(ctx, lowrank.NewCSROperator(s, workers), lowrank.TopOptions{Options: lowrank.Options{Rank: half + 1, Seed: seed}, Lo: -1,
-		Tol: solveTol, MaxIters: solveMaxIters, Progress: solverProgress(rec)})
+		Degree: filterDegree(n, s.NNZ(), half+11), Tol: solveTol, MaxIters: solveMaxIters, Progress: solverProgress(rec)})
 	if err != nil {
 		return nil, solve{}, err
 	}
