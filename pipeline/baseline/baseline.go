@@ -160,7 +160,8 @@ const (
 // orthonormalisation and Rayleigh–Ritz step (a few n·l² flops against
 // nnz·l each), from 8 to 64. A larger degree spends more of each
 // iteration on the products, which converge, than on that overhead: on
-// web-NotreDame the default 8 spent 90% of its time in the overhead.
+// web-NotreDame the default 8 spent about 90% of its flops there. For
+// eigenmaps only, whose wanted eigenvalues all lie near 1.
 func filterDegree(n, nnz, l int) int {
 	return min(64, max(8, 2*n*l/max(nnz, 1)))
 }
@@ -197,9 +198,12 @@ func svdFactors(ctx context.Context, g *pipeline.Graph, half int, seed uint64, w
 	// A's top singular values crowd (a few power iterations of
 	// RandomizedSVD left the test AUC 0.3–0.7 points below an exact
 	// SVD's on the released splits); TopSVD converges.
-	opt := lowrank.Options{Rank: half, Seed: seed}
-	svd, err := lowrank.TopSVD(ctx, lowrank.NewCSROperator(g.Adj, workers), lowrank.TopOptions{Options: opt,
-		Degree: filterDegree(n, 2*g.Adj.NNZ(), half+10), Tol: solveTol, MaxIters: solveMaxIters, Progress: solverProgress(rec)})
+	// The filter keeps its default degree here: the wanted σ² span orders
+	// of magnitude, and a higher degree lifts the largest so far above
+	// the smallest wanted that these drown in rounding (degree 24 hit the
+	// cap on ca-HepTh at d = 128, in 13 s instead of 0.7).
+	svd, err := lowrank.TopSVD(ctx, lowrank.NewCSROperator(g.Adj, workers), lowrank.TopOptions{Options: lowrank.Options{Rank: half, Seed: seed},
+		Tol: solveTol, MaxIters: solveMaxIters, Progress: solverProgress(rec)})
 	if err != nil {
 		return nil, nil, fit, err
 	}
