@@ -54,25 +54,24 @@ type TopOptions struct {
 // The result does not depend on the operator's number of workers when its
 // products do not.
 func TopEigSym(ctx context.Context, op Operator, opt TopOptions) (*Eigen, error) {
-	o := opt.Options.withDefaults()
+	opt = opt.withDefaults()
 	n, c := op.Dims()
 	if n != c {
 		panic(mat.ErrShape)
 	}
-	if err := checkRank(o.Rank, n, n); err != nil {
+	if err := checkRank(opt.Rank, n, n); err != nil {
 		return nil, err
 	}
 	if math.IsNaN(opt.Lo) || math.IsInf(opt.Lo, 0) {
 		return nil, fmt.Errorf("lowrank: spectrum bound %g is not finite", opt.Lo)
 	}
-	opt = opt.withDefaults()
 	start := time.Now()
-	l := min(o.Rank+o.Oversample, n)
-	q := sketch(n, l, o.Seed)
+	l := min(opt.Rank+opt.Oversample, n)
+	q := sketch(n, l, opt.Seed)
 	if err := orthonormalize(q, n, l); err != nil {
 		return nil, err
 	}
-	f := &chebFilter{op: op, n: n, l: l}
+	f := &chebFilter{op: op, l: l}
 	aq := make([]float64, n*l)
 	var st Stats
 	cut := opt.Lo
@@ -91,20 +90,20 @@ func TopEigSym(ctx context.Context, op Operator, opt TopOptions) (*Eigen, error)
 		q = mulInto(q, n, l, w).RawMatrix().Data
 		aq = mulInto(aq, n, l, w).RawMatrix().Data
 		st.Small += time.Since(t)
-		resid := maxResidual(q, aq, theta, n, l, o.Rank) / math.Max(math.Abs(theta[0]), math.Abs(theta[l-1]))
+		resid := maxResidual(q, aq, theta, n, l, opt.Rank) / math.Max(math.Abs(theta[0]), math.Abs(theta[l-1]))
 		if opt.Progress != nil {
 			opt.Progress(it, resid)
 		}
 		if it == opt.MaxIters || resid <= opt.Tol {
-			out := &Eigen{Values: theta[:o.Rank], U: mat.NewDense(n, o.Rank, nil), Iters: it, Residual: resid}
+			out := &Eigen{Values: theta[:opt.Rank], U: mat.NewDense(n, opt.Rank, nil), Iters: it, Residual: resid}
 			for i := 0; i < n; i++ {
-				copy(out.U.RawRowView(i), q[i*l:i*l+o.Rank])
+				copy(out.U.RawRowView(i), q[i*l:i*l+opt.Rank])
 			}
 			st.Total = time.Since(start)
 			out.Stats = st
 			return out, ctx.Err()
 		}
-		cut = nextCut(cut, opt.Lo, theta, o.Rank)
+		cut = nextCut(cut, opt.Lo, theta, opt.Rank)
 		t = time.Now()
 		if err := f.apply(ctx, q, opt.Lo, cut, opt.Degree); err != nil {
 			return nil, err
@@ -118,8 +117,9 @@ func TopEigSym(ctx context.Context, op Operator, opt TopOptions) (*Eigen, error)
 	}
 }
 
-// withDefaults returns opt with its zero Degree, MaxIters and Tol set.
+// withDefaults returns opt with its zero fields set, Options' included.
 func (opt TopOptions) withDefaults() TopOptions {
+	opt.Options = opt.Options.withDefaults()
 	if opt.Degree == 0 {
 		opt.Degree = 8
 	}
@@ -193,7 +193,7 @@ func maxResidual(q, aq, theta []float64, n, l, r int) float64 {
 // block in place, with two work blocks of its own.
 type chebFilter struct {
 	op     Operator
-	n, l   int
+	l      int
 	y0, y1 []float64
 	tmp    []float64
 }

@@ -152,6 +152,24 @@ type SVD struct {
 	Residual float64
 }
 
+// SqrtFactorsTo writes L = U√S into l and R = V√S into r, row-major
+// float32 with one column per singular value, so that L·Rᵀ is the
+// truncated SVD; l and r hold at least as many rows as U and V.
+func (s *SVD) SqrtFactorsTo(l, r []float32) {
+	h := len(s.S)
+	m, _ := s.U.Dims()
+	n, _ := s.V.Dims()
+	for j, x := range s.S {
+		x = math.Sqrt(x)
+		for i := 0; i < m; i++ {
+			l[i*h+j] = float32(s.U.At(i, j) * x)
+		}
+		for i := 0; i < n; i++ {
+			r[i*h+j] = float32(s.V.At(i, j) * x)
+		}
+	}
+}
+
 func checkRank(r, m, n int) error {
 	if r < 1 || r > min(m, n) {
 		return fmt.Errorf("%w: rank %d for a %d x %d operator (want 1..%d)", ErrRank, r, m, n, min(m, n))

@@ -572,7 +572,7 @@ func (c *config) checkFlags() error {
 		return usagef("-progress %q: want text, json or none", c.progress)
 	case c.ids != "auto" && c.ids != "int" && c.ids != "token":
 		return usagef("-ids %q: want auto, int or token", c.ids)
-	case c.method != "wys" && c.method != baseline.MethodSVD && c.method != baseline.MethodEigenmaps && c.method != baseline.MethodNetMF:
+	case c.method != "wys" && !baseline.IsMethod(c.method):
 		return usagef("-method %q: want wys, svd, eigenmaps, netmf, wys-fixed-deepwalk or wys-fixed-glove", c.method)
 	case c.fixedQ != "" && c.fixedQ != "deepwalk" && c.fixedQ != "glove":
 		return usagef("-fixed-q %q: want deepwalk or glove", c.fixedQ)

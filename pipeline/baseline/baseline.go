@@ -21,6 +21,11 @@ const (
 	MethodNetMF     = "netmf"     // NetMF (Qiu et al., WSDM 2018), small window
 )
 
+// IsMethod reports whether m names one of the baseline methods.
+func IsMethod(m string) bool {
+	return m == MethodSVD || m == MethodEigenmaps || m == MethodNetMF
+}
+
 // netmfNegative is NetMF's b, the number of negative samples of the
 // skip-gram objective it factors in closed form (its authors' default).
 const netmfNegative = 1
@@ -61,7 +66,7 @@ func (c Config) Resolve() Config {
 // Validate reports a setting that cannot be used, before any work.
 func (c Config) Validate() error {
 	switch {
-	case c.Method != "" && c.Method != MethodSVD && c.Method != MethodEigenmaps && c.Method != MethodNetMF:
+	case c.Method != "" && !IsMethod(c.Method):
 		return fmt.Errorf("baseline: unknown method %q (want %s, %s or %s)", c.Method, MethodSVD, MethodEigenmaps, MethodNetMF)
 	case c.Window < 0:
 		return fmt.Errorf("baseline: NetMF window %d, want at least 1 (0: %d)", c.Window, pipeline.DefaultC)
@@ -207,16 +212,9 @@ func svdFactors(ctx context.Context, g *pipeline.Graph, half int, seed uint64, w
 	if err != nil {
 		return nil, nil, fit, err
 	}
-	fit = solve{svd.Iters, svd.Residual}
 	l, r = make([]float32, n*half), make([]float32, n*half)
-	for j := 0; j < half; j++ {
-		s := math.Sqrt(svd.S[j])
-		for i := 0; i < n; i++ {
-			l[i*half+j] = float32(svd.U.At(i, j) * s)
-			r[i*half+j] = float32(svd.V.At(i, j) * s)
-		}
-	}
-	return l, r, fit, nil
+	svd.SqrtFactorsTo(l, r)
+	return l, r, solve{svd.Iters, svd.Residual}, nil
 }
 
 // netmf returns L = U√S and R = V√S of the rank-half SVD of NetMF's
@@ -232,7 +230,8 @@ func netmf(ctx context.Context, g *pipeline.Graph, half, window int, seed uint64
 	}
 	// 16 power iterations: with lowrank's default of 2 the test AUC on
 	// PPI's split was 0.9 below an exact SVD's (numpy: 72.61).
-	return logmf.Factor(ctx, m, n, half, seed, 16, workers)
+	l, r = make([]float32, n*half), make([]float32, n*half)
+	return l, r, logmf.FactorTo(ctx, l, r, m, n, half, seed, 16, workers)
 }
 
 // netmfMatrix returns NetMF's truncated-log matrix of g (row-major,

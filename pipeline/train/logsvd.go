@@ -57,11 +57,5 @@ func (t *trainer) logSVDStart(ctx context.Context, g *pipeline.Graph) error {
 	if err != nil {
 		return err
 	}
-	l, r, err := logmf.Factor(ctx, m, t.n, t.half, t.cfg.Seed, 0, t.cfg.Workers)
-	if err != nil {
-		return err
-	}
-	copy(t.l, l)
-	copy(t.r, r)
-	return nil
+	return logmf.FactorTo(ctx, t.l, t.r, m, t.n, t.half, t.cfg.Seed, 0, t.cfg.Workers)
 }

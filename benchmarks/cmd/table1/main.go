@@ -62,9 +62,7 @@ var paper = map[string]map[string][2]float64{
 // isBaseline reports whether a trainer is one of pipeline/baseline's
 // methods (the paper's SVD and EigenMaps, and NetMF, which the paper
 // does not have), which have no context types, no q and no objective.
-func isBaseline(tr string) bool {
-	return tr == baseline.MethodSVD || tr == baseline.MethodEigenmaps || tr == baseline.MethodNetMF
-}
+var isBaseline = baseline.IsMethod
 
 // options are the command's own flags, with the lists split.
 type options struct {

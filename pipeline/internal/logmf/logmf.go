@@ -69,25 +69,19 @@ func Target(ctx context.Context, tm *sparse.CSR, w, row, col []float64, workers 
 	return m, ctx.Err()
 }
 
-// Factor returns L = U√S and R = V√S (n x half, row-major) from the rank
-// half randomized SVD of the n x n matrix m with powerIters power
-// iterations (0: lowrank's default of 2, enough for a start; NetMF on
-// PPI's split needs 16 to score as an exact SVD does), with the sketch
-// drawn from seed; the result is the same for any number of workers.
-func Factor(ctx context.Context, m []float32, n, half int, seed uint64, powerIters, workers int) (l, r []float32, err error) {
+// FactorTo writes L = U√S into l and R = V√S into r (n x half,
+// row-major) from the rank half randomized SVD of the n x n matrix m with
+// powerIters power iterations (0: lowrank's default of 2, enough for a
+// start; NetMF on PPI's split needs 16 to score as an exact SVD does),
+// with the sketch drawn from seed; the result is the same for any number
+// of workers.
+func FactorTo(ctx context.Context, l, r, m []float32, n, half int, seed uint64, powerIters, workers int) error {
 	svd, err := lowrank.RandomizedSVD(ctx, &Dense32{M: m, N: n, Workers: workers}, lowrank.Options{Rank: half, Seed: seed, PowerIters: powerIters})
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	l, r = make([]float32, n*half), make([]float32, n*half)
-	for j, s := range svd.S {
-		s = math.Sqrt(s)
-		for v := 0; v < n; v++ {
-			l[v*half+j] = float32(svd.U.At(v, j) * s)
-			r[v*half+j] = float32(svd.V.At(v, j) * s)
-		}
-	}
-	return l, r, nil
+	svd.SqrtFactorsTo(l, r)
+	return nil
 }
 
 // Dense32 is a dense N x N float32 matrix as a lowrank.Operator whose
