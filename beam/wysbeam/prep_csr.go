@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -17,8 +18,24 @@ import (
 )
 
 // idsInfo is the ids step's message: the number of nodes (the ids
-// themselves are in the ids file).
-type idsInfo struct{ N int }
+// themselves are in the ids file), or the loader's error line when the
+// keys make no graph. The error travels as a value, and the steps that
+// read the message return it, because a runner may go on to run those
+// steps with an empty side input after the ids step has failed, and the
+// first error to reach the job would then be the runner's "got 0 values"
+// instead of the loader's line.
+type idsInfo struct {
+	N   int
+	Err string
+}
+
+// err returns the loader's error the message carries, if any.
+func (info idsInfo) err() error {
+	if info.Err == "" {
+		return nil
+	}
+	return errors.New(info.Err)
+}
 
 // arcRec is a stored arc u→v with its weight and the place of the line
 // that gave it.
@@ -74,11 +91,15 @@ func (f *idsFn) ProcessElement(ctx context.Context, _ []byte, keys func(*string)
 			_, numeric = graphio.ParseNodeID([]byte(k), f.Prep.Load.IDs)
 		}
 	}
+	var bad error
 	if len(all) == 0 {
-		return &pipeline.ParseError{File: f.Prep.Input, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
+		bad = &pipeline.ParseError{File: f.Prep.Input, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
+	} else if len(all) > math.MaxInt32 {
+		bad = &pipeline.ParseError{File: f.Prep.Input, Err: fmt.Errorf("%w: %d distinct nodes exceed the limit of 2^31-1", pipeline.ErrFormat, len(all))}
 	}
-	if len(all) > math.MaxInt32 {
-		return &pipeline.ParseError{File: f.Prep.Input, Err: fmt.Errorf("%w: %d distinct nodes exceed the limit of 2^31-1", pipeline.ErrFormat, len(all))}
+	if bad != nil {
+		emit(idsInfo{Err: bad.Error()})
+		return nil
 	}
 	var ids *pipeline.NodeIDs
 	if numeric {
@@ -192,6 +213,9 @@ func cachedIDs(ctx context.Context, path string) (*pipeline.NodeIDs, error) {
 type arcsFn struct{ Prep Prep }
 
 func (f *arcsFn) ProcessElement(ctx context.Context, b edgeBatch, info idsInfo, emit func(int, arcBatch)) error {
+	if err := info.err(); err != nil {
+		return err
+	}
 	ids, err := cachedIDs(ctx, f.Prep.idsPath())
 	if err != nil {
 		return err
@@ -230,6 +254,9 @@ func (f *arcsFn) ProcessElement(ctx context.Context, b edgeBatch, info idsInfo, 
 type marksFn struct{ Prep Prep }
 
 func (f *marksFn) ProcessElement(info idsInfo, emit func(int, int)) {
+	if info.Err != "" {
+		return
+	}
 	_, shards := f.Prep.shardRows(info.N)
 	for k := 0; k < shards; k++ {
 		emit(k, info.N)

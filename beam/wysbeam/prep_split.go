@@ -21,6 +21,9 @@ import (
 type assembleFn struct{ Prep Prep }
 
 func (f *assembleFn) ProcessElement(ctx context.Context, _ []byte, info idsInfo, done func(*int) bool) error {
+	if err := info.err(); err != nil {
+		return err
+	}
 	_, shards := f.Prep.shardRows(info.N)
 	var k, count int
 	for done(&k) {
