@@ -46,7 +46,9 @@
 // build. -rank r is another way to say -dim 2r: the rank of the score
 // matrix g(Y) = L Rᵀ. -method svd or
 // eigenmaps computes a spectral baseline of the paper's Table 1 instead,
-// -method netmf NetMF's closed-form factorization of DeepWalk (window -C).
+// -method netmf NetMF's closed-form factorization of DeepWalk (window -C),
+// -method prone ProNE (a sparse factorization refined by spectral
+// propagation), a fast peer that scales like svd.
 // -ppr α and -adamic-adar add the paper's extension context types next to
 // the C powers, each with its own learned entry of Q: Personalized
 // PageRank with restart probability α (sampled by walks that stop with

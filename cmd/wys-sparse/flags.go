@@ -74,7 +74,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&c.header, "header", false, "skip the first line of -graph (column names, as in a CSV file)")
 	fs.Float64Var(&c.testFraction, "test-fraction", 0, "with -graph: fraction of edges held out to evaluate link prediction, e.g. 0.5 (0: embed the whole graph, as every peer does; the demo holds out 0.5)")
 	fs.StringVar(&c.trainer, "trainer", "sparse", "sparse (minibatch, scales to millions of nodes) or dense (exact paper reference, O(N²) memory)")
-	fs.StringVar(&c.method, "method", "wys", "wys (Watch Your Step), or a baseline: svd (truncated SVD of A) or eigenmaps (Laplacian eigenmaps), as in the paper's Table 1; netmf (NetMF's closed form of DeepWalk, window -C, a dense N x N matrix: up to 32,768 nodes); wys-fixed-deepwalk or wys-fixed-glove (WYS with Q fixed, as -fixed-q)")
+	fs.StringVar(&c.method, "method", "wys", "wys (Watch Your Step), or a baseline: svd (truncated SVD of A) or eigenmaps (Laplacian eigenmaps), as in the paper's Table 1; netmf (NetMF's closed form of DeepWalk, window -C, a dense N x N matrix: up to 32,768 nodes); prone (ProNE: a sparse factorization refined by spectral propagation, its authors' settings, d/2 columns, scales like svd); wys-fixed-deepwalk or wys-fixed-glove (WYS with Q fixed, as -fixed-q)")
 	fs.StringVar(&c.fixedQ, "fixed-q", "", "fix Q instead of learning it: deepwalk (1-(k-1)/C) or glove (1/k)")
 
 	dim := sparseDefaults.Dim
@@ -454,7 +454,7 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 		// -method wys-fixed-deepwalk is -method wys -fixed-q deepwalk.
 		switch {
 		case name != "deepwalk" && name != "glove":
-			return usagef("-method %q: want wys, svd, eigenmaps, netmf, wys-fixed-deepwalk or wys-fixed-glove", c.method)
+			return usagef("-method %q: want wys, svd, eigenmaps, netmf, prone, wys-fixed-deepwalk or wys-fixed-glove", c.method)
 		case c.fixedQ != "" && c.fixedQ != name:
 			return usagef("-method %s and -fixed-q %s disagree: give one of them", c.method, c.fixedQ)
 		}
@@ -573,7 +573,7 @@ func (c *config) checkFlags() error {
 	case c.ids != "auto" && c.ids != "int" && c.ids != "token":
 		return usagef("-ids %q: want auto, int or token", c.ids)
 	case c.method != "wys" && !baseline.IsMethod(c.method):
-		return usagef("-method %q: want wys, svd, eigenmaps, netmf, wys-fixed-deepwalk or wys-fixed-glove", c.method)
+		return usagef("-method %q: want wys, svd, eigenmaps, netmf, prone, wys-fixed-deepwalk or wys-fixed-glove", c.method)
 	case c.fixedQ != "" && c.fixedQ != "deepwalk" && c.fixedQ != "glove":
 		return usagef("-fixed-q %q: want deepwalk or glove", c.fixedQ)
 	case c.fixedQ != "" && c.trainer == "dense":

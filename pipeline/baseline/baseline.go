@@ -14,16 +14,18 @@ import (
 	"github.com/wys-project/wys/sparse"
 )
 
-// Baseline methods: the paper's Table 1 SVD and EigenMaps, and NetMF.
+// Baseline methods: the paper's Table 1 SVD and EigenMaps, NetMF and
+// ProNE.
 const (
 	MethodSVD       = "svd"       // truncated SVD of A: L = UΣ^½, R = VΣ^½
 	MethodEigenmaps = "eigenmaps" // Laplacian eigenmaps: L = R = D^{-1/2}U
 	MethodNetMF     = "netmf"     // NetMF (Qiu et al., WSDM 2018), small window
+	MethodProNE     = "prone"     // ProNE (Zhang et al., IJCAI 2019): L = R
 )
 
 // IsMethod reports whether m names one of the baseline methods.
 func IsMethod(m string) bool {
-	return m == MethodSVD || m == MethodEigenmaps || m == MethodNetMF
+	return m == MethodSVD || m == MethodEigenmaps || m == MethodNetMF || m == MethodProNE
 }
 
 // netmfNegative is NetMF's b, the number of negative samples of the
@@ -33,7 +35,8 @@ const netmfNegative = 1
 // Config selects a baseline and its size. The zero value of a field means
 // its default.
 type Config struct {
-	// Method is MethodSVD ("" means it), MethodEigenmaps or MethodNetMF.
+	// Method is MethodSVD ("" means it), MethodEigenmaps, MethodNetMF or
+	// MethodProNE.
 	Method string `json:"method"`
 	// Window is NetMF's window T, the number of transition-matrix powers;
 	// 0 means pipeline.DefaultC (10, NetMF's own small-window setting).
@@ -67,7 +70,7 @@ func (c Config) Resolve() Config {
 func (c Config) Validate() error {
 	switch {
 	case c.Method != "" && !IsMethod(c.Method):
-		return fmt.Errorf("baseline: unknown method %q (want %s, %s or %s)", c.Method, MethodSVD, MethodEigenmaps, MethodNetMF)
+		return fmt.Errorf("baseline: unknown method %q (want %s, %s, %s or %s)", c.Method, MethodSVD, MethodEigenmaps, MethodNetMF, MethodProNE)
 	case c.Window < 0:
 		return fmt.Errorf("baseline: NetMF window %d, want at least 1 (0: %d)", c.Window, pipeline.DefaultC)
 	case c.Dim < 0 || c.Dim == 1 || c.Dim%2 != 0:
@@ -90,6 +93,10 @@ func (c Config) Validate() error {
 // small-window algorithm, b = 1): L = U√S and R = V√S of the rank-dim/2
 // SVD of log max(vol(G)/(b·T)·(Σ_{r=1..T} P^r)·D^{-1}, 1), T = cfg.Window,
 // whose L_u·R_v approximates the matrix DeepWalk factorizes implicitly.
+// ProNE (Zhang et al., IJCAI 2019, its authors' settings): a sparse
+// factorization refined by spectral propagation (see prone), dim/2
+// columns, L = R and the score Y_u·Y_v; sparse products only, so it
+// scales like svd.
 func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline.Recorder) (*pipeline.Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -120,6 +127,9 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 		res.L, res.R, fit, err = svdFactors(ctx, g, half, seed, workers, rec)
 	case MethodNetMF:
 		res.L, res.R, err = netmf(ctx, g, half, cfg.Window, seed, workers)
+	case MethodProNE:
+		res.L, fit, err = prone(ctx, g, half, seed, workers, rec)
+		res.R = res.L
 	default:
 		res.L, fit, err = eigenmaps(ctx, g, half, seed, workers, rec)
 		res.R = res.L

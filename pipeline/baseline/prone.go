@@ -1,0 +1,264 @@
+package baseline
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/wys-project/wys/lowrank"
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/sparse"
+)
+
+// ProNE's settings, its authors' defaults (THUDM/ProNE, proNE.py): the
+// negative-sampling exponent of the sparse factorization, and the
+// spectral propagation's Chebyshev order, μ and θ (the Gaussian filter's
+// width, the s of the Bessel coefficients I_i(s)).
+const (
+	proneAlpha = 0.75
+	proneOrder = 10
+	proneMu    = 0.2
+	proneTheta = 0.5
+)
+
+// prone returns ProNE's embedding of g (Zhang et al., IJCAI 2019), half
+// columns with unit rows, computed as its authors' code does on the
+// graph made undirected with unit weights and without self-loops:
+//
+//  1. sparse factorization: F_ij = log(A_ij/d_i) − log(P_j) on the
+//     pattern of A, with P_j ∝ (Σ_i A_ij/d_i)^0.75; E = U√S of F's
+//     rank-half SVD, rows scaled to unit length;
+//  2. spectral propagation: with Ã = I + A, D̃⁻¹Ã its row normalisation
+//     and M = I − D̃⁻¹Ã − μI, the Chebyshev expansion of a Gaussian
+//     filter in y = M²/2 − I with the coefficients (−1)^i·2·I_i(θ)
+//     (I_0(θ) for i = 0), C = Σ_{i<order} c_i T_i(y)·E, and the output
+//     U√S of the thin SVD of Ã·(E − C), rows scaled to unit length.
+//
+// The authors' randomized SVD of F (5 power iterations) is replaced by
+// TopSVD, which converges to the SVD it approximates.
+func prone(ctx context.Context, g *pipeline.Graph, half int, seed uint64, workers int, rec pipeline.Recorder) ([]float32, solve, error) {
+	a, err := unitUndirected(g.Adj)
+	if err != nil {
+		return nil, solve{}, err
+	}
+	n := g.N()
+	f := proneFactorMatrix(a)
+	svd, err := lowrank.TopSVD(ctx, lowrank.NewCSROperator(f, workers), lowrank.TopOptions{Options: lowrank.Options{Rank: half, Seed: seed},
+		Tol: solveTol, MaxIters: solveMaxIters, Progress: solverProgress(rec)})
+	if err != nil {
+		return nil, solve{}, err
+	}
+	e := make([]float64, n*half)
+	for i := 0; i < n; i++ {
+		for j, s := range svd.S {
+			e[i*half+j] = svd.U.At(i, j) * math.Sqrt(s)
+		}
+	}
+	unitRows(e, half)
+	prop, err := propagate(ctx, a, e, half, workers)
+	if err != nil {
+		return nil, solve{}, err
+	}
+	out, err := sqrtLeftFactor(prop, n, half)
+	if err != nil {
+		return nil, solve{}, err
+	}
+	unitRows(out, half)
+	emb := make([]float32, n*half)
+	for i, x := range out {
+		emb[i] = float32(x)
+	}
+	return emb, solve{svd.Iters, svd.Residual}, nil
+}
+
+// unitUndirected returns the pattern of A + Aᵀ without its diagonal,
+// with unit weights: the graph ProNE's reader builds from an edge list.
+func unitUndirected(adj *sparse.CSR) (*sparse.CSR, error) {
+	n, _ := adj.Dims()
+	var src, dst []int32
+	for v := 0; v < n; v++ {
+		idx, _ := adj.Row(v)
+		for _, u := range idx {
+			if int(u) != v {
+				src, dst = append(src, int32(v), u), append(dst, u, int32(v))
+			}
+		}
+	}
+	return sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+}
+
+// proneFactorMatrix returns F of ProNE's sparse factorization on the
+// pattern of the unit-weight adjacency a: F_ij = log(1/d_i) − log(P_j),
+// P_j = c_j^α / Σ_k c_k^α with c_j = Σ_i a_ij/d_i.
+func proneFactorMatrix(a *sparse.CSR) *sparse.CSR {
+	n, _ := a.Dims()
+	deg := a.RowSums()
+	c := make([]float64, n)
+	for i := 0; i < n; i++ {
+		idx, _ := a.Row(i)
+		for _, j := range idx {
+			c[j] += 1 / deg[i]
+		}
+	}
+	var total float64
+	for j, x := range c {
+		c[j] = math.Pow(x, proneAlpha)
+		total += c[j]
+	}
+	f := a.Clone()
+	for i := 0; i < n; i++ {
+		lo, hi := f.Indptr[i], f.Indptr[i+1]
+		for p := lo; p < hi; p++ {
+			f.Data[p] = -math.Log(deg[i]) - math.Log(c[f.Indices[p]]/total)
+		}
+	}
+	return f
+}
+
+// propagate returns Ã·(E − C) of ProNE's spectral propagation (see
+// prone) for E, n x half row-major, and the unit-weight adjacency a.
+func propagate(ctx context.Context, a *sparse.CSR, e []float64, half, workers int) ([]float64, error) {
+	n, _ := a.Dims()
+	at := withUnitDiagonal(a)
+	da, _ := at.RowNormalize()
+	tmp := make([]float64, len(e))
+	// mulM sets dst = M·x = (1 − μ)x − D̃⁻¹Ã·x.
+	mulM := func(dst, x []float64) error {
+		if err := sparse.MulBlockTo(ctx, dst, da, x, half, workers); err != nil {
+			return err
+		}
+		for i := range dst {
+			dst[i] = (1-proneMu)*x[i] - dst[i]
+		}
+		return nil
+	}
+	// next sets dst = M²·x − 2·x − prev: T_{i+1} = 2y·T_i − T_{i−1}
+	// with y = M²/2 − I.
+	next := func(dst, x, prev []float64) error {
+		if err := mulM(tmp, x); err != nil {
+			return err
+		}
+		if err := mulM(dst, tmp); err != nil {
+			return err
+		}
+		for i := range dst {
+			dst[i] -= 2*x[i] + prev[i]
+		}
+		return nil
+	}
+	x0 := append([]float64(nil), e...)
+	x1 := make([]float64, len(e))
+	// T_1 = M²E/2 − E.
+	if err := mulM(tmp, e); err != nil {
+		return nil, err
+	}
+	if err := mulM(x1, tmp); err != nil {
+		return nil, err
+	}
+	for i := range x1 {
+		x1[i] = 0.5*x1[i] - e[i]
+	}
+	conv := make([]float64, len(e))
+	c0, c1 := besselI(0, proneTheta), 2*besselI(1, proneTheta)
+	for i := range conv {
+		conv[i] = c0*x0[i] - c1*x1[i]
+	}
+	x2 := make([]float64, len(e))
+	for k := 2; k < proneOrder; k++ {
+		if err := next(x2, x1, x0); err != nil {
+			return nil, err
+		}
+		ck := 2 * besselI(k, proneTheta)
+		if k%2 == 1 {
+			ck = -ck
+		}
+		for i := range conv {
+			conv[i] += ck * x2[i]
+		}
+		x0, x1, x2 = x1, x2, x0
+	}
+	for i := range conv {
+		conv[i] = e[i] - conv[i]
+	}
+	out := make([]float64, n*half)
+	return out, sparse.MulBlockTo(ctx, out, at, conv, half, workers)
+}
+
+// withUnitDiagonal returns I + a for a without diagonal entries.
+func withUnitDiagonal(a *sparse.CSR) *sparse.CSR {
+	n, _ := a.Dims()
+	src := make([]int32, 0, a.NNZ()+n)
+	dst := make([]int32, 0, a.NNZ()+n)
+	w := make([]float64, 0, a.NNZ()+n)
+	for v := 0; v < n; v++ {
+		idx, val := a.Row(v)
+		src, dst, w = append(src, int32(v)), append(dst, int32(v)), append(w, 1)
+		for p, u := range idx {
+			src, dst, w = append(src, int32(v)), append(dst, u), append(w, val[p])
+		}
+	}
+	m, err := sparse.NewFromCOO(n, n, src, dst, w, sparse.DupFirst)
+	if err != nil {
+		// The coordinates come from a valid CSR of the same shape.
+		panic(err)
+	}
+	return m
+}
+
+// sqrtLeftFactor returns U√S of the thin SVD of x (n x k, row-major).
+func sqrtLeftFactor(x []float64, n, k int) ([]float64, error) {
+	var svd mat.SVD
+	if !svd.Factorize(mat.NewDense(n, k, x), mat.SVDThin) {
+		return nil, fmt.Errorf("baseline: prone: the SVD of the propagated %d x %d embedding did not converge", n, k)
+	}
+	var u mat.Dense
+	svd.UTo(&u)
+	s := svd.Values(nil)
+	out := make([]float64, n*k)
+	for i := 0; i < n; i++ {
+		for j := 0; j < k; j++ {
+			out[i*k+j] = u.At(i, j) * math.Sqrt(s[j])
+		}
+	}
+	return out, nil
+}
+
+// unitRows scales each row of x (rows of k) to unit length, leaving zero
+// rows as they are.
+func unitRows(x []float64, k int) {
+	for i := 0; i+k <= len(x); i += k {
+		row := x[i : i+k]
+		var ss float64
+		for _, v := range row {
+			ss += v * v
+		}
+		if ss > 0 {
+			inv := 1 / math.Sqrt(ss)
+			for j := range row {
+				row[j] *= inv
+			}
+		}
+	}
+}
+
+// besselI returns the modified Bessel function of the first kind I_n(x)
+// for n ≥ 0 from its power series Σ_k (x/2)^{2k+n} / (k!·(k+n)!), which
+// for ProNE's small θ converges in a few terms.
+func besselI(n int, x float64) float64 {
+	h := x / 2
+	term := 1.0
+	for i := 1; i <= n; i++ {
+		term *= h / float64(i)
+	}
+	sum := term
+	for k := 1; k < 200; k++ {
+		term *= h * h / (float64(k) * float64(k+n))
+		sum += term
+		if term < 1e-17*sum {
+			break
+		}
+	}
+	return sum
+}
