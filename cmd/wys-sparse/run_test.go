@@ -363,7 +363,7 @@ func TestGraphMAT(t *testing.T) {
 
 // TestBaselineMethods runs the spectral baselines on the demo graph.
 func TestBaselineMethods(t *testing.T) {
-	for _, m := range []string{"svd", "eigenmaps", "netmf"} {
+	for _, m := range []string{"svd", "eigenmaps", "netmf", "prone"} {
 		code, stdout, stderr := runCLI(t, "-method", m, "-dim", "16", "-progress", "none")
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", m, code, stderr)
