@@ -60,7 +60,7 @@ var paper = map[string]map[string][2]float64{
 }
 
 // isBaseline reports whether a trainer is one of pipeline/baseline's
-// methods (the paper's SVD and EigenMaps, and NetMF, which the paper
+// methods (the paper's SVD and EigenMaps, and NetMF and ProNE, which the paper
 // does not have), which have no context types, no q and no objective.
 var isBaseline = baseline.IsMethod
 
@@ -80,7 +80,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	o := &options{}
 	fs := h.Flags
 	fs.StringVar(&o.datasets, "datasets", "ca-HepTh,ego-Facebook,PPI", "comma-separated datasets under -data with an asymproj/ split")
-	fs.StringVar(&o.trainers, "trainers", "dense,sparse", "trainers to run: dense, sparse, and the baselines svd, eigenmaps and netmf")
+	fs.StringVar(&o.trainers, "trainers", "dense,sparse", "trainers to run: dense, sparse, and the baselines svd, eigenmaps, netmf and prone")
 	fs.StringVar(&o.dims, "dims", "128,64", "embedding widths d (d/2 per side)")
 	fs.IntVar(&o.seeds, "seeds", 1, "runs per cell (seeds 1..n)")
 	fs.StringVar(&o.formulation, "formulation", "code", "objective formulation: code or paper")
@@ -193,12 +193,12 @@ func (o *options) split(h *benchmarks.Harness) error {
 	baselines := false
 	for _, tr := range o.trainerList {
 		if tr != "dense" && tr != "sparse" && !isBaseline(tr) {
-			return h.Usagef("-trainers: unknown trainer %q (want dense, sparse, svd, eigenmaps or netmf)", tr)
+			return h.Usagef("-trainers: unknown trainer %q (want dense, sparse, svd, eigenmaps, netmf or prone)", tr)
 		}
 		baselines = baselines || isBaseline(tr)
 	}
 	if baselines && o.contexts != "" {
-		return h.Usagef("-contexts: the baselines svd, eigenmaps and netmf have no context types; run them without -contexts")
+		return h.Usagef("-contexts: the baselines svd, eigenmaps, netmf and prone have no context types; run them without -contexts")
 	}
 	o.variantList = strings.Split(o.contexts, ",")
 	for _, v := range o.variantList {
@@ -338,7 +338,7 @@ func report(h *benchmarks.Harness, o *options, rows, objRows []string) string {
 	}
 	fmt.Fprintf(&b, "%d seed(s) per cell. Peak RSS is the process's high-water mark so far (cumulative over the run).\n\n", o.seeds)
 	if slices.ContainsFunc(o.trainerList, isBaseline) {
-		b.WriteString("Baselines (pipeline/baseline), as the paper's Table 1 defines them: svd is the truncated SVD of the training adjacency A = UΣVᵀ, L = UΣ^½ and R = VΣ^½, score L_u·R_v; eigenmaps are the eigenvectors of the normalised Laplacian with the smallest eigenvalues after the first, mapped back by D^{-1/2}, score Y_u·Y_v; netmf (not in the paper) is NetMF's small-window matrix log max(vol/(bT)·Σ_{r=1..T} P^r·D^{-1}, 1), T = 10, b = 1, factored as svd factors A. All keep rank d/2 (d/2 columns per side, as WYS's L and R), from lowrank.TopSVD, TopEigSym and, for netmf, a randomized SVD with 16 power iterations. The paper column is the paper's number for the row's method.\n\n")
+		b.WriteString("Baselines (pipeline/baseline), as the paper's Table 1 defines them: svd is the truncated SVD of the training adjacency A = UΣVᵀ, L = UΣ^½ and R = VΣ^½, score L_u·R_v; eigenmaps are the eigenvectors of the normalised Laplacian with the smallest eigenvalues after the first, mapped back by D^{-1/2}, score Y_u·Y_v; netmf (not in the paper) is NetMF's small-window matrix log max(vol/(bT)·Σ_{r=1..T} P^r·D^{-1}, 1), T = 10, b = 1, factored as svd factors A; prone (not in the paper) is ProNE with its authors' settings, a sparse factorization refined by spectral propagation, score Y_u·Y_v. All keep rank d/2 (d/2 columns per side, as WYS's L and R), from lowrank.TopSVD, TopEigSym and, for netmf, a randomized SVD with 16 power iterations. The paper column is the paper's number for the row's method.\n\n")
 	}
 	if o.contexts != "" {
 		fmt.Fprintf(&b, "Context variants: none (the C powers only), ppr (Personalized PageRank, restart probability %g), aa (Adamic–Adar), each extra type with its own learned entry of Q.\n\n", o.alpha)
