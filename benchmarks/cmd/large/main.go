@@ -1,10 +1,10 @@
 // Command large compares, on real graphs of millions of edges, the test
 // ROC-AUC each method reaches against wall-clock time: wys-sparse with its
-// defaults, and gensim skip-gram on DeepWalk walks
+// defaults, gensim skip-gram on DeepWalk walks
 // (benchmarks/gensim/deepwalk.py: 10 walks of 80 per node, window 10, 5
 // negatives, 2 workers by default), scored by Y·Y and by Y·Y′ (input
-// against output vectors), all with the project's AUC code on the same
-// split.
+// against output vectors), and, with -methods …,prone, ProNE
+// (pipeline/baseline), all with the project's AUC code on the same split.
 //
 //	go run ./benchmarks/cmd/large -plot benchmarks/results/large -out benchmarks/results/large.md
 //
@@ -79,7 +79,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	}
 	o.methods = map[string]bool{}
 	for _, m := range strings.Split(*methods, ",") {
-		if variant(m) == nil && m != "gensim" {
+		if variant(m) == nil && m != "gensim" && m != "prone" {
 			return h.Usagef("-methods: unknown method %q (want %s)", m, methodList(false))
 		}
 		o.methods[m] = true
@@ -98,6 +98,9 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	}
 	if o.methods["gensim"] {
 		fmt.Fprintf(&b, " gensim %s.", o.gensim.Describe())
+	}
+	if o.methods["prone"] {
+		fmt.Fprintf(&b, " ProNE: `wys-sparse -method prone -dim %d` (its authors' settings, %d columns as gensim's; the factorization's time counts).", 2*o.wys.Dim, o.wys.Dim)
 	}
 	b.WriteString(" Seconds from the training graph to each evaluation; evaluations included for wys, excluded for gensim.\n\n")
 	for _, rel := range strings.Split(o.graphs, ",") {
@@ -151,6 +154,13 @@ func compare(ctx context.Context, h *benchmarks.Harness, o *options, rel string)
 			return "", err
 		}
 		curves = append(curves, cs...)
+	}
+	if o.methods["prone"] {
+		c, err := runProNE(ctx, h, o.wys.Dim, o.seed, tg, split)
+		if err != nil {
+			return "", err
+		}
+		curves = append(curves, c)
 	}
 	if o.plot != "" {
 		path := o.plot + "-" + name + ".png"
@@ -209,7 +219,7 @@ func methodList(withFlags bool) string {
 		}
 		b.WriteString(", ")
 	}
-	return b.String() + "gensim"
+	return b.String() + "gensim, prone"
 }
 
 // runWYS trains the wys method v and records its curve.
