@@ -99,6 +99,9 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if o.methods[baseline.MethodNetMF] {
 		fmt.Fprintf(&b, " NetMF (pipeline/baseline; Qiu et al., WSDM 2018, small window T = 10, b = 1): U√S of the rank-%d SVD of its matrix, as its authors embed.", o.wys.Dim)
 	}
+	if o.methods[baseline.MethodProNE] {
+		fmt.Fprintf(&b, " ProNE (pipeline/baseline; Zhang et al., IJCAI 2019, its authors' settings): %d columns, as its authors embed.", o.wys.Dim)
+	}
 	b.WriteString("\n\n")
 	for _, name := range o.datasets {
 		text, err := evaluate(ctx, h, o, name)
@@ -115,7 +118,7 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 	o := &options{methods: map[string]bool{}}
 	fs := h.Flags
 	names := fs.String("datasets", "PPI,POS", "comma-separated datasets: PPI, POS")
-	methods := fs.String("methods", "wys,gensim", "methods to run: wys, gensim, netmf")
+	methods := fs.String("methods", "wys,gensim", "methods to run: wys, gensim, netmf, prone")
 	variants := fs.String("variants", "default", "comma-separated wys variants: default, or settings joined by + (code, paper, weighted, lr=X, batch=N, epochs=X, average=S), e.g. paper+weighted+lr=0.005")
 	features := fs.String("features", eval.DefaultFeatures, "comma-separated feature variants of wys to score (LR, L, R, L+R, each optionally +norm)")
 	ratios := fs.String("ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "comma-separated training ratios")
@@ -140,8 +143,8 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 		}
 	}
 	for _, m := range strings.Split(*methods, ",") {
-		if m != "wys" && m != "gensim" && m != baseline.MethodNetMF {
-			return nil, h.Usagef("-methods: unknown method %q (want wys, gensim, netmf)", m)
+		if m != "wys" && m != "gensim" && m != baseline.MethodNetMF && m != baseline.MethodProNE {
+			return nil, h.Usagef("-methods: unknown method %q (want wys, gensim, netmf, prone)", m)
 		}
 		o.methods[m] = true
 	}
@@ -229,8 +232,11 @@ func evaluate(ctx context.Context, h *benchmarks.Harness, o *options, name strin
 		}
 		rows = append(rows, r)
 	}
-	if o.methods[baseline.MethodNetMF] {
-		r, err := scoreNetMF(ctx, h, o, g, lab, splits, cfg)
+	for _, m := range []string{baseline.MethodNetMF, baseline.MethodProNE} {
+		if !o.methods[m] {
+			continue
+		}
+		r, err := scoreBaseline(ctx, h, o, m, g, lab, splits, cfg)
 		if err != nil {
 			return "", err
 		}
@@ -307,12 +313,13 @@ func scoreGensim(ctx context.Context, h *benchmarks.Harness, o *options, g *pipe
 	return row{name: "gensim DeepWalk", res: m, note: fmt.Sprintf("features Y (%d columns); embedded in %.0f s", o.gensim.Dim, last.Elapsed)}, nil
 }
 
-// scoreNetMF embeds the graph with NetMF at rank d (-dim), as its
-// authors do (d/2 per side would halve it), and scores U√S.
-func scoreNetMF(ctx context.Context, h *benchmarks.Harness, o *options, g *pipeline.Graph, lab *pipeline.MultiLabels, splits []eval.LabelSplit, cfg eval.MultiLabelConfig) (row, error) {
+// scoreBaseline embeds the graph with the baseline method (netmf or
+// prone) at d columns (-dim), as their authors do (d/2 per side would
+// halve it), and scores its L: U√S for NetMF, the embedding for ProNE.
+func scoreBaseline(ctx context.Context, h *benchmarks.Harness, o *options, method string, g *pipeline.Graph, lab *pipeline.MultiLabels, splits []eval.LabelSplit, cfg eval.MultiLabelConfig) (row, error) {
 	start := time.Now()
 	whole := &pipeline.Split{N: g.N(), IDs: g.IDs, Directed: g.Directed}
-	res, err := baseline.Run(ctx, g, whole, baseline.Config{Method: baseline.MethodNetMF, Dim: 2 * o.wys.Dim, Seed: o.seed}, nil)
+	res, err := baseline.Run(ctx, g, whole, baseline.Config{Method: method, Dim: 2 * o.wys.Dim, Seed: o.seed}, nil)
 	if err != nil {
 		return row{}, err
 	}
@@ -325,8 +332,12 @@ func scoreNetMF(ctx context.Context, h *benchmarks.Harness, o *options, g *pipel
 	if err != nil {
 		return row{}, err
 	}
-	fmt.Fprintf(h.Stderr, "  NetMF: %.0f s, Macro-F1 at 50%% %s\n", took.Seconds(), at50(m))
-	return row{name: "NetMF", res: m, note: fmt.Sprintf("features U√S (%d columns); embedded in %.0f s", f, took.Seconds())}, nil
+	name, what := "NetMF", "U√S"
+	if method == baseline.MethodProNE {
+		name, what = "ProNE", "the embedding"
+	}
+	fmt.Fprintf(h.Stderr, "  %s: %.0f s, Macro-F1 at 50%% %s\n", name, took.Seconds(), at50(m))
+	return row{name: name, res: m, note: fmt.Sprintf("features %s (%d columns); embedded in %.0f s", what, f, took.Seconds())}, nil
 }
 
 func at50(m *eval.MultiLabelResult) string {
