@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -38,16 +39,22 @@ const (
 //
 // factor returns F's rank-half SVD: proneSVD, the authors' randomized
 // SVD, in Run.
-func prone(ctx context.Context, g *pipeline.Graph, half, workers int, factor func(*sparse.CSR) (*lowrank.SVD, error)) ([]float32, error) {
+func prone(ctx context.Context, g *pipeline.Graph, half, workers int, factor func(*sparse.CSR) (*lowrank.SVD, error), rec pipeline.Recorder) ([]float32, error) {
 	a, err := unitUndirected(g.Adj)
 	if err != nil {
 		return nil, err
 	}
 	n := g.N()
+	note := func(msg string, args ...any) {
+		rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "factorize", Message: fmt.Sprintf(msg, args...)})
+	}
+	start := time.Now()
+	note("ProNE: the rank-%d SVD of the sparse matrix F (%d entries)", half, a.NNZ())
 	svd, err := factor(proneFactorMatrix(a))
 	if err != nil {
 		return nil, err
 	}
+	note("ProNE: F factored in %.1fs; spectral propagation (%d Chebyshev terms) and the SVD of the %d x %d result", time.Since(start).Seconds(), proneOrder, n, half)
 	e := make([]float64, n*half)
 	for i := 0; i < n; i++ {
 		for j, s := range svd.S {

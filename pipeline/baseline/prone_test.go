@@ -58,7 +58,7 @@ func TestProNE(t *testing.T) {
 	exact := func(f *sparse.CSR) (*lowrank.SVD, error) {
 		return lowrank.TopSVD(ctx, lowrank.NewCSROperator(f, 2), lowrank.TopOptions{Options: lowrank.Options{Rank: half, Seed: 1}, Tol: 1e-10, MaxIters: 500})
 	}
-	emb, err := prone(ctx, g, half, 2, exact)
+	emb, err := prone(ctx, g, half, 2, exact, pipeline.NopRecorder{})
 	if err != nil {
 		t.Fatal(err)
 	}
