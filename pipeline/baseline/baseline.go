@@ -149,14 +149,17 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	return res, nil
 }
 
-// symmetrise returns the pattern of A + Aᵀ with unit weights.
-func symmetrise(a *sparse.CSR) (*sparse.CSR, error) {
+// symmetrise returns the pattern of A + Aᵀ with unit weights, without
+// its diagonal when dropLoops.
+func symmetrise(a *sparse.CSR, dropLoops bool) (*sparse.CSR, error) {
 	n, _ := a.Dims()
 	var src, dst []int32
 	for v := 0; v < n; v++ {
 		idx, _ := a.Row(v)
 		for _, u := range idx {
-			src, dst = append(src, int32(v), u), append(dst, u, int32(v))
+			if !dropLoops || int(u) != v {
+				src, dst = append(src, int32(v), u), append(dst, u, int32(v))
+			}
 		}
 	}
 	return sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
@@ -251,7 +254,7 @@ func netmfMatrix(ctx context.Context, g *pipeline.Graph, window, workers int) ([
 	adj := g.Adj
 	if g.Directed {
 		var err error
-		if adj, err = symmetrise(adj); err != nil {
+		if adj, err = symmetrise(adj, false); err != nil {
 			return nil, err
 		}
 	}
@@ -285,7 +288,7 @@ func eigenmaps(ctx context.Context, g *pipeline.Graph, half int, seed uint64, wo
 	adj := g.Adj
 	if g.Directed {
 		// Eigenmaps need a symmetric graph: use A + Aᵀ.
-		sym, err := symmetrise(adj)
+		sym, err := symmetrise(adj, false)
 		if err != nil {
 			return nil, solve{}, err
 		}

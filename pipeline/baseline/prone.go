@@ -40,7 +40,7 @@ const (
 // factor returns F's rank-half SVD: proneSVD, the authors' randomized
 // SVD, in Run.
 func prone(ctx context.Context, g *pipeline.Graph, half, workers int, factor func(*sparse.CSR) (*lowrank.SVD, error), rec pipeline.Recorder) ([]float32, error) {
-	a, err := unitUndirected(g.Adj)
+	a, err := symmetrise(g.Adj, true) // ProNE's reader: unit weights, no self-loops
 	if err != nil {
 		return nil, err
 	}
@@ -89,22 +89,6 @@ func proneSVD(ctx context.Context, half int, seed uint64, workers int) func(*spa
 	return func(f *sparse.CSR) (*lowrank.SVD, error) {
 		return lowrank.RandomizedSVD(ctx, lowrank.NewCSROperator(f, workers), lowrank.Options{Rank: half, Seed: seed, Oversample: 10, PowerIters: 5})
 	}
-}
-
-// unitUndirected returns the pattern of A + Aᵀ without its diagonal,
-// with unit weights: the graph ProNE's reader builds from an edge list.
-func unitUndirected(adj *sparse.CSR) (*sparse.CSR, error) {
-	n, _ := adj.Dims()
-	var src, dst []int32
-	for v := 0; v < n; v++ {
-		idx, _ := adj.Row(v)
-		for _, u := range idx {
-			if int(u) != v {
-				src, dst = append(src, int32(v), u), append(dst, u, int32(v))
-			}
-		}
-	}
-	return sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
 }
 
 // proneFactorMatrix returns F of ProNE's sparse factorization on the
