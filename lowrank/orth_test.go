@@ -1,0 +1,101 @@
+package lowrank
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestOrthonormalizeTall checks CholeskyQR2 on a block of several
+// gramRows blocks: the Gram matrix against a plain sum over rows, the
+// same bits for 1 and 3 workers, and Q: orthonormal columns that span
+// Y (Y = Q·QᵀY).
+func TestOrthonormalizeTall(t *testing.T) {
+	m, l := 2*gramRows+1237, 7
+	rng := rand.New(rand.NewPCG(3, 4))
+	y := make([]float64, m*l)
+	for i := range y {
+		y[i] = rng.NormFloat64() * float64(1+i%l) // columns of different scales
+	}
+	g1 := gramUpper(y, m, l, 1)
+	if g3 := gramUpper(y, m, l, 3); !slices.Equal(g1, g3) {
+		t.Fatal("the Gram matrix depends on the number of workers")
+	}
+	for j := 0; j < l; j++ {
+		for k := j; k < l; k++ {
+			var want float64
+			for i := 0; i < m; i++ {
+				want += y[i*l+j] * y[i*l+k]
+			}
+			if math.Abs(g1[j*l+k]-want) > 1e-10*math.Abs(want)+1e-9 {
+				t.Errorf("Gram (%d, %d) = %v, want %v", j, k, g1[j*l+k], want)
+			}
+		}
+	}
+	q := slices.Clone(y)
+	if err := orthonormalize(q, m, l); err != nil {
+		t.Fatal(err)
+	}
+	got := mat.NewDense(m, l, q)
+	var gtg mat.Dense
+	gtg.Mul(got.T(), got)
+	for j := 0; j < l; j++ {
+		for k := 0; k < l; k++ {
+			if want := b2f(j == k); math.Abs(gtg.At(j, k)-want) > 1e-12 {
+				t.Fatalf("QᵀQ (%d, %d) = %v", j, k, gtg.At(j, k))
+			}
+		}
+	}
+	ym := mat.NewDense(m, l, y)
+	var c, back mat.Dense
+	c.Mul(got.T(), ym)
+	back.Mul(got, &c)
+	back.Sub(&back, ym)
+	if r := mat.Norm(&back, 2) / mat.Norm(ym, 2); r > 1e-12 {
+		t.Errorf("‖Y − Q·QᵀY‖ / ‖Y‖ = %.3g: Q does not span Y", r)
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestQRTall checks Y = Q·R and QᵀQ = I for qrTall with R wanted, on a
+// well-conditioned block (the CholeskyQR2 path), and on one whose last
+// column nearly repeats the first: cond(Y) ~ 1e5 (CholeskyQR2, whose
+// second pass then matters) and ~ 1e9 (the Householder path).
+func TestQRTall(t *testing.T) {
+	m, l := gramRows+999, 6
+	for _, eps := range []float64{1, 1e-5, 1e-9} {
+		rng := rand.New(rand.NewPCG(5, 6))
+		y := make([]float64, m*l)
+		for i := 0; i < m; i++ {
+			for j := 0; j < l; j++ {
+				y[i*l+j] = rng.NormFloat64()
+			}
+			y[i*l+l-1] = y[i*l] + eps*y[i*l+l-1]
+		}
+		q := slices.Clone(y)
+		r, err := qrTall(q, m, l, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		qm, ym := mat.NewDense(m, l, q), mat.NewDense(m, l, y)
+		var qtq, back mat.Dense
+		qtq.Mul(qm.T(), qm)
+		for j := 0; j < l; j++ {
+			qtq.Set(j, j, qtq.At(j, j)-1)
+		}
+		back.Mul(qm, r)
+		back.Sub(&back, ym)
+		if e, f := mat.Norm(&qtq, 2), mat.Norm(&back, 2)/mat.Norm(ym, 2); e > 1e-12 || f > 1e-12 {
+			t.Errorf("eps %g: ‖QᵀQ − I‖ = %.3g, ‖QR − Y‖/‖Y‖ = %.3g", eps, e, f)
+		}
+	}
+}
