@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	gonumblas "gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 
@@ -110,7 +111,14 @@ func qrTall(y []float64, m, l int, wantR bool) (*mat.Dense, error) {
 // positive definite.
 func cholQR(y []float64, m, l int) *mat.TriDense {
 	workers := runtime.GOMAXPROCS(0)
-	g := blas64.Symmetric{N: l, Stride: l, Uplo: blas.Upper, Data: gramUpper(y, m, l, workers)}
+	native := nativeBLAS()
+	a := blas64.General{Rows: m, Cols: l, Stride: l, Data: y}
+	g := blas64.Symmetric{N: l, Stride: l, Uplo: blas.Upper, Data: make([]float64, l*l)}
+	if native {
+		g.Data = gramUpper(y, m, l, workers)
+	} else {
+		blas64.Syrk(blas.Trans, 1, a, 0, g)
+	}
 	// Reject a Gram matrix whose condition would make the pass inaccurate:
 	// CholeskyQR2 is reliable while cond(Y) is below about 1e7.
 	var dmax, dmin float64 = 0, math.Inf(1)
@@ -131,6 +139,10 @@ func cholQR(y []float64, m, l int) *mat.TriDense {
 	r := &mat.TriDense{}
 	ch.UTo(r)
 	rt := r.RawTriangular()
+	if !native {
+		blas64.Trsm(blas.Right, blas.NoTrans, 1, rt, a)
+		return r
+	}
 	// Each row's solve is its own, so blocks of rows run in parallel.
 	_ = sparse.ParallelFor(context.Background(), (m+gramRows-1)/gramRows, workers, func(b int) {
 		lo, hi := b*gramRows, min(m, (b+1)*gramRows)
@@ -139,13 +151,22 @@ func cholQR(y []float64, m, l int) *mat.TriDense {
 	return r
 }
 
+// nativeBLAS reports whether blas64 runs gonum's own Go BLAS, whose
+// Syrk and Trsm run on one core (a build with -tags openblas hands
+// blas64 to OpenBLAS, which runs them threaded and faster than gramUpper).
+func nativeBLAS() bool {
+	_, ok := blas64.Implementation().(gonumblas.Implementation)
+	return ok
+}
+
 // gramRows is the number of rows in one block of the Gram matrix's sum
 // (and of cholQR's triangular solves).
 const gramRows = 8192
 
 // gramUpper returns the upper triangle of YᵀY (l x l, row-major) for the
-// m x l row-major block y: a partial sum per block of gramRows rows, in
-// parallel, added in block order, so the result does not depend on the
+// m x l row-major block y, for cholQR under gonum's own BLAS (see
+// nativeBLAS): a partial sum per block of gramRows rows, in parallel,
+// added in block order, so the result does not depend on the
 // number of workers. It reads y row by row, four rows at a time, where
 // blas64.Syrk's transposed product strides down the columns: on a
 // 326,000 x 138 block it took 1.5 s on one core against Syrk's 5.8 s.
