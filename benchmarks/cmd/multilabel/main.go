@@ -94,14 +94,21 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	b.WriteString(h.Header("Multi-label node classification (DeepWalk/node2vec protocol)"))
 	fmt.Fprintf(&b, "Whole graph, undirected, no self-loops, unweighted unless a variant says weighted. %d random splits per training ratio (seed %d), the same for every method; one-vs-rest logistic regression (C = %g, scikit-learn's objective, fitted to convergence) on the features; each test node gets its k most likely labels, k its true number of labels. Mean ± sample standard deviation over the splits.\n\n",
 		o.splits, o.seed, o.c)
-	fmt.Fprintf(&b, "wys: the sparse trainer's defaults (d = %d, epochs %s, seed %d) changed by each variant's settings (%s), features %s (eval.Features). gensim DeepWalk: %s.",
-		o.wys.Dim, epochsText(o.wys.Epochs), o.seed, variantsText(o.variants), strings.Join(o.features, ", "), o.gensim.Describe())
+	var says []string
+	if o.methods["wys"] {
+		says = append(says, fmt.Sprintf("wys: the sparse trainer's defaults (d = %d, epochs %s, seed %d) changed by each variant's settings (%s), features %s (eval.Features).",
+			o.wys.Dim, epochsText(o.wys.Epochs), o.seed, variantsText(o.variants), strings.Join(o.features, ", ")))
+	}
+	if o.methods["gensim"] {
+		says = append(says, fmt.Sprintf("gensim DeepWalk: %s.", o.gensim.Describe()))
+	}
 	if o.methods[baseline.MethodNetMF] {
-		fmt.Fprintf(&b, " NetMF (pipeline/baseline; Qiu et al., WSDM 2018, small window T = 10, b = 1): U√S of the rank-%d SVD of its matrix, as its authors embed.", o.wys.Dim)
+		says = append(says, fmt.Sprintf("NetMF (pipeline/baseline; Qiu et al., WSDM 2018, small window T = 10, b = 1): U√S of the rank-%d SVD of its matrix, as its authors embed.", o.wys.Dim))
 	}
 	if o.methods[baseline.MethodProNE] {
-		fmt.Fprintf(&b, " ProNE (pipeline/baseline; Zhang et al., IJCAI 2019, its authors' settings): %d columns, as its authors embed.", o.wys.Dim)
+		says = append(says, fmt.Sprintf("ProNE (pipeline/baseline; Zhang et al., IJCAI 2019, its authors' settings): %d columns, as its authors embed.", o.wys.Dim))
 	}
+	b.WriteString(strings.Join(says, " "))
 	b.WriteString("\n\n")
 	for _, name := range o.datasets {
 		text, err := evaluate(ctx, h, o, name)
