@@ -128,7 +128,7 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	case MethodNetMF:
 		res.L, res.R, err = netmf(ctx, g, half, cfg.Window, seed, workers)
 	case MethodProNE:
-		res.L, err = prone(ctx, g, half, workers, proneSVD(ctx, half, seed, workers), rec)
+		res.L, err = prone(ctx, g, half, workers, proneSVD(ctx, half, seed, workers, rec), rec)
 		res.R = res.L
 	default:
 		res.L, fit, err = eigenmaps(ctx, g, half, seed, workers, rec)

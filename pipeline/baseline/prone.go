@@ -85,10 +85,38 @@ func prone(ctx context.Context, g *pipeline.Graph, half, workers int, factor fun
 // edges held out, 128 columns) the test AUC was 97.82 with it and 96.45
 // with the converged TopSVD; on PPI's split at d = 128, 74.90 against
 // 74.49 (the authors' script: 74.60–75.11 over four sketch seeds).
-func proneSVD(ctx context.Context, half int, seed uint64, workers int) func(*sparse.CSR) (*lowrank.SVD, error) {
+func proneSVD(ctx context.Context, half int, seed uint64, workers int, rec pipeline.Recorder) func(*sparse.CSR) (*lowrank.SVD, error) {
+	const powerIters = 5
 	return func(f *sparse.CSR) (*lowrank.SVD, error) {
-		return lowrank.RandomizedSVD(ctx, lowrank.NewCSROperator(f, workers), lowrank.Options{Rank: half, Seed: seed, Oversample: 10, PowerIters: 5})
+		// RandomizedSVD applies F or Fᵀ 2·(powerIters + 1) times, each
+		// product followed by a re-orthonormalisation of like cost.
+		op := &progressOp{Operator: lowrank.NewCSROperator(f, workers), total: 2 * (powerIters + 1), rec: rec, start: time.Now()}
+		return lowrank.RandomizedSVD(ctx, op, lowrank.Options{Rank: half, Seed: seed, Oversample: 10, PowerIters: powerIters})
 	}
+}
+
+// progressOp records a Progress event of the factorize stage after each
+// product with its operator, out of total.
+type progressOp struct {
+	lowrank.Operator
+	done, total int
+	rec         pipeline.Recorder
+	start       time.Time
+}
+
+func (o *progressOp) MulBlockTo(ctx context.Context, dst, b []float64, k int) error {
+	defer o.tick()
+	return o.Operator.MulBlockTo(ctx, dst, b, k)
+}
+
+func (o *progressOp) MulTransBlockTo(ctx context.Context, dst, b []float64, k int) error {
+	defer o.tick()
+	return o.Operator.MulTransBlockTo(ctx, dst, b, k)
+}
+
+func (o *progressOp) tick() {
+	o.done++
+	o.rec.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "factorize", Done: int64(o.done), Total: int64(max(o.total, o.done)), Unit: "products", Elapsed: time.Since(o.start)})
 }
 
 // proneFactorMatrix returns F of ProNE's sparse factorization on the

@@ -68,9 +68,19 @@ func TestProNE(t *testing.T) {
 	}
 	// Run factors F as the authors do, with a randomized SVD of 5 power
 	// iterations, which on a graph this small nearly converges.
-	res, err := Run(ctx, g, nil, Config{Method: MethodProNE, Dim: 2 * half, Seed: 1, Workers: 2}, nil)
+	var progress []pipeline.Event
+	rec := pipeline.RecordFunc(func(e pipeline.Event) {
+		if e.Kind == pipeline.Progress {
+			progress = append(progress, e)
+		}
+	})
+	res, err := Run(ctx, g, nil, Config{Method: MethodProNE, Dim: 2 * half, Seed: 1, Workers: 2}, rec)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// One event per product of the randomized SVD: 1 + 2·5 + 1.
+	if n := len(progress); n != 12 || progress[n-1].Done != 12 || progress[n-1].Total != 12 {
+		t.Errorf("%d progress events, want 12 ending at 12 of 12: %+v", n, progress)
 	}
 	if worst := gramDiff(res.L, want, half); worst > 0.02 {
 		t.Errorf("Run: Y·Yᵀ differs from the dense twin's by up to %.3g", worst)
