@@ -151,7 +151,10 @@ func proneFactorMatrix(a *sparse.CSR) *sparse.CSR {
 // prone) for E, n x half row-major, and the unit-weight adjacency a.
 func propagate(ctx context.Context, a *sparse.CSR, e []float64, half, workers int) ([]float64, error) {
 	n, _ := a.Dims()
-	at := withUnitDiagonal(a)
+	at, err := withUnitDiagonal(a)
+	if err != nil {
+		return nil, err
+	}
 	da, _ := at.RowNormalize()
 	tmp := make([]float64, len(e))
 	// mulM sets dst = M·x = (1 − μ)x − D̃⁻¹Ã·x.
@@ -164,47 +167,48 @@ func propagate(ctx context.Context, a *sparse.CSR, e []float64, half, workers in
 		}
 		return nil
 	}
-	// next sets dst = M²·x − 2·x − prev: T_{i+1} = 2y·T_i − T_{i−1}
-	// with y = M²/2 − I.
-	next := func(dst, x, prev []float64) error {
+	// mulM2 sets dst = M²·x.
+	mulM2 := func(dst, x []float64) error {
 		if err := mulM(tmp, x); err != nil {
 			return err
 		}
-		if err := mulM(dst, tmp); err != nil {
-			return err
-		}
-		for i := range dst {
-			dst[i] -= 2*x[i] + prev[i]
-		}
-		return nil
+		return mulM(dst, tmp)
 	}
+	// coef is the Chebyshev coefficient of T_k: (−1)^k·2·I_k(θ), and
+	// I_0(θ) for k = 0.
+	coef := func(k int) float64 {
+		c := 2 * besselI(k, proneTheta)
+		if k == 0 {
+			c /= 2
+		}
+		if k%2 == 1 {
+			c = -c
+		}
+		return c
+	}
+	// T_0 = E and T_1 = M²E/2 − E, in y = M²/2 − I.
 	x0 := append([]float64(nil), e...)
 	x1 := make([]float64, len(e))
-	// T_1 = M²E/2 − E.
-	if err := mulM(tmp, e); err != nil {
-		return nil, err
-	}
-	if err := mulM(x1, tmp); err != nil {
+	if err := mulM2(x1, e); err != nil {
 		return nil, err
 	}
 	for i := range x1 {
 		x1[i] = 0.5*x1[i] - e[i]
 	}
 	conv := make([]float64, len(e))
-	c0, c1 := besselI(0, proneTheta), 2*besselI(1, proneTheta)
+	c0, c1 := coef(0), coef(1)
 	for i := range conv {
-		conv[i] = c0*x0[i] - c1*x1[i]
+		conv[i] = c0*x0[i] + c1*x1[i]
 	}
 	x2 := make([]float64, len(e))
 	for k := 2; k < proneOrder; k++ {
-		if err := next(x2, x1, x0); err != nil {
+		// T_k = 2y·T_{k−1} − T_{k−2} = M²·T_{k−1} − 2·T_{k−1} − T_{k−2}.
+		if err := mulM2(x2, x1); err != nil {
 			return nil, err
 		}
-		ck := 2 * besselI(k, proneTheta)
-		if k%2 == 1 {
-			ck = -ck
-		}
-		for i := range conv {
+		ck := coef(k)
+		for i := range x2 {
+			x2[i] -= 2*x1[i] + x0[i]
 			conv[i] += ck * x2[i]
 		}
 		x0, x1, x2 = x1, x2, x0
@@ -217,7 +221,7 @@ func propagate(ctx context.Context, a *sparse.CSR, e []float64, half, workers in
 }
 
 // withUnitDiagonal returns I + a for a without diagonal entries.
-func withUnitDiagonal(a *sparse.CSR) *sparse.CSR {
+func withUnitDiagonal(a *sparse.CSR) (*sparse.CSR, error) {
 	n, _ := a.Dims()
 	src := make([]int32, 0, a.NNZ()+n)
 	dst := make([]int32, 0, a.NNZ()+n)
@@ -229,12 +233,7 @@ func withUnitDiagonal(a *sparse.CSR) *sparse.CSR {
 			src, dst, w = append(src, int32(v)), append(dst, u), append(w, val[p])
 		}
 	}
-	m, err := sparse.NewFromCOO(n, n, src, dst, w, sparse.DupFirst)
-	if err != nil {
-		// The coordinates come from a valid CSR of the same shape.
-		panic(err)
-	}
-	return m
+	return sparse.NewFromCOO(n, n, src, dst, w, sparse.DupFirst)
 }
 
 // sqrtLeftFactor returns U√S of the thin SVD of x (n x k, row-major).
