@@ -113,10 +113,11 @@ func cholQR(y []float64, m, l int) *mat.TriDense {
 	workers := runtime.GOMAXPROCS(0)
 	native := nativeBLAS()
 	a := blas64.General{Rows: m, Cols: l, Stride: l, Data: y}
-	g := blas64.Symmetric{N: l, Stride: l, Uplo: blas.Upper, Data: make([]float64, l*l)}
+	g := blas64.Symmetric{N: l, Stride: l, Uplo: blas.Upper}
 	if native {
 		g.Data = gramUpper(y, m, l, workers)
 	} else {
+		g.Data = make([]float64, l*l)
 		blas64.Syrk(blas.Trans, 1, a, 0, g)
 	}
 	// Reject a Gram matrix whose condition would make the pass inaccurate:
