@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -46,13 +45,9 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err := h.Parse(); err != nil {
 		return err
 	}
-	var ps []int
-	for _, f := range strings.Split(parts, ",") {
-		p, err := strconv.Atoi(f)
-		if err != nil || p < 1 {
-			return h.Usagef("-partitions: %q is not a number of partitions", f)
-		}
-		ps = append(ps, p)
+	ps, err := h.Ints("partitions", parts, func(p int) bool { return p >= 1 }, "a number of partitions (at least 1)")
+	if err != nil {
+		return err
 	}
 	s, err := loadSplit(ctx, h, split, graph, seed)
 	if err != nil {

@@ -55,9 +55,12 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if def == "" {
 		return h.Usagef("-mode %q: want accuracy or timing", *mode)
 	}
-	ranks, err := parseInts(*ranksFlag, def)
+	if *ranksFlag == "" {
+		*ranksFlag = def
+	}
+	ranks, err := h.Ints("ranks", *ranksFlag, func(r int) bool { return r > 0 }, "a positive rank")
 	if err != nil {
-		return h.Usagef("-ranks: %v", err)
+		return err
 	}
 	var title, body string
 	if *mode == "accuracy" {
@@ -69,21 +72,6 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		return err
 	}
 	return h.WriteResult(h.Header(title) + fmt.Sprintf("BLAS: %s.\n\n", blasName) + body)
-}
-
-func parseInts(s, def string) ([]int, error) {
-	if s == "" {
-		s = def
-	}
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(f)
-		if err != nil || v <= 0 {
-			return nil, fmt.Errorf("bad rank %q", f)
-		}
-		out = append(out, v)
-	}
-	return out, nil
 }
 
 // accuracy returns the title and body of the accuracy table.

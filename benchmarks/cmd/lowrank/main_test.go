@@ -31,7 +31,8 @@ func TestUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"-mode", "speed"}, 2, "want accuracy or timing"},
-		{[]string{"-ranks", "16,x"}, 2, `bad rank "x"`},
+		{[]string{"-ranks", "16,x"}, 2, `-ranks: "x" is not a positive rank`},
+		{[]string{"-ranks", "16,0"}, 2, `-ranks: "0" is not a positive rank`},
 		{[]string{"-one", "rmat8"}, 2, "want graph:rank"},
 		{[]string{"-one", "nograph:4"}, 1, `unknown graph "nograph"`},
 	} {

@@ -33,7 +33,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -156,12 +155,9 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 		o.methods[m] = true
 	}
 	o.features = strings.Split(*features, ",")
-	for _, r := range strings.Split(*ratios, ",") {
-		v, err := strconv.ParseFloat(r, 64)
-		if err != nil || !(v > 0 && v < 1) {
-			return nil, h.Usagef("-ratios: %q is not a share in (0, 1)", r)
-		}
-		o.ratios = append(o.ratios, v)
+	var err error
+	if o.ratios, err = h.Floats("ratios", *ratios, func(r float64) bool { return r > 0 && r < 1 }, "a share in (0, 1)"); err != nil {
+		return nil, err
 	}
 	if o.splits < 1 || !(o.c > 0) {
 		return nil, h.Usagef("-splits %d, -C %v: want at least one split and a positive C", o.splits, o.c)

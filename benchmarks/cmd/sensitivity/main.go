@@ -12,9 +12,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/wys-project/wys/benchmarks"
@@ -45,11 +45,11 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		return err
 	}
 	var err error
-	if o.cvals, err = floats(*cs); err != nil {
-		return h.Usagef("-C: %v", err)
+	if o.cvals, err = h.Floats("C", *cs, func(c float64) bool { return c >= 1 && c == math.Trunc(c) }, "a number of powers (a positive integer)"); err != nil {
+		return err
 	}
-	if o.bvals, err = floats(*betas); err != nil {
-		return h.Usagef("-beta: %v", err)
+	if o.bvals, err = h.Floats("beta", *betas, func(b float64) bool { return b >= 0 }, "a weight β ≥ 0"); err != nil {
+		return err
 	}
 	var b strings.Builder
 	b.WriteString(h.Header("Sensitivity to C and β (the paper's Figure 4)"))
@@ -62,19 +62,6 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		b.WriteString(text)
 	}
 	return h.WriteResult(b.String())
-}
-
-// floats parses a comma-separated list of numbers.
-func floats(s string) ([]float64, error) {
-	var out []float64
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(f, 64)
-		if err != nil {
-			return nil, fmt.Errorf("bad number %q", f)
-		}
-		out = append(out, v)
-	}
-	return out, nil
 }
 
 // section runs the sweep and the fixed-Q baselines on one dataset and

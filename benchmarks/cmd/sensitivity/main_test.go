@@ -19,5 +19,6 @@ func TestSmoke(t *testing.T) {
 
 // TestUsage refuses a bad list of numbers before reading any data.
 func TestUsage(t *testing.T) {
-	smoke.Exit(t, command, []string{"-C", "5,ten", "-data", t.TempDir()}, 2, `bad number "ten"`)
+	smoke.Exit(t, command, []string{"-C", "5,ten", "-data", t.TempDir()}, 2, `-C: "ten" is not a number of powers`)
+	smoke.Exit(t, command, []string{"-C", "5,2.5", "-data", t.TempDir()}, 2, `-C: "2.5" is not a number of powers`)
 }

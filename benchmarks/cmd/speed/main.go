@@ -100,12 +100,9 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		return h.Usagef("no target: give -target or run the dense reference")
 	}
 	o.datasets = strings.Split(datasets, ",")
-	for _, s := range strings.Split(dims, ",") {
-		d, err := strconv.Atoi(s)
-		if err != nil || d < 2 || d%2 != 0 {
-			return h.Usagef("-dims: %q is not an even width of at least 2", s)
-		}
-		o.dims = append(o.dims, d)
+	var err error
+	if o.dims, err = h.Ints("dims", dims, func(d int) bool { return d >= 2 && d%2 == 0 }, "an even width of at least 2"); err != nil {
+		return err
 	}
 	for _, s := range strings.Split(variants, ",") {
 		v, err := parseVariant(s)

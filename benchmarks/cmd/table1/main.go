@@ -206,12 +206,9 @@ func (o *options) split(h *benchmarks.Harness) error {
 			return h.Usagef("-contexts %q: want none, ppr, aa or ppr+aa", v)
 		}
 	}
-	for _, s := range strings.Split(o.dims, ",") {
-		d, err := strconv.Atoi(s)
-		if err != nil || d <= 0 {
-			return h.Usagef("-dims: bad width %q", s)
-		}
-		o.dimList = append(o.dimList, d)
+	var err error
+	if o.dimList, err = h.Ints("dims", o.dims, func(d int) bool { return d >= 2 && d%2 == 0 }, "an even width of at least 2"); err != nil {
+		return err
 	}
 	if o.seeds < 1 {
 		return h.Usagef("-seeds %d: want at least 1", o.seeds)
