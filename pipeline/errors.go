@@ -37,6 +37,30 @@ func (e *ParseError) Error() string {
 
 func (e *ParseError) Unwrap() error { return e.Err }
 
+// SettingError is a configuration setting that cannot be used, found by
+// a Validate method before any work starts. Setting names the field as
+// the configuration's JSON form does (the run report's: "negative_block",
+// "C"), so that a front end can name its own flag for it; Value is the
+// value as set and Want what the setting accepts.
+type SettingError struct {
+	Pkg     string // the package whose configuration it is: "train", "reference", ...
+	Setting string
+	Value   any
+	Want    string
+}
+
+func (e *SettingError) Error() string {
+	return fmt.Sprintf("%s: %s = %s: %s", e.Pkg, e.Setting, e.ValueText(), e.Want)
+}
+
+// ValueText returns the value as a flag would be given: strings quoted.
+func (e *SettingError) ValueText() string {
+	if s, ok := e.Value.(string); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprint(e.Value)
+}
+
 // ErrNotFinite reports a NaN or infinite loss during training.
 var ErrNotFinite = errors.New("loss is not finite")
 

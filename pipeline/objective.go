@@ -123,25 +123,22 @@ func (c ObjectiveConfig) Resolve() ObjectiveConfig {
 // Validate reports a configuration that cannot be used.
 func (c ObjectiveConfig) Validate() error {
 	c = c.Resolve()
-	switch c.Formulation {
-	case FormulationCode, FormulationPaper:
-	default:
-		return fmt.Errorf("pipeline: unknown formulation %q (want %q or %q)", c.Formulation, FormulationCode, FormulationPaper)
+	bad := func(setting string, value any, want string) error {
+		return &SettingError{Pkg: "pipeline", Setting: setting, Value: value, Want: want}
 	}
-	if c.C < 1 {
-		return fmt.Errorf("pipeline: C = %d, want at least 1 transition-matrix power", c.C)
-	}
-	if c.C > 1000 {
-		return fmt.Errorf("pipeline: C = %d is above the limit of 1000 powers", c.C)
-	}
-	if math.IsNaN(c.Beta) || math.IsInf(c.Beta, 0) {
-		return fmt.Errorf("pipeline: beta = %v, want a finite number", c.Beta)
-	}
-	if !(c.PPR >= 0 && c.PPR < 1) {
-		return fmt.Errorf("pipeline: PPR restart probability %v, want 0 (off) or a number in (0, 1)", c.PPR)
-	}
-	if !(c.WalksPerNode > 0) || math.IsInf(c.WalksPerNode, 0) {
-		return fmt.Errorf("pipeline: walks per node = %v, want a positive number", c.WalksPerNode)
+	switch {
+	case c.Formulation != FormulationCode && c.Formulation != FormulationPaper:
+		return bad("formulation", string(c.Formulation), fmt.Sprintf("want %s (the authors' released numerics) or %s", FormulationCode, FormulationPaper))
+	case c.C < 1:
+		return bad("C", c.C, "want at least 1 transition-matrix power")
+	case c.C > 1000:
+		return bad("C", c.C, "want at most 1000 powers")
+	case math.IsNaN(c.Beta) || math.IsInf(c.Beta, 0):
+		return bad("beta", c.Beta, "want a finite weight")
+	case !(c.PPR >= 0 && c.PPR < 1):
+		return bad("ppr", c.PPR, "want a restart probability in (0, 1), e.g. 0.15, or 0 (off)")
+	case !(c.WalksPerNode > 0) || math.IsInf(c.WalksPerNode, 0):
+		return bad("walks_per_node", c.WalksPerNode, "want a positive number of walks per node")
 	}
 	return nil
 }

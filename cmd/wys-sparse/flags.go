@@ -531,7 +531,11 @@ func (c *config) validate() error {
 	var err error
 	switch {
 	case c.method != "wys":
-		err = c.Baseline.Validate()
+		// The objective's flags do not act on a baseline, but a value
+		// no method could use is still refused.
+		if err = c.Sparse.Objective.Validate(); err == nil {
+			err = c.Baseline.Validate()
+		}
 	case c.trainer == "dense":
 		err = c.Dense.Validate()
 	default:
@@ -541,9 +545,26 @@ func (c *config) validate() error {
 		err = c.Sparse.Validate()
 	}
 	if err != nil {
+		var se *pipeline.SettingError
+		if errors.As(err, &se) && settingFlags[se.Setting] != "" {
+			return usagef("-%s %s: %s", settingFlags[se.Setting], se.ValueText(), se.Want)
+		}
 		return usagef("%v", trimPackage(err.Error()))
 	}
 	return c.checkOutputs()
+}
+
+// settingFlags maps the settings that the libraries' Validate methods
+// name (pipeline.SettingError) to the flags that set them, so that a
+// refused value is reported under the flag the user gave.
+var settingFlags = map[string]string{
+	"dim": "dim", "epochs": "epochs", "batch_walks": "batch", "negatives": "negatives",
+	"negative_block": "negative-block", "optimizer": "optimizer", "lr": "lr", "qlr": "qlr",
+	"source": "source", "start": "start", "tolerance": "tol", "time_budget_ns": "time",
+	"average": "average", "eval_every_epochs": "eval-every", "patience": "patience",
+	"workers": "workers", "steps": "steps", "formulation": "formulation", "C": "C",
+	"beta": "beta", "ppr": "ppr", "walks_per_node": "walks-per-node", "method": "method",
+	"window": "C",
 }
 
 // checkFlags checks the values the libraries do not know about.
@@ -556,16 +577,8 @@ func (c *config) checkFlags() error {
 		return usagef("-dim %d must be even and at least 2 (d/2 per side of Y = [L | R])", c.Sparse.Dim)
 	case o.C < 1:
 		return usagef("-C %d: need at least one power of the transition matrix", o.C)
-	case c.Sparse.Source != train.SourceWalk && c.Sparse.Source != train.SourceFactored:
-		return usagef("-source %q: want walk (positives weighted by the walk steps, the default) or factored (by the rank -rank factored E[D])", c.Sparse.Source)
-	case c.Sparse.Start != "" && c.Sparse.Start != train.StartSpectral && c.Sparse.Start != train.StartRandom && c.Sparse.Start != train.StartLogSVD:
-		return usagef("-start %q: want spectral (L and R from the spectral factors), random (uniform noise) or log-svd (the SVD of the objective's log minimiser)", c.Sparse.Start)
-	case !(o.PPR >= 0 && o.PPR < 1):
-		return usagef("-ppr %v: the restart probability must be in (0, 1), e.g. 0.15 (0 turns the PPR context off)", o.PPR)
 	case c.trainer != "sparse" && c.trainer != "dense":
 		return usagef("-trainer %q: want sparse or dense", c.trainer)
-	case o.Formulation != pipeline.FormulationCode && o.Formulation != pipeline.FormulationPaper:
-		return usagef("-formulation %q: want code or paper", o.Formulation)
 	case !(c.testFraction >= 0 && c.testFraction < 1):
 		return usagef("-test-fraction %v: want a fraction in [0, 1)", c.testFraction)
 	case c.progress != "text" && c.progress != "json" && c.progress != "none":

@@ -68,15 +68,18 @@ func (c Config) Resolve() Config {
 
 // Validate reports a setting that cannot be used, before any work.
 func (c Config) Validate() error {
+	bad := func(setting string, value any, want string) error {
+		return &pipeline.SettingError{Pkg: "baseline", Setting: setting, Value: value, Want: want}
+	}
 	switch {
 	case c.Method != "" && !IsMethod(c.Method):
-		return fmt.Errorf("baseline: unknown method %q (want %s, %s, %s or %s)", c.Method, MethodSVD, MethodEigenmaps, MethodNetMF, MethodProNE)
+		return bad("method", c.Method, fmt.Sprintf("want %s, %s, %s or %s", MethodSVD, MethodEigenmaps, MethodNetMF, MethodProNE))
 	case c.Window < 0:
-		return fmt.Errorf("baseline: NetMF window %d, want at least 1 (0: %d)", c.Window, pipeline.DefaultC)
+		return bad("window", c.Window, fmt.Sprintf("want a NetMF window of at least 1 (0: %d)", pipeline.DefaultC))
 	case c.Dim < 0 || c.Dim == 1 || c.Dim%2 != 0:
-		return fmt.Errorf("baseline: dimension %d must be even and at least 2 (d/2 per side)", c.Dim)
+		return bad("dim", c.Dim, "want an even width of at least 2 (d/2 per side)")
 	case c.Workers < 0:
-		return fmt.Errorf("baseline: workers = %d, want at least 1 (0: all cores)", c.Workers)
+		return bad("workers", c.Workers, "want at least 1 (0: all cores)")
 	}
 	return nil
 }

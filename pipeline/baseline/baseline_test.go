@@ -2,6 +2,7 @@ package baseline
 
 import (
 	"context"
+	"errors"
 	"math"
 	"sort"
 	"strings"
@@ -263,6 +264,31 @@ func TestSolverProgress(t *testing.T) {
 		}
 		if last := evs[len(evs)-1]; notes == 0 && last.Done != last.Total {
 			t.Errorf("%s: converged, but the last event reads %d/%d", m, last.Done, last.Total)
+		}
+	}
+}
+
+// TestConfigValidate checks that each refused field is named as its JSON
+// form names it, with the value, for a front end to map to its flag.
+func TestConfigValidate(t *testing.T) {
+	t.Parallel()
+	if err := (Config{}).Validate(); err != nil {
+		t.Errorf("zero Config: %v", err)
+	}
+	for _, tc := range []struct {
+		cfg     Config
+		setting string
+		text    string
+	}{
+		{Config{Method: "lle"}, "method", `baseline: method = "lle": want svd, eigenmaps, netmf or prone`},
+		{Config{Window: -1}, "window", "baseline: window = -1: want a NetMF window of at least 1 (0: 10)"},
+		{Config{Dim: 3}, "dim", "baseline: dim = 3: want an even width of at least 2 (d/2 per side)"},
+		{Config{Workers: -2}, "workers", "baseline: workers = -2: want at least 1 (0: all cores)"},
+	} {
+		err := tc.cfg.Validate()
+		var se *pipeline.SettingError
+		if !errors.As(err, &se) || se.Setting != tc.setting || err.Error() != tc.text {
+			t.Errorf("%+v: got %v, want a SettingError of %q: %q", tc.cfg, err, tc.setting, tc.text)
 		}
 	}
 }

@@ -81,26 +81,24 @@ func (c Config) Validate() error {
 		return err
 	}
 	c = c.Resolve()
-	if c.Dim < 2 || c.Dim%2 != 0 {
-		return fmt.Errorf("reference: dimension %d must be even and at least 2 (d/2 per side)", c.Dim)
+	bad := func(setting string, value any, want string) error {
+		return &pipeline.SettingError{Pkg: "reference", Setting: setting, Value: value, Want: want}
 	}
-	if c.Steps < 1 {
-		return fmt.Errorf("reference: steps = %d, want at least 1", c.Steps)
-	}
-	if c.Optimizer != PercentDelta && c.Optimizer != Adam {
-		return fmt.Errorf("reference: unknown optimizer %q (want %q or %q)", c.Optimizer, PercentDelta, Adam)
-	}
-	if !(c.LR > 0) || math.IsInf(c.LR, 0) {
-		return fmt.Errorf("reference: learning rate %v, want a positive number", c.LR)
-	}
-	if c.EvalEvery < 1 {
-		return fmt.Errorf("reference: eval-every = %d, want at least 1", c.EvalEvery)
-	}
-	if c.Patience < 0 {
-		return fmt.Errorf("reference: patience = %d, want 0 (never stop early) or more", c.Patience)
-	}
-	if c.MemoryLimit < 0 {
-		return fmt.Errorf("reference: memory limit = %d, want 0 (the available memory) or more", c.MemoryLimit)
+	switch {
+	case c.Dim < 2 || c.Dim%2 != 0:
+		return bad("dim", c.Dim, "want an even width of at least 2 (d/2 per side)")
+	case c.Steps < 1:
+		return bad("steps", c.Steps, "want at least 1 full-batch step")
+	case c.Optimizer != PercentDelta && c.Optimizer != Adam:
+		return bad("optimizer", c.Optimizer, fmt.Sprintf("want %s or %s", PercentDelta, Adam))
+	case !(c.LR > 0) || math.IsInf(c.LR, 0):
+		return bad("lr", c.LR, "want a positive learning rate (0: the optimizer's default)")
+	case c.EvalEvery < 1:
+		return bad("eval_every_steps", c.EvalEvery, "want at least 1 step between evaluations")
+	case c.Patience < 0:
+		return bad("patience", c.Patience, "want 0 (never stop early) or more evaluations")
+	case c.MemoryLimit < 0:
+		return bad("memory_limit_bytes", c.MemoryLimit, "want 0 (90% of the available memory) or a positive limit")
 	}
 	return nil
 }

@@ -188,11 +188,11 @@ func TestConfigValidate(t *testing.T) {
 		{Config{}, ""},
 		{Config{Dim: 7}, "even"},
 		{Config{Steps: -1}, "steps"},
-		{Config{Optimizer: "sgd"}, "optimizer"},
+		{Config{Optimizer: "sgd"}, `optimizer = "sgd": want percentdelta or adam`},
 		{Config{LR: -1}, "learning rate"},
-		{Config{EvalEvery: -2}, "eval-every"},
+		{Config{EvalEvery: -2}, "eval_every_steps = -2"},
 		{Config{Patience: -1}, "patience"},
-		{Config{MemoryLimit: -1}, "memory limit"},
+		{Config{MemoryLimit: -1}, "memory_limit_bytes = -1"},
 		{Config{Objective: pipeline.ObjectiveConfig{Formulation: "both"}}, "formulation"},
 	} {
 		err := tc.cfg.Validate()

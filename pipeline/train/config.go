@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/wys-project/wys/pipeline"
@@ -376,6 +377,14 @@ func (c Config) Resolve(n, nnz int) Config {
 	return c
 }
 
+// orList returns the names as "a, b or c".
+func orList(names []string) string {
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 // zeroOrPositive reports whether x is 0 (the default) or a positive finite
 // number.
 func zeroOrPositive(x float64) bool { return x == 0 || (x > 0 && !math.IsInf(x, 0)) }
@@ -387,62 +396,67 @@ func (c Config) Validate() error {
 	if err := c.Objective.Validate(); err != nil {
 		return err
 	}
+	bad := func(setting string, value any, want string) error {
+		return &pipeline.SettingError{Pkg: "train", Setting: setting, Value: value, Want: want}
+	}
 	switch {
 	case c.Dim < 0 || c.Dim == 1 || c.Dim%2 != 0:
-		return fmt.Errorf("train: dimension %d must be even and at least 2 (Y = [L | R], d/2 per side)", c.Dim)
+		return bad("dim", c.Dim, "want an even width of at least 2 (Y = [L | R], d/2 per side)")
 	case !zeroOrPositive(c.Epochs):
-		return fmt.Errorf("train: epochs = %v, want a positive number (0: the default length)", c.Epochs)
+		return bad("epochs", c.Epochs, "want a positive number (0: the default length)")
 	case c.BatchWalks < 0:
-		return fmt.Errorf("train: batch size %d, want at least 1 walk (0: 256)", c.BatchWalks)
+		return bad("batch_walks", c.BatchWalks, "want at least 1 walk per minibatch (0: the default)")
 	case c.NegativeBlock < NegativePairs || c.NegativeBlock > MaxNegativeBlock:
-		return fmt.Errorf("train: negative block = %d, want 1 to %d rows per side, %d (pairs drawn one by one) or 0 (the default)", c.NegativeBlock, MaxNegativeBlock, NegativePairs)
+		return bad("negative_block", c.NegativeBlock, fmt.Sprintf("want 1 to %d rows per side, %d (pairs drawn one by one) or 0 (the default)", MaxNegativeBlock, NegativePairs))
 	case c.Negatives < 0 || c.Negatives > MaxNegatives:
-		return fmt.Errorf("train: negatives = %d, want 1 to %d per positive pair (0: 1; the estimator is unbiased with any number, more only lower its variance)", c.Negatives, MaxNegatives)
+		return bad("negatives", c.Negatives, fmt.Sprintf("want 1 to %d per positive pair (0: 1; the estimator is unbiased with any number, more only lower its variance)", MaxNegatives))
 	case c.Optimizer != "" && !slices.Contains(optimizers, c.Optimizer):
-		return fmt.Errorf("train: unknown optimizer %q (want %q, %q, %q, %q or %q)", c.Optimizer, optimizers[0], optimizers[1], optimizers[2], optimizers[3], optimizers[4])
+		return bad("optimizer", c.Optimizer, "want "+orList(optimizers))
 	case !zeroOrPositive(c.LR):
-		return fmt.Errorf("train: learning rate %v, want a positive number (0: the optimizer's default)", c.LR)
+		return bad("lr", c.LR, "want a positive learning rate (0: the optimizer's default)")
 	case !zeroOrPositive(c.QLR):
-		return fmt.Errorf("train: attention learning rate %v, want a positive number (0: 0.005)", c.QLR)
+		return bad("qlr", c.QLR, "want a positive learning rate for q (0: 0.005)")
 	case c.Source != "" && c.Source != SourceWalk && c.Source != SourceFactored:
-		return fmt.Errorf("train: unknown source of positives %q (want %q or %q)", c.Source, SourceWalk, SourceFactored)
+		return bad("source", c.Source, fmt.Sprintf("want %s (positives weighted by the walk steps, the default) or %s (by the factored E[D])", SourceWalk, SourceFactored))
 	case c.Start != "" && c.Start != StartSpectral && c.Start != StartRandom && c.Start != StartLogSVD:
-		return fmt.Errorf("train: start %q: want %s, %s or %s", c.Start, StartSpectral, StartRandom, StartLogSVD)
+		return bad("start", c.Start, fmt.Sprintf("want %s (L and R from the spectral factors), %s (uniform noise) or %s (the SVD of the objective's log minimiser)", StartSpectral, StartRandom, StartLogSVD))
 	case c.FactorRank < 0:
-		return fmt.Errorf("train: factorization rank %d, want at least 1 (0: d/2)", c.FactorRank)
+		return bad("factor_rank", c.FactorRank, "want a rank of at least 1 (0: d/2)")
 	case !zeroOrPositive(c.Tolerance):
-		return fmt.Errorf("train: tolerance %v, want a positive train-AUC gain (0: %v)", c.Tolerance, DefaultTolerance)
+		return bad("tolerance", c.Tolerance, fmt.Sprintf("want a positive train-AUC gain (0: %v)", DefaultTolerance))
 	case c.TimeBudget < 0:
-		return fmt.Errorf("train: time budget %v, want a positive duration (0: none)", c.TimeBudget)
+		return bad("time_budget_ns", c.TimeBudget, "want a positive duration (0: none)")
 	case !(c.Average >= 0 && c.Average <= 1):
-		return fmt.Errorf("train: average = %v, want the share of the run to average over, from 0 (off) to 1", c.Average)
+		return bad("average", c.Average, "want the share of the run to average over, from 0 (off) to 1")
 	case c.Average > 0 && (c.Converge || c.TimeBudget > 0):
-		return fmt.Errorf("train: averaging the run's last %v needs a run of known length; drop the convergence rule or the time budget, or the averaging", c.Average)
+		return bad("average", c.Average, "averaging needs a run of known length; drop the convergence rule or the time budget, or the averaging")
 	case !zeroOrPositive(c.EvalEvery):
-		return fmt.Errorf("train: eval-every = %v epochs, want a positive number (0: a twentieth of the run)", c.EvalEvery)
-	case c.EvalPairs < 0 || c.Patience < 0:
-		return fmt.Errorf("train: eval pairs %d and patience %d cannot be negative", c.EvalPairs, c.Patience)
+		return bad("eval_every_epochs", c.EvalEvery, "want a positive number of epochs (0: a twentieth of the run)")
+	case c.EvalPairs < 0:
+		return bad("eval_pairs", c.EvalPairs, "want a positive number of pairs (0: the default)")
+	case c.Patience < 0:
+		return bad("patience", c.Patience, "want a number of evaluations (0: never stop early)")
 	case c.Workers < 0:
-		return fmt.Errorf("train: workers = %d, want at least 1 (0: all cores)", c.Workers)
+		return bad("workers", c.Workers, "want at least 1 (0: all cores)")
 	case c.MemoryLimit < 0:
-		return fmt.Errorf("train: memory limit %d bytes, want a positive limit (0: 90%% of the available memory)", c.MemoryLimit)
+		return bad("memory_limit_bytes", c.MemoryLimit, "want a positive limit (0: 90% of the available memory)")
 	case c.CheckpointEvery < 0:
-		return fmt.Errorf("train: checkpoint interval %v, want a positive duration (0: 5 minutes)", c.CheckpointEvery)
+		return bad("checkpoint_every", c.CheckpointEvery, "want a positive duration (0: 5 minutes)")
 	}
 	if c.FixedQ != nil {
 		want := c.Objective.Contexts()
 		if len(c.FixedQ) != want {
-			return fmt.Errorf("train: fixed Q has %d entries, want %d (C = %d and the extra context types)", len(c.FixedQ), want, c.Objective.Resolve().C)
+			return bad("fixed_q", c.FixedQ, fmt.Sprintf("has %d entries, want %d (C = %d and the extra context types)", len(c.FixedQ), want, c.Objective.Resolve().C))
 		}
 		var s float64
 		for _, x := range c.FixedQ {
 			if !(x >= 0) || math.IsInf(x, 0) {
-				return fmt.Errorf("train: fixed Q entry %v is not a non-negative number", x)
+				return bad("fixed_q", c.FixedQ, fmt.Sprintf("entry %v is not a non-negative number", x))
 			}
 			s += x
 		}
 		if s == 0 {
-			return fmt.Errorf("train: fixed Q sums to 0")
+			return bad("fixed_q", c.FixedQ, "sums to 0; want a positive weight somewhere")
 		}
 	}
 	return nil

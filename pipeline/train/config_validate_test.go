@@ -1,6 +1,7 @@
 package train_test
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -57,7 +58,7 @@ func TestConfigValidate(t *testing.T) {
 		{"average with a time budget", train.Config{Average: 0.5, TimeBudget: time.Minute}, "averaging"},
 		{"NaN tolerance", train.Config{Tolerance: nan}, "tolerance"},
 		{"negative tolerance", train.Config{Tolerance: -0.1}, "tolerance"},
-		{"negative time budget", train.Config{TimeBudget: -time.Second}, "time budget"},
+		{"negative time budget", train.Config{TimeBudget: -time.Second}, "time_budget_ns = -1s"},
 		{"negatives above the maximum", train.Config{Negatives: train.MaxNegatives + 1}, "negatives"},
 		{"negatives at the maximum", train.Config{Negatives: train.MaxNegatives}, ""},
 		{"fixed Q", train.Config{FixedQ: ten(0)}, ""},
@@ -70,45 +71,45 @@ func TestConfigValidate(t *testing.T) {
 		{"C above 1000", train.Config{Objective: pipeline.ObjectiveConfig{C: 1001}}, "C = 1001"},
 		{"NaN beta", train.Config{Objective: pipeline.ObjectiveConfig{Beta: nan}}, "beta"},
 		{"infinite beta", train.Config{Objective: pipeline.ObjectiveConfig{Beta: inf}}, "beta"},
-		{"PPR 1", train.Config{Objective: pipeline.ObjectiveConfig{PPR: 1}}, "PPR"},
-		{"negative PPR", train.Config{Objective: pipeline.ObjectiveConfig{PPR: -0.1}}, "PPR"},
-		{"negative walks", train.Config{Objective: pipeline.ObjectiveConfig{WalksPerNode: -1}}, "walks per node"},
-		{"infinite walks", train.Config{Objective: pipeline.ObjectiveConfig{WalksPerNode: inf}}, "walks per node"},
+		{"PPR 1", train.Config{Objective: pipeline.ObjectiveConfig{PPR: 1}}, "ppr = 1"},
+		{"negative PPR", train.Config{Objective: pipeline.ObjectiveConfig{PPR: -0.1}}, "ppr = -0.1"},
+		{"negative walks", train.Config{Objective: pipeline.ObjectiveConfig{WalksPerNode: -1}}, "walks_per_node = "},
+		{"infinite walks", train.Config{Objective: pipeline.ObjectiveConfig{WalksPerNode: inf}}, "walks_per_node = "},
 
 		// Rejected values of each field.
-		{"dim 1", train.Config{Dim: 1}, "dimension 1"},
-		{"odd dim", train.Config{Dim: 5}, "dimension 5"},
-		{"negative dim", train.Config{Dim: -2}, "dimension -2"},
+		{"dim 1", train.Config{Dim: 1}, "dim = 1"},
+		{"odd dim", train.Config{Dim: 5}, "dim = 5"},
+		{"negative dim", train.Config{Dim: -2}, "dim = -2"},
 		{"negative epochs", train.Config{Epochs: -1}, "epochs"},
 		{"NaN epochs", train.Config{Epochs: nan}, "epochs"},
 		{"infinite epochs", train.Config{Epochs: inf}, "epochs"},
-		{"negative batch", train.Config{BatchWalks: -1}, "batch size"},
+		{"negative batch", train.Config{BatchWalks: -1}, "batch_walks = -1"},
 		{"negative negatives", train.Config{Negatives: -1}, "negatives"},
-		{"unknown optimizer", train.Config{Optimizer: "adagrad"}, "optimizer"},
+		{"unknown optimizer", train.Config{Optimizer: "adagrad"}, `optimizer = "adagrad": want adam, rmsprop, rowrms, sgd or percentdelta`},
 		{"optimizer case", train.Config{Optimizer: "Adam"}, "optimizer"},
-		{"negative lr", train.Config{LR: -0.1}, "learning rate"},
+		{"negative lr", train.Config{LR: -0.1}, "lr = -0.1"},
 		{"NaN lr", train.Config{LR: nan}, "learning rate"},
 		{"infinite lr", train.Config{LR: inf}, "learning rate"},
-		{"negative qlr", train.Config{QLR: -0.1}, "attention learning rate"},
-		{"NaN qlr", train.Config{QLR: nan}, "attention learning rate"},
-		{"infinite qlr", train.Config{QLR: inf}, "attention learning rate"},
-		{"unknown source", train.Config{Source: "svd"}, "source"},
-		{"unknown start", train.Config{Start: "zeros"}, "start"},
-		{"negative rank", train.Config{FactorRank: -1}, "rank"},
-		{"negative eval every", train.Config{EvalEvery: -1}, "eval-every"},
-		{"NaN eval every", train.Config{EvalEvery: nan}, "eval-every"},
-		{"infinite eval every", train.Config{EvalEvery: inf}, "eval-every"},
-		{"negative eval pairs", train.Config{EvalPairs: -1}, "eval pairs"},
+		{"negative qlr", train.Config{QLR: -0.1}, "qlr = "},
+		{"NaN qlr", train.Config{QLR: nan}, "qlr = "},
+		{"infinite qlr", train.Config{QLR: inf}, "qlr = "},
+		{"unknown source", train.Config{Source: "svd"}, `source = "svd"`},
+		{"unknown start", train.Config{Start: "zeros"}, `start = "zeros"`},
+		{"negative rank", train.Config{FactorRank: -1}, "factor_rank = -1"},
+		{"negative eval every", train.Config{EvalEvery: -1}, "eval_every_epochs = "},
+		{"NaN eval every", train.Config{EvalEvery: nan}, "eval_every_epochs = "},
+		{"infinite eval every", train.Config{EvalEvery: inf}, "eval_every_epochs = "},
+		{"negative eval pairs", train.Config{EvalPairs: -1}, "eval_pairs = -1"},
 		{"negative patience", train.Config{Patience: -1}, "patience"},
 		{"negative workers", train.Config{Workers: -1}, "workers"},
-		{"negative memory limit", train.Config{MemoryLimit: -1}, "memory limit"},
-		{"negative checkpoint interval", train.Config{CheckpointEvery: -time.Second}, "checkpoint interval"},
-		{"fixed Q too short", train.Config{FixedQ: []float64{1, 1}}, "fixed Q has 2 entries, want 10"},
+		{"negative memory limit", train.Config{MemoryLimit: -1}, "memory_limit_bytes = -1"},
+		{"negative checkpoint interval", train.Config{CheckpointEvery: -time.Second}, "checkpoint_every = -1s"},
+		{"fixed Q too short", train.Config{FixedQ: []float64{1, 1}}, "has 2 entries, want 10"},
 		{"fixed Q without the extra contexts", train.Config{Objective: pipeline.ObjectiveConfig{C: 2, PPR: 0.15}, FixedQ: []float64{1, 1}}, "want 3"},
-		{"empty fixed Q", train.Config{FixedQ: []float64{}}, "fixed Q has 0 entries"},
-		{"negative fixed Q", train.Config{FixedQ: ten(-0.5)}, "fixed Q entry -0.5"},
-		{"NaN fixed Q", train.Config{FixedQ: ten(nan)}, "fixed Q entry NaN"},
-		{"infinite fixed Q", train.Config{FixedQ: ten(inf)}, "fixed Q entry +Inf"},
+		{"empty fixed Q", train.Config{FixedQ: []float64{}}, "has 0 entries"},
+		{"negative fixed Q", train.Config{FixedQ: ten(-0.5)}, "entry -0.5 is not"},
+		{"NaN fixed Q", train.Config{FixedQ: ten(nan)}, "entry NaN is not"},
+		{"infinite fixed Q", train.Config{FixedQ: ten(inf)}, "entry +Inf is not"},
 		{"fixed Q of zeros", train.Config{FixedQ: make([]float64, 10)}, "sums to 0"},
 	}
 	for _, c := range cases {
@@ -123,6 +124,12 @@ func TestConfigValidate(t *testing.T) {
 				t.Errorf("error %q does not mention %q", err, c.mention)
 			case err != nil && !strings.HasPrefix(err.Error(), "train: ") && !strings.HasPrefix(err.Error(), "pipeline: "):
 				t.Errorf("error %q does not start with the package name", err)
+			}
+			// Every rejected field is named for a front end to map to
+			// its flag.
+			var se *pipeline.SettingError
+			if err != nil && !errors.As(err, &se) {
+				t.Errorf("error %q is not a *pipeline.SettingError", err)
 			}
 		})
 	}

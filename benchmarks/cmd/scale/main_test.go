@@ -98,5 +98,5 @@ func TestNegativeBlock(t *testing.T) {
 	smoke.Children(t, "scale")
 	args := []string{"-min", "5", "-max", "5", "-epochs", "1", "-dim", "8", "-dense-max", "0", "-rank", "0", "-optimizer", "rowrms", "-negative-block", "4"}
 	smoke.Run(t, command, args, "sparse trainer with default settings but the optimizer rowrms and negatives in blocks of 4 x 4 pairs, d = 8", "\n| 5 | ")
-	smoke.Exit(t, command, []string{"-negative-block", "999", "-data", t.TempDir()}, 2, "-negative-block: train: negative block = 999")
+	smoke.Exit(t, command, []string{"-negative-block", "999", "-data", t.TempDir()}, 2, "-negative-block: train: negative_block = 999")
 }
