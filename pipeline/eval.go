@@ -87,3 +87,91 @@ func PairAUC(l, r []float32, half int, pos, neg []Pair) float64 {
 	}
 	return AUC(ScorePairs(l, r, half, pos), ScorePairs(l, r, half, neg))
 }
+
+// AveragePrecision returns the average precision of scores pos
+// (positives) against neg (negatives) as scikit-learn's
+// average_precision_score computes it: Σ_n (R_n − R_{n−1})·P_n over the
+// distinct scores n in decreasing order, where P_n and R_n are the
+// precision and recall of calling every pair scoring at least n
+// positive (tied pairs enter together). It is the area under the
+// precision-recall curve without interpolation; a random scoring gets
+// the share of positives, |pos|/(|pos|+|neg|). It returns NaN when pos
+// is empty or a score is NaN.
+func AveragePrecision(pos, neg []float64) float64 {
+	if len(pos) == 0 {
+		return math.NaN()
+	}
+	type scored struct {
+		s   float64
+		pos bool
+	}
+	all := make([]scored, 0, len(pos)+len(neg))
+	for _, v := range pos {
+		all = append(all, scored{v, true})
+	}
+	for _, v := range neg {
+		all = append(all, scored{v, false})
+	}
+	for _, x := range all {
+		if math.IsNaN(x.s) {
+			return math.NaN()
+		}
+	}
+	slices.SortFunc(all, func(a, b scored) int {
+		switch {
+		case a.s > b.s:
+			return -1
+		case a.s < b.s:
+			return 1
+		}
+		return 0
+	})
+	var ap float64
+	tp, seen := 0, 0
+	for i := 0; i < len(all); {
+		j := i
+		newTP := 0
+		for j < len(all) && all[j].s == all[i].s {
+			if all[j].pos {
+				newTP++
+			}
+			j++
+		}
+		tp += newTP
+		seen = j
+		ap += float64(newTP) / float64(len(pos)) * float64(tp) / float64(seen)
+		i = j
+	}
+	return ap
+}
+
+// HitsAtK returns Hits@k as the Open Graph Benchmark's link-prediction
+// evaluator defines it: the share of positives that score strictly above
+// the k-th highest negative score (1 when there are fewer than k
+// negatives). It returns NaN when pos is empty, k < 1 or a score is NaN.
+func HitsAtK(pos, neg []float64, k int) float64 {
+	if len(pos) == 0 || k < 1 {
+		return math.NaN()
+	}
+	for _, v := range neg {
+		if math.IsNaN(v) {
+			return math.NaN()
+		}
+	}
+	if len(neg) < k {
+		return 1
+	}
+	n := slices.Clone(neg)
+	slices.Sort(n)
+	kth := n[len(n)-k]
+	hits := 0
+	for _, v := range pos {
+		if math.IsNaN(v) {
+			return math.NaN()
+		}
+		if v > kth {
+			hits++
+		}
+	}
+	return float64(hits) / float64(len(pos))
+}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -117,5 +118,117 @@ func TestAUCStdErr(t *testing.T) {
 	}
 	if got := AUCStdErr(1, 10, 10); got != 0 {
 		t.Errorf("AUCStdErr(1, 10, 10) = %v, want 0", got)
+	}
+}
+
+// bruteAP is average precision from its definition: for every distinct
+// score t, from the highest, the precision and recall of calling each
+// pair scoring at least t positive, counted afresh.
+func bruteAP(pos, neg []float64) float64 {
+	ts := append(append([]float64(nil), pos...), neg...)
+	slices.Sort(ts)
+	ts = slices.Compact(ts)
+	slices.Reverse(ts)
+	var ap, prevRecall float64
+	for _, t := range ts {
+		var tp, fp float64
+		for _, v := range pos {
+			if v >= t {
+				tp++
+			}
+		}
+		for _, v := range neg {
+			if v >= t {
+				fp++
+			}
+		}
+		recall := tp / float64(len(pos))
+		ap += (recall - prevRecall) * tp / (tp + fp)
+		prevRecall = recall
+	}
+	return ap
+}
+
+// TestAveragePrecision checks against scikit-learn 1.2.1's
+// average_precision_score on three small cases (ties across and within
+// the classes), and against bruteAP on random scores with many ties.
+func TestAveragePrecision(t *testing.T) {
+	for _, tc := range []struct {
+		pos, neg []float64
+		want     float64 // average_precision_score([1]*len(pos)+[0]*len(neg), pos+neg)
+	}{
+		{[]float64{0.9, 0.8, 0.8, 0.3, 0.1}, []float64{0.8, 0.7, 0.3, 0.2, 0.05, 0}, 0.7253968253968254},
+		{[]float64{3, 1, 2, 2, 5}, []float64{2, 2, 4, 0, 1, 1, 3}, 0.5909090909090908},
+		{[]float64{1, 1}, []float64{1, 1, 1}, 0.4},
+	} {
+		if got := AveragePrecision(tc.pos, tc.neg); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("AveragePrecision(%v, %v) = %v, scikit-learn %v", tc.pos, tc.neg, got, tc.want)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 200; trial++ {
+		pos := make([]float64, 1+rng.IntN(30))
+		neg := make([]float64, rng.IntN(30))
+		levels := 1 + rng.IntN(10)
+		for i := range pos {
+			pos[i] = float64(rng.IntN(levels) + rng.IntN(3))
+		}
+		for i := range neg {
+			neg[i] = float64(rng.IntN(levels))
+		}
+		if got, want := AveragePrecision(pos, neg), bruteAP(pos, neg); math.Abs(got-want) > 1e-12 {
+			t.Fatalf("trial %d: AveragePrecision = %v, brute force %v (pos %v, neg %v)", trial, got, want, pos, neg)
+		}
+	}
+	if !math.IsNaN(AveragePrecision(nil, []float64{1})) || !math.IsNaN(AveragePrecision([]float64{math.NaN()}, nil)) {
+		t.Error("want NaN without positives or with a NaN score")
+	}
+	if got := AveragePrecision([]float64{1, 2}, nil); got != 1 {
+		t.Errorf("without negatives: %v, want 1", got)
+	}
+}
+
+// TestHitsAtK checks against counting, for each positive, the negatives
+// that score at least as high (a hit when fewer than k do), and OGB's
+// rule of 1 when there are fewer than k negatives.
+func TestHitsAtK(t *testing.T) {
+	if got := HitsAtK([]float64{5, 3, 2, 1}, []float64{4, 2, 2, 0}, 2); got != 0.5 {
+		t.Errorf("Hits@2 = %v, want 0.5 (5 and 3 beat the second negative, 2; 2 ties it)", got)
+	}
+	if got := HitsAtK([]float64{0}, []float64{1, 2}, 3); got != 1 {
+		t.Errorf("Hits@3 with 2 negatives = %v, want 1 (OGB's rule)", got)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 200; trial++ {
+		pos := make([]float64, 1+rng.IntN(20))
+		neg := make([]float64, rng.IntN(40))
+		for i := range pos {
+			pos[i] = float64(rng.IntN(8))
+		}
+		for i := range neg {
+			neg[i] = float64(rng.IntN(8))
+		}
+		k := 1 + rng.IntN(10)
+		if len(neg) < k {
+			continue
+		}
+		var hits float64
+		for _, p := range pos {
+			above := 0
+			for _, n := range neg {
+				if n >= p {
+					above++
+				}
+			}
+			if above < k {
+				hits++
+			}
+		}
+		if got, want := HitsAtK(pos, neg, k), hits/float64(len(pos)); got != want {
+			t.Fatalf("trial %d: Hits@%d = %v, counted %v", trial, k, got, want)
+		}
+	}
+	if !math.IsNaN(HitsAtK(nil, []float64{1}, 1)) || !math.IsNaN(HitsAtK([]float64{1}, []float64{1}, 0)) || !math.IsNaN(HitsAtK([]float64{1}, []float64{math.NaN()}, 1)) {
+		t.Error("want NaN without positives, with k < 1 or with a NaN score")
 	}
 }

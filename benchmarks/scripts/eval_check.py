@@ -12,8 +12,11 @@ name, not by row). It trains gensim Word2Vec (skip-gram, d = 8) on uniform
 random walks of the training graph, writes OUTDIR/gensim.txt with
 KeyedVectors.save_word2vec_format (text; rows in gensim's frequency order,
 not the split's), reads it back as any user would, and scores the split's
-pairs with scikit-learn's roc_auc_score on Y_u·Y_v and on the cosine,
-computed in float64 from the float32 vectors of the file. The numbers go
+pairs with scikit-learn's roc_auc_score and average_precision_score on
+Y_u·Y_v and on the cosine, computed in float64 from the float32 vectors of
+the file, and the test pairs' Hits@k by the Open Graph Benchmark's rule
+(the share of positives scoring above the k-th best negative; 1 when there
+are fewer than k negatives). The numbers go
 to OUTDIR/expected.json with the versions that produced them; the Go test
 TestEvalMatchesSklearn in cmd/wys-sparse compares `wys-sparse eval` with
 them. Needs Debian's python3-gensim and python3-sklearn (/usr/bin/python3).
@@ -26,7 +29,7 @@ import gensim
 import numpy as np
 import sklearn
 from gensim.models import KeyedVectors, Word2Vec
-from sklearn.metrics import roc_auc_score
+from sklearn.metrics import average_precision_score, roc_auc_score
 
 N, BLOCKS, P_IN, P_OUT, DIM = 60, 3, 0.3, 0.02, 8
 
@@ -86,15 +89,26 @@ def name(row):
     return "n%d" % (1000 + 7 * row)
 
 
-def auc(kv, pos, neg, cosine):
+def scores(kv, pairs, cosine):
     def score(u, v):
         a = kv[name(u)].astype(np.float64)
         b = kv[name(v)].astype(np.float64)
         s = float(np.dot(a, b))
         return s / (np.linalg.norm(a) * np.linalg.norm(b)) if cosine else s
 
-    y = [1] * len(pos) + [0] * len(neg)
-    return roc_auc_score(y, [score(u, v) for u, v in pos + neg])
+    return np.array([score(u, v) for u, v in pairs])
+
+
+def metrics(kv, pos, neg, cosine):
+    p, n = scores(kv, pos, cosine), scores(kv, neg, cosine)
+    y, s = np.r_[np.ones(len(p)), np.zeros(len(n))], np.r_[p, n]
+    return roc_auc_score(y, s), average_precision_score(y, s), p, n
+
+
+def hits(p, n, k):
+    if len(n) < k:
+        return 1.0
+    return float(np.mean(p > np.sort(n)[-k]))
 
 
 def main():
@@ -119,7 +133,10 @@ def main():
         "versions": {"gensim": gensim.__version__, "sklearn": sklearn.__version__, "numpy": np.__version__},
     }
     for score, cosine in [("dot", False), ("cosine", True)]:
-        expected[score] = {"train_auc": auc(kv, train, train_neg, cosine), "test_auc": auc(kv, test, test_neg, cosine)}
+        train_auc, train_ap, _, _ = metrics(kv, train, train_neg, cosine)
+        test_auc, test_ap, p, n = metrics(kv, test, test_neg, cosine)
+        expected[score] = {"train_auc": train_auc, "test_auc": test_auc, "train_ap": train_ap, "test_ap": test_ap,
+                           "test_hits": {str(k): hits(p, n, k) for k in (20, 50, 100)}}
     with open(os.path.join(out, "expected.json"), "w") as f:
         json.dump(expected, f, indent=2)
         f.write("\n")

@@ -28,7 +28,7 @@ const evalUsage = `wys-sparse eval scores an existing embedding file, written by
 or by another tool (gensim, node2vec, ProNE…), with the code training uses.
 
 Usage:
-  wys-sparse eval -emb emb.npy -split DIR        link prediction ROC-AUC
+  wys-sparse eval -emb emb.npy -split DIR        link prediction (AUC, AP, Hits)
   wys-sparse eval -emb emb.txt -planetoid PREFIX node classification
   wys-sparse eval -emb emb.txt -mat PPI.mat.gz   multi-label Micro/Macro-F1
 
@@ -101,6 +101,11 @@ type linkResult struct {
 	TrainAUC        *float64 `json:"train_auc"`
 	TestAUC         *float64 `json:"test_auc"`
 	TestDirectedAUC *float64 `json:"test_directed_auc,omitempty"`
+	// Average precision (scikit-learn's average_precision_score) and
+	// Hits@k by OGB's rule, k = 20, 50, 100, of the test pairs.
+	TrainAP  *float64           `json:"train_ap"`
+	TestAP   *float64           `json:"test_ap"`
+	TestHits map[string]float64 `json:"test_hits,omitempty"`
 }
 
 // check refuses bad flags before any file is read.
@@ -247,17 +252,38 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 		return err
 	}
 	l, r, w := pairTables(y, emb.Dim, c.score)
-	train := pipeline.PairAUC(l, r, w, s.Train, s.TrainNeg)
-	test := pipeline.PairAUC(l, r, w, s.Test, s.TestNeg)
+	score := func(p []pipeline.Pair) []float64 { return pipeline.ScorePairs(l, r, w, p) }
+	trPos, trNeg, tePos, teNeg := score(s.Train), score(s.TrainNeg), score(s.Test), score(s.TestNeg)
+	train, test := pipeline.AUC(trPos, trNeg), pipeline.AUC(tePos, teNeg)
 	directed := pipeline.PairAUC(l, r, w, s.Test, s.TestDirectedNeg)
-	rep.LinkPrediction = &linkResult{Split: c.split, Score: c.score, Nodes: s.N, MissingNodes: missing,
-		TrainAUC: finite(train), TestAUC: finite(test), TestDirectedAUC: finite(directed)}
+	res := &linkResult{Split: c.split, Score: c.score, Nodes: s.N, MissingNodes: missing,
+		TrainAUC: finite(train), TestAUC: finite(test), TestDirectedAUC: finite(directed),
+		TrainAP: finite(pipeline.AveragePrecision(trPos, trNeg)), TestAP: finite(pipeline.AveragePrecision(tePos, teNeg))}
+	rep.LinkPrediction = res
 	fmt.Fprintf(stdout, "link prediction ROC-AUC (score %s = %s): test %.4f, train %.4f\n", c.score, scoreNames[c.score], test, train)
 	if !math.IsNaN(directed) {
 		fmt.Fprintf(stdout, "  against reversed arcs and random non-edges: %.4f\n", directed)
 	}
+	if res.TestAP != nil && res.TrainAP != nil {
+		fmt.Fprintf(stdout, "average precision: test %.4f, train %.4f\n", *res.TestAP, *res.TrainAP)
+	}
+	if len(tePos) > 0 {
+		ks, hits := make([]string, len(hitsK)), make([]string, len(hitsK))
+		res.TestHits = map[string]float64{}
+		for i, k := range hitsK {
+			h := pipeline.HitsAtK(tePos, teNeg, k)
+			ks[i], hits[i] = strconv.Itoa(k), fmt.Sprintf("%.4f", h)
+			res.TestHits[ks[i]] = h
+		}
+		fmt.Fprintf(stdout, "Hits@%s (OGB's rule: test edges above the k-th best of the %d test negatives): test %s\n",
+			strings.Join(ks, "/"), len(teNeg), strings.Join(hits, " / "))
+	}
 	return nil
 }
+
+// hitsK are the k of the Hits@k that eval reports: those of OGB's
+// link-prediction datasets (ddi, collab, ppa).
+var hitsK = []int{20, 50, 100}
 
 // classification runs the paper's node classification rule
 // (eval.Classify) on a Planetoid dataset. A single table is given as

@@ -122,16 +122,17 @@ func TestEvalReproducesTrainingAUC(t *testing.T) {
 
 // TestEvalMatchesSklearn scores the gensim word2vec file of
 // testdata/evalcheck (written by benchmarks/scripts/eval_check.py, with
-// scikit-learn's roc_auc_score of its vectors in expected.json) by dot
-// product and cosine. Tolerance 1e-6: eval sums in float32, the script in
-// float64; with 60 x 60 pairs one swapped pair would move the AUC by 3e-4.
+// scikit-learn's roc_auc_score and average_precision_score of its vectors
+// and numpy's Hits@k by OGB's rule in expected.json) by dot product and
+// cosine. Tolerance 1e-6: eval sums in float32, the script in float64;
+// with 60 x 60 pairs one swapped pair would move the AUC by 3e-4.
 func TestEvalMatchesSklearn(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join("testdata", "evalcheck")
 	var want map[string]json.RawMessage
 	readJSON(t, filepath.Join(dir, "expected.json"), &want)
 	for _, score := range []string{"dot", "cosine"} {
-		var w aucs
+		var w linkResult
 		if err := json.Unmarshal(want[score], &w); err != nil {
 			t.Fatal(err)
 		}
@@ -141,11 +142,23 @@ func TestEvalMatchesSklearn(t *testing.T) {
 			t.Fatal(stderr)
 		}
 		var got struct {
-			LinkPrediction aucs `json:"link_prediction"`
+			LinkPrediction linkResult `json:"link_prediction"`
 		}
 		readJSON(t, rep, &got)
 		if math.Abs(*got.LinkPrediction.TestAUC-*w.TestAUC) > 1e-6 || math.Abs(*got.LinkPrediction.TrainAUC-*w.TrainAUC) > 1e-6 {
 			t.Errorf("%s: eval test %v train %v, sklearn %v %v", score, *got.LinkPrediction.TestAUC, *got.LinkPrediction.TrainAUC, *w.TestAUC, *w.TrainAUC)
+		}
+		g := got.LinkPrediction
+		if g.TestAP == nil || g.TrainAP == nil || math.Abs(*g.TestAP-*w.TestAP) > 1e-6 || math.Abs(*g.TrainAP-*w.TrainAP) > 1e-6 {
+			t.Errorf("%s: eval average precision test %v train %v, sklearn %v %v", score, g.TestAP, g.TrainAP, *w.TestAP, *w.TrainAP)
+		}
+		if len(w.TestHits) != 3 || len(g.TestHits) != len(w.TestHits) {
+			t.Errorf("%s: Hits@k of eval %v, the script %v", score, g.TestHits, w.TestHits)
+		}
+		for k, h := range w.TestHits {
+			if g.TestHits[k] != h {
+				t.Errorf("%s: eval Hits@%s %v, the script %v", score, k, g.TestHits[k], h)
+			}
 		}
 		if !strings.Contains(stdout, "a single table (no wys marker beside it)") {
 			t.Errorf("gensim file not read as a single table:\n%s", stdout)
