@@ -101,11 +101,7 @@ type linkResult struct {
 	TrainAUC        *float64 `json:"train_auc"`
 	TestAUC         *float64 `json:"test_auc"`
 	TestDirectedAUC *float64 `json:"test_directed_auc,omitempty"`
-	// Average precision (scikit-learn's average_precision_score) and
-	// Hits@k by OGB's rule, k = 20, 50, 100, of the test pairs.
-	TrainAP  *float64           `json:"train_ap"`
-	TestAP   *float64           `json:"test_ap"`
-	TestHits map[string]float64 `json:"test_hits,omitempty"`
+	rankMetrics
 }
 
 // check refuses bad flags before any file is read.
@@ -252,33 +248,63 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 		return err
 	}
 	l, r, w := pairTables(y, emb.Dim, c.score)
-	score := func(p []pipeline.Pair) []float64 { return pipeline.ScorePairs(l, r, w, p) }
-	trPos, trNeg, tePos, teNeg := score(s.Train), score(s.TrainNeg), score(s.Test), score(s.TestNeg)
-	train, test := pipeline.AUC(trPos, trNeg), pipeline.AUC(tePos, teNeg)
+	train := pipeline.PairAUC(l, r, w, s.Train, s.TrainNeg)
+	test := pipeline.PairAUC(l, r, w, s.Test, s.TestNeg)
 	directed := pipeline.PairAUC(l, r, w, s.Test, s.TestDirectedNeg)
 	res := &linkResult{Split: c.split, Score: c.score, Nodes: s.N, MissingNodes: missing,
 		TrainAUC: finite(train), TestAUC: finite(test), TestDirectedAUC: finite(directed),
-		TrainAP: finite(pipeline.AveragePrecision(trPos, trNeg)), TestAP: finite(pipeline.AveragePrecision(tePos, teNeg))}
+		rankMetrics: newRankMetrics(l, r, w, s)}
 	rep.LinkPrediction = res
 	fmt.Fprintf(stdout, "link prediction ROC-AUC (score %s = %s): test %.4f, train %.4f\n", c.score, scoreNames[c.score], test, train)
 	if !math.IsNaN(directed) {
 		fmt.Fprintf(stdout, "  against reversed arcs and random non-edges: %.4f\n", directed)
 	}
-	if res.TestAP != nil && res.TrainAP != nil {
-		fmt.Fprintf(stdout, "average precision: test %.4f, train %.4f\n", *res.TestAP, *res.TrainAP)
-	}
-	if len(tePos) > 0 {
-		ks, hits := make([]string, len(hitsK)), make([]string, len(hitsK))
-		res.TestHits = map[string]float64{}
-		for i, k := range hitsK {
-			h := pipeline.HitsAtK(tePos, teNeg, k)
-			ks[i], hits[i] = strconv.Itoa(k), fmt.Sprintf("%.4f", h)
-			res.TestHits[ks[i]] = h
-		}
-		fmt.Fprintf(stdout, "Hits@%s (OGB's rule: test edges above the k-th best of the %d test negatives): test %s\n",
-			strings.Join(ks, "/"), len(teNeg), strings.Join(hits, " / "))
-	}
+	res.rankMetrics.print(stdout, len(s.TestNeg))
 	return nil
+}
+
+// rankMetrics are link prediction's ranking measures beside the ROC-AUC:
+// the average precision of the train and test pairs
+// (pipeline.AveragePrecision, scikit-learn's average_precision_score) and
+// the test edges' Hits@k by OGB's rule (pipeline.HitsAtK), k in hitsK.
+type rankMetrics struct {
+	TrainAP  *float64           `json:"train_ap,omitempty"`
+	TestAP   *float64           `json:"test_ap,omitempty"`
+	TestHits map[string]float64 `json:"test_hits,omitempty"`
+}
+
+// newRankMetrics scores the pairs of s by the rows of l and r (width w)
+// as pipeline.ScorePairs does.
+func newRankMetrics(l, r []float32, w int, s *pipeline.Split) rankMetrics {
+	score := func(p []pipeline.Pair) []float64 { return pipeline.ScorePairs(l, r, w, p) }
+	tePos, teNeg := score(s.Test), score(s.TestNeg)
+	m := rankMetrics{TrainAP: finite(pipeline.AveragePrecision(score(s.Train), score(s.TrainNeg))),
+		TestAP: finite(pipeline.AveragePrecision(tePos, teNeg))}
+	if len(tePos) > 0 {
+		m.TestHits = map[string]float64{}
+		for _, k := range hitsK {
+			m.TestHits[strconv.Itoa(k)] = pipeline.HitsAtK(tePos, teNeg, k)
+		}
+	}
+	return m
+}
+
+// print writes the measures that were taken, one line each; negatives
+// is the number of test negatives.
+func (m rankMetrics) print(w io.Writer, negatives int) {
+	if m.TestAP != nil && m.TrainAP != nil {
+		fmt.Fprintf(w, "average precision: test %.4f, train %.4f\n", *m.TestAP, *m.TrainAP)
+	}
+	if m.TestHits == nil {
+		return
+	}
+	ks, hits := make([]string, len(hitsK)), make([]string, len(hitsK))
+	for i, k := range hitsK {
+		ks[i] = strconv.Itoa(k)
+		hits[i] = fmt.Sprintf("%.4f", m.TestHits[ks[i]])
+	}
+	fmt.Fprintf(w, "Hits@%s (OGB's rule: test edges above the k-th best of the %d test negatives): test %s\n",
+		strings.Join(ks, "/"), negatives, strings.Join(hits, " / "))
 }
 
 // hitsK are the k of the Hits@k that eval reports: those of OGB's

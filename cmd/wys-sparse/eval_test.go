@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -27,14 +28,6 @@ func readJSON(t *testing.T, path string, v any) {
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-}
-
-// aucs are the AUCs of a report (training's "result" or eval's
-// "link_prediction").
-type aucs struct {
-	TrainAUC        *float64 `json:"train_auc"`
-	TestAUC         *float64 `json:"test_auc"`
-	TestDirectedAUC *float64 `json:"test_directed_auc"`
 }
 
 // writeSplit writes a split of a random graph to dir: undirected from a
@@ -85,7 +78,7 @@ func TestEvalReproducesTrainingAUC(t *testing.T) {
 		if code, _, stderr := runCLI(t, args...); code != 0 {
 			t.Fatal(stderr)
 		}
-		var trained struct{ Result aucs }
+		var trained struct{ Result resultSummary }
 		readJSON(t, trainRep, &trained)
 		if trained.Result.TestAUC == nil || (directed && trained.Result.TestDirectedAUC == nil) {
 			t.Fatalf("training report lacks AUCs: %+v", trained.Result)
@@ -106,12 +99,15 @@ func TestEvalReproducesTrainingAUC(t *testing.T) {
 				t.Fatal(stderr)
 			}
 			var got struct {
-				LinkPrediction aucs `json:"link_prediction"`
+				LinkPrediction linkResult `json:"link_prediction"`
 			}
 			readJSON(t, evalRep, &got)
 			g, w := got.LinkPrediction, trained.Result
 			if *g.TestAUC != *w.TestAUC || *g.TrainAUC != *w.TrainAUC || (directed && *g.TestDirectedAUC != *w.TestDirectedAUC) {
 				t.Errorf("directed=%v %s: eval test %v train %v, training printed %v %v\n%s", directed, file, *g.TestAUC, *g.TrainAUC, *w.TestAUC, *w.TrainAUC, stdout)
+			}
+			if g.TestAP == nil || w.TestAP == nil || *g.TestAP != *w.TestAP || *g.TrainAP != *w.TrainAP || !maps.Equal(g.TestHits, w.TestHits) || len(g.TestHits) != 3 {
+				t.Errorf("directed=%v %s: eval's average precision and Hits@k %+v, the training report's %+v", directed, file, g.rankMetrics, w.rankMetrics)
 			}
 			if !strings.Contains(stdout, "score lr = L_u·R_v") {
 				t.Errorf("%s: not scored as [L | R]:\n%s", file, stdout)

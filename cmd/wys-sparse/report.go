@@ -63,15 +63,16 @@ type graphStats struct {
 }
 
 type resultSummary struct {
-	Method          string    `json:"method"`
-	TrainAUC        *float64  `json:"train_auc"`
-	TestAUC         *float64  `json:"test_auc"`
-	TestDirectedAUC *float64  `json:"test_directed_auc,omitempty"`
-	BestStep        int       `json:"best_step"`
-	Q               []float64 `json:"Q"`
-	QLogits         []float64 `json:"q_logits"`
-	PairsPerSecond  float64   `json:"pairs_per_second,omitempty"`
-	EstimatedBytes  int64     `json:"estimated_bytes"`
+	Method          string   `json:"method"`
+	TrainAUC        *float64 `json:"train_auc"`
+	TestAUC         *float64 `json:"test_auc"`
+	TestDirectedAUC *float64 `json:"test_directed_auc,omitempty"`
+	rankMetrics
+	BestStep       int       `json:"best_step"`
+	Q              []float64 `json:"Q"`
+	QLogits        []float64 `json:"q_logits"`
+	PairsPerSecond float64   `json:"pairs_per_second,omitempty"`
+	EstimatedBytes int64     `json:"estimated_bytes"`
 }
 
 // curvePoint is one evaluation during training; an AUC that was not
@@ -91,11 +92,15 @@ type stage struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// setResult records the metrics and the curve of res.
-func (r *report) setResult(res *pipeline.Result) {
+// setResult records the metrics and the curve of res, with the ranking
+// measures of split's pairs when there is a split.
+func (r *report) setResult(res *pipeline.Result, split *pipeline.Split) {
 	r.Result = resultSummary{Method: res.Method, TrainAUC: finite(res.TrainAUC), TestAUC: finite(res.TestAUC),
 		TestDirectedAUC: finite(res.TestDirectedAUC), BestStep: res.BestStep, Q: res.Q, QLogits: res.QLogits,
 		PairsPerSecond: res.Stats.PairsPerSecond, EstimatedBytes: res.Stats.EstimatedBytes}
+	if split != nil && res.L != nil {
+		r.Result.rankMetrics = newRankMetrics(res.L, res.R, res.Half, split)
+	}
 	r.Curve = make([]curvePoint, len(res.Curve))
 	for i, p := range res.Curve {
 		r.Curve[i] = curvePoint{Step: p.Step, Epoch: p.Epoch, Loss: finite(p.Loss), TrainAUC: finite(p.TrainAUC),

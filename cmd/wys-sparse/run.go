@@ -119,7 +119,7 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 	}
 	rep.Stages = append(rep.Stages, stage{"train", time.Since(t1).Seconds()})
 	c.summarise(stdout, res, time.Since(t1))
-	rep.setResult(res)
+	rep.setResult(res, in.split)
 	if in.labels != nil {
 		if err := c.classify(ctx, stdout, res, in.labels, rep); err != nil {
 			return err
