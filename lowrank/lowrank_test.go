@@ -327,3 +327,37 @@ func TestSpectralFactors(t *testing.T) {
 		}
 	}
 }
+
+// TestSeriesBytes counts what each series holds by hand: U, Λ and √deg
+// (undirected); U, V, C cores of r x r and a table of n x r for each
+// power above Exact (directed), and no tables when they would pass
+// MaxCoreBytes. It sets MaxCoreBytes, so it does not run in parallel.
+func TestSeriesBytes(t *testing.T) {
+	ctx := context.Background()
+	const c, r = 5, 4
+	defer func(m int64) { MaxCoreBytes = m }(MaxCoreBytes)
+	for _, g := range testGraphs() {
+		n, _ := g.adj.Dims()
+		for _, exact := range []int{0, 2, 3} {
+			tables := exact < 3
+			MaxCoreBytes = 2 << 30
+			if !tables {
+				exact, MaxCoreBytes = 2, int64(c*n*r*8-1)
+			}
+			s, err := NewSeries(ctx, g.adj, SeriesOptions{Options: Options{Rank: r, Seed: 1}, C: c, Exact: exact, Directed: g.directed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := int64(n*r+r+n) * 8
+			if g.directed {
+				want = int64(2*n*r+c*r*r) * 8
+				if tables {
+					want += int64((c-s.Exact)*n*r) * 8
+				}
+			}
+			if got := s.Bytes(); got != want {
+				t.Errorf("%s exact=%d: Bytes %d, counted %d", g.name, exact, got, want)
+			}
+		}
+	}
+}

@@ -142,6 +142,21 @@ func NewSeries(ctx context.Context, adj *sparse.CSR, opt SeriesOptions) (*Series
 	return s, nil
 }
 
+// Bytes returns the memory of the factors the series holds (not of the
+// transition matrix): U, the eigenvalues and √deg, or U, V, the r x r cores and
+// the precomputed V·core_kᵀ tables of a directed series, which are C·n·r
+// float64s (below MaxCoreBytes) and so the largest part.
+func (s *Series) Bytes() int64 {
+	var b int64
+	for _, m := range append([]*mat.Dense{s.u, s.du, s.dv}, append(s.cores, s.vcores...)...) {
+		if m != nil {
+			r, c := m.Dims()
+			b += int64(r) * int64(c) * 8
+		}
+	}
+	return b + int64(len(s.lambda)+len(s.sqrtDeg))*8
+}
+
 // Rank returns the rank of the factorization.
 func (s *Series) Rank() int {
 	if s.Directed {
