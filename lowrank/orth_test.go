@@ -73,14 +73,7 @@ func b2f(b bool) float64 {
 func TestQRTall(t *testing.T) {
 	m, l := gramRows+999, 6
 	for _, eps := range []float64{1, 1e-5, 1e-9} {
-		rng := rand.New(rand.NewPCG(5, 6))
-		y := make([]float64, m*l)
-		for i := 0; i < m; i++ {
-			for j := 0; j < l; j++ {
-				y[i*l+j] = rng.NormFloat64()
-			}
-			y[i*l+l-1] = y[i*l] + eps*y[i*l+l-1]
-		}
+		y := nearlyDependent(m, l, eps, 5)
 		q := slices.Clone(y)
 		r, err := qrTall(q, m, l, true)
 		if err != nil {
@@ -98,4 +91,59 @@ func TestQRTall(t *testing.T) {
 			t.Errorf("eps %g: ‖QᵀQ − I‖ = %.3g, ‖QR − Y‖/‖Y‖ = %.3g", eps, e, f)
 		}
 	}
+}
+
+// TestTallSVD compares TallSVD with gonum's direct thin SVD of the same
+// matrix: the singular values, and U·diag(S)·Vᵀ rebuilding Y (the
+// columns' signs may differ), on a well conditioned matrix and one of
+// condition number 1e7; and refuses a wide matrix.
+func TestTallSVD(t *testing.T) {
+	m, k := gramRows+321, 7
+	for _, eps := range []float64{1, 1e-7} {
+		y := nearlyDependent(m, k, eps, 8)
+		ym := mat.NewDense(m, k, slices.Clone(y))
+		var want mat.SVD
+		if !want.Factorize(ym, mat.SVDThin) {
+			t.Fatal("gonum's SVD failed")
+		}
+		got, err := TallSVD(y, m, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, s := range want.Values(nil) {
+			if math.Abs(got.S[j]-s) > 1e-10*want.Values(nil)[0] {
+				t.Errorf("eps %g: σ%d = %v, gonum %v", eps, j+1, got.S[j], s)
+			}
+		}
+		var back mat.Dense
+		back.Mul(got.U, mat.NewDiagDense(k, got.S))
+		back.Mul(&back, got.V.T())
+		back.Sub(&back, ym)
+		var utu mat.Dense
+		utu.Mul(got.U.T(), got.U)
+		for j := 0; j < k; j++ {
+			utu.Set(j, j, utu.At(j, j)-1)
+		}
+		if f, e := mat.Norm(&back, 2)/mat.Norm(ym, 2), mat.Norm(&utu, 2); f > 1e-12 || e > 1e-10 {
+			t.Errorf("eps %g: ‖USVᵀ − Y‖/‖Y‖ = %.3g, ‖UᵀU − I‖ = %.3g", eps, f, e)
+		}
+	}
+	if _, err := TallSVD(make([]float64, 6), 2, 3); err == nil {
+		t.Error("a 2 x 3 matrix: want an error")
+	}
+}
+
+// nearlyDependent returns an m x l row-major matrix of normal entries
+// (seeded) whose last column is the first plus eps times noise: its
+// condition number grows like 1/eps.
+func nearlyDependent(m, l int, eps float64, seed uint64) []float64 {
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	y := make([]float64, m*l)
+	for i := 0; i < m; i++ {
+		for j := 0; j < l; j++ {
+			y[i*l+j] = rng.NormFloat64()
+		}
+		y[i*l+l-1] = y[i*l] + eps*y[i*l+l-1]
+	}
+	return y
 }

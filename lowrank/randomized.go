@@ -357,6 +357,31 @@ func RandomizedSVD(ctx context.Context, op Operator, opt Options) (*SVD, error) 
 	return out, ctx.Err()
 }
 
+// TallSVD returns the thin SVD y = U·diag(S)·Vᵀ of the m x k row-major
+// matrix y (m >= k), every singular value: the QR of y (CholeskyQR2,
+// Householder as the fallback, both in parallel where the BLAS allows)
+// and the SVD of the k x k factor R, so that U = Q·U_R. It overwrites y
+// with U, whose memory U uses; V is k x k. On tall matrices it is much
+// faster than a direct SVD (gonum's mat.SVD is sequential Householder
+// bidiagonalisation of all m rows).
+func TallSVD(y []float64, m, k int) (*SVD, error) {
+	if m < k || len(y) != m*k {
+		return nil, fmt.Errorf("lowrank: TallSVD of a %d x %d matrix from %d values; want m >= k and m·k values", m, k, len(y))
+	}
+	r, err := qrTall(y, m, k, true)
+	if err != nil {
+		return nil, err
+	}
+	var svd mat.SVD
+	if !svd.Factorize(r, mat.SVDThin) {
+		return nil, fmt.Errorf("%w: small SVD did not converge", ErrFactorization)
+	}
+	var ur, vr mat.Dense
+	svd.UTo(&ur)
+	svd.VTo(&vr)
+	return &SVD{U: mulInto(y, m, k, &ur), S: svd.Values(nil), V: &vr}, nil
+}
+
 // mulInto computes Y·W for the m x l row-major block y and the l x r
 // matrix w (r <= l), writing the m x r result over y's own memory, block of
 // rows by block of rows (a row block's result only overwrites rows already

@@ -6,8 +6,6 @@ import (
 	"math"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/wys-project/wys/lowrank"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/sparse"
@@ -236,19 +234,19 @@ func withUnitDiagonal(a *sparse.CSR) (*sparse.CSR, error) {
 	return sparse.NewFromCOO(n, n, src, dst, w, sparse.DupFirst)
 }
 
-// sqrtLeftFactor returns U√S of the thin SVD of x (n x k, row-major).
+// sqrtLeftFactor returns U√S of the thin SVD of x (n x k, row-major),
+// overwriting x: lowrank.TallSVD, a QR and the SVD of its k x k R (on
+// web-NotreDame at k = 64, gonum's direct SVD of all n rows took most
+// of ProNE's time after the factorization).
 func sqrtLeftFactor(x []float64, n, k int) ([]float64, error) {
-	var svd mat.SVD
-	if !svd.Factorize(mat.NewDense(n, k, x), mat.SVDThin) {
-		return nil, fmt.Errorf("baseline: prone: the SVD of the propagated %d x %d embedding did not converge", n, k)
+	svd, err := lowrank.TallSVD(x, n, k)
+	if err != nil {
+		return nil, fmt.Errorf("baseline: prone: the SVD of the propagated %d x %d embedding: %w", n, k, err)
 	}
-	var u mat.Dense
-	svd.UTo(&u)
-	s := svd.Values(nil)
 	out := make([]float64, n*k)
 	for i := 0; i < n; i++ {
-		for j := 0; j < k; j++ {
-			out[i*k+j] = u.At(i, j) * math.Sqrt(s[j])
+		for j, s := range svd.S {
+			out[i*k+j] = svd.U.At(i, j) * math.Sqrt(s)
 		}
 	}
 	return out, nil
