@@ -131,7 +131,8 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	case MethodNetMF:
 		res.L, res.R, err = netmf(ctx, g, half, cfg.Window, seed, workers)
 	case MethodProNE:
-		res.L, err = prone(ctx, g, half, workers, proneSVD(ctx, half, seed, workers, rec), rec)
+		st := newProneSteps(rec)
+		res.L, err = prone(ctx, g, half, workers, proneSVD(ctx, half, seed, workers, st), rec, st)
 		res.R = res.L
 	default:
 		res.L, fit, err = eigenmaps(ctx, g, half, seed, workers, rec)

@@ -37,7 +37,7 @@ const (
 //
 // factor returns F's rank-half SVD: proneSVD, the authors' randomized
 // SVD, in Run.
-func prone(ctx context.Context, g *pipeline.Graph, half, workers int, factor func(*sparse.CSR) (*lowrank.SVD, error), rec pipeline.Recorder) ([]float32, error) {
+func prone(ctx context.Context, g *pipeline.Graph, half, workers int, factor func(*sparse.CSR) (*lowrank.SVD, error), rec pipeline.Recorder, st *proneSteps) ([]float32, error) {
 	a, err := symmetrise(g.Adj, true) // ProNE's reader: unit weights, no self-loops
 	if err != nil {
 		return nil, err
@@ -60,7 +60,7 @@ func prone(ctx context.Context, g *pipeline.Graph, half, workers int, factor fun
 		}
 	}
 	unitRows(e, half)
-	prop, err := propagate(ctx, a, e, half, workers)
+	prop, err := propagate(ctx, a, e, half, workers, st)
 	if err != nil {
 		return nil, err
 	}
@@ -68,6 +68,7 @@ func prone(ctx context.Context, g *pipeline.Graph, half, workers int, factor fun
 	if err != nil {
 		return nil, err
 	}
+	st.tick()
 	unitRows(out, half)
 	emb := make([]float32, n*half)
 	for i, x := range out {
@@ -83,38 +84,57 @@ func prone(ctx context.Context, g *pipeline.Graph, half, workers int, factor fun
 // edges held out, 128 columns) the test AUC was 97.82 with it and 96.45
 // with the converged TopSVD; on PPI's split at d = 128, 74.90 against
 // 74.49 (the authors' script: 74.60–75.11 over four sketch seeds).
-func proneSVD(ctx context.Context, half int, seed uint64, workers int, rec pipeline.Recorder) func(*sparse.CSR) (*lowrank.SVD, error) {
-	const powerIters = 5
+func proneSVD(ctx context.Context, half int, seed uint64, workers int, st *proneSteps) func(*sparse.CSR) (*lowrank.SVD, error) {
 	return func(f *sparse.CSR) (*lowrank.SVD, error) {
-		// RandomizedSVD applies F or Fᵀ 2·(powerIters + 1) times, each
-		// product followed by a re-orthonormalisation of like cost.
-		op := &progressOp{Operator: lowrank.NewCSROperator(f, workers), total: 2 * (powerIters + 1), rec: rec, start: time.Now()}
-		return lowrank.RandomizedSVD(ctx, op, lowrank.Options{Rank: half, Seed: seed, Oversample: 10, PowerIters: powerIters})
+		op := &progressOp{Operator: lowrank.NewCSROperator(f, workers), st: st}
+		return lowrank.RandomizedSVD(ctx, op, lowrank.Options{Rank: half, Seed: seed, Oversample: 10, PowerIters: proneSVDPowerIters})
 	}
 }
 
-// progressOp records a Progress event of the factorize stage after each
-// product with its operator, out of total.
+// proneSVDPowerIters is the power iterations of proneSVD, as its
+// authors' randomized SVD.
+const proneSVDPowerIters = 5
+
+// proneSteps counts ProNE's steps for its progress events (stage
+// factorize, unit steps): the products of proneSVD, 2·(power iterations
+// + 1), each followed by a re-orthonormalisation of like cost; the
+// propagation's proneOrder − 1 products with M², and its last product
+// with the final SVD. A nil *proneSteps records nothing.
+type proneSteps struct {
+	done  int
+	rec   pipeline.Recorder
+	start time.Time
+}
+
+// proneTotalSteps is the number of steps a ProNE run records.
+const proneTotalSteps = 2*(proneSVDPowerIters+1) + proneOrder
+
+func newProneSteps(rec pipeline.Recorder) *proneSteps {
+	return &proneSteps{rec: rec, start: time.Now()}
+}
+
+func (s *proneSteps) tick() {
+	if s == nil {
+		return
+	}
+	s.done++
+	s.rec.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "factorize", Done: int64(s.done), Total: int64(max(proneTotalSteps, s.done)), Unit: "steps", Elapsed: time.Since(s.start)})
+}
+
+// progressOp ticks st after each product with its operator.
 type progressOp struct {
 	lowrank.Operator
-	done, total int
-	rec         pipeline.Recorder
-	start       time.Time
+	st *proneSteps
 }
 
 func (o *progressOp) MulBlockTo(ctx context.Context, dst, b []float64, k int) error {
-	defer o.tick()
+	defer o.st.tick()
 	return o.Operator.MulBlockTo(ctx, dst, b, k)
 }
 
 func (o *progressOp) MulTransBlockTo(ctx context.Context, dst, b []float64, k int) error {
-	defer o.tick()
+	defer o.st.tick()
 	return o.Operator.MulTransBlockTo(ctx, dst, b, k)
-}
-
-func (o *progressOp) tick() {
-	o.done++
-	o.rec.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "factorize", Done: int64(o.done), Total: int64(max(o.total, o.done)), Unit: "products", Elapsed: time.Since(o.start)})
 }
 
 // proneFactorMatrix returns F of ProNE's sparse factorization on the
@@ -147,7 +167,7 @@ func proneFactorMatrix(a *sparse.CSR) *sparse.CSR {
 
 // propagate returns Ã·(E − C) of ProNE's spectral propagation (see
 // prone) for E, n x half row-major, and the unit-weight adjacency a.
-func propagate(ctx context.Context, a *sparse.CSR, e []float64, half, workers int) ([]float64, error) {
+func propagate(ctx context.Context, a *sparse.CSR, e []float64, half, workers int, st *proneSteps) ([]float64, error) {
 	n, _ := a.Dims()
 	at, err := withUnitDiagonal(a)
 	if err != nil {
@@ -165,8 +185,9 @@ func propagate(ctx context.Context, a *sparse.CSR, e []float64, half, workers in
 		}
 		return nil
 	}
-	// mulM2 sets dst = M²·x.
+	// mulM2 sets dst = M²·x, a step of the progress.
 	mulM2 := func(dst, x []float64) error {
+		defer st.tick()
 		if err := mulM(tmp, x); err != nil {
 			return err
 		}

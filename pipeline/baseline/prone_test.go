@@ -58,7 +58,7 @@ func TestProNE(t *testing.T) {
 	exact := func(f *sparse.CSR) (*lowrank.SVD, error) {
 		return lowrank.TopSVD(ctx, lowrank.NewCSROperator(f, 2), lowrank.TopOptions{Options: lowrank.Options{Rank: half, Seed: 1}, Tol: 1e-10, MaxIters: 500})
 	}
-	emb, err := prone(ctx, g, half, 2, exact, pipeline.NopRecorder{})
+	emb, err := prone(ctx, g, half, 2, exact, pipeline.NopRecorder{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,9 +78,16 @@ func TestProNE(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// One event per product of the randomized SVD: 1 + 2·5 + 1.
-	if n := len(progress); n != 12 || progress[n-1].Done != 12 || progress[n-1].Total != 12 {
-		t.Errorf("%d progress events, want 12 ending at 12 of 12: %+v", n, progress)
+	// One event per product of the randomized SVD (1 + 2·5 + 1), per
+	// product with M² of the propagation (9: T_1 … T_9) and one for its
+	// last product and the final SVD, each step counted once.
+	if n := len(progress); n != 22 || progress[n-1].Done != 22 || progress[n-1].Total != 22 {
+		t.Errorf("%d progress events, want 22 ending at 22 of 22: %+v", n, progress)
+	}
+	for i, e := range progress {
+		if e.Done != int64(i+1) || e.Total != 22 || e.Unit != "steps" {
+			t.Errorf("event %d: %d of %d %s, want %d of 22 steps", i, e.Done, e.Total, e.Unit, i+1)
+		}
 	}
 	if worst := gramDiff(res.L, want, half); worst > 0.02 {
 		t.Errorf("Run: Y·Yᵀ differs from the dense twin's by up to %.3g", worst)
