@@ -175,3 +175,22 @@ func HitsAtK(pos, neg []float64, k int) float64 {
 	}
 	return float64(hits) / float64(len(pos))
 }
+
+// NormalizeRows scales each row of the row-major matrix x (f columns) to
+// unit L2 norm in place; a zero row stays zero. Features of unit rows
+// (eval) and ProNE's embeddings (baseline) use it.
+func NormalizeRows(x []float64, f int) {
+	for i := 0; i+f <= len(x); i += f {
+		row := x[i : i+f]
+		var s float64
+		for _, v := range row {
+			s += v * v
+		}
+		if s > 0 {
+			s = 1 / math.Sqrt(s)
+			for j := range row {
+				row[j] *= s
+			}
+		}
+	}
+}

@@ -232,3 +232,16 @@ func TestHitsAtK(t *testing.T) {
 		t.Error("want NaN without positives, with k < 1 or with a NaN score")
 	}
 }
+
+// TestNormalizeRows checks each row against its own norm computed apart:
+// unit length, the same direction, and a zero row left at zero.
+func TestNormalizeRows(t *testing.T) {
+	x := []float64{3, 4, 0, 0, 0, 0, -1, 2, 2}
+	NormalizeRows(x, 3)
+	want := []float64{0.6, 0.8, 0, 0, 0, 0, -1.0 / 3, 2.0 / 3, 2.0 / 3}
+	for i := range x {
+		if math.Abs(x[i]-want[i]) > 1e-15 {
+			t.Fatalf("NormalizeRows = %v, want %v", x, want)
+		}
+	}
+}

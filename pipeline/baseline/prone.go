@@ -59,7 +59,7 @@ func prone(ctx context.Context, g *pipeline.Graph, half, workers int, factor fun
 			e[i*half+j] = svd.U.At(i, j) * math.Sqrt(s)
 		}
 	}
-	unitRows(e, half)
+	pipeline.NormalizeRows(e, half)
 	prop, err := propagate(ctx, a, e, half, workers, st)
 	if err != nil {
 		return nil, err
@@ -69,7 +69,7 @@ func prone(ctx context.Context, g *pipeline.Graph, half, workers int, factor fun
 		return nil, err
 	}
 	st.tick()
-	unitRows(out, half)
+	pipeline.NormalizeRows(out, half)
 	emb := make([]float32, n*half)
 	for i, x := range out {
 		emb[i] = float32(x)
@@ -271,24 +271,6 @@ func sqrtLeftFactor(x []float64, n, k int) ([]float64, error) {
 		}
 	}
 	return out, nil
-}
-
-// unitRows scales each row of x (rows of k) to unit length, leaving zero
-// rows as they are.
-func unitRows(x []float64, k int) {
-	for i := 0; i+k <= len(x); i += k {
-		row := x[i : i+k]
-		var ss float64
-		for _, v := range row {
-			ss += v * v
-		}
-		if ss > 0 {
-			inv := 1 / math.Sqrt(ss)
-			for j := range row {
-				row[j] *= inv
-			}
-		}
-	}
 }
 
 // besselI returns the modified Bessel function of the first kind I_n(x)

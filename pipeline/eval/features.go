@@ -2,7 +2,6 @@ package eval
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/wys-project/wys/pipeline"
 )
@@ -62,7 +61,7 @@ func Features(res *pipeline.Result, variant string) ([]float64, int, error) {
 		}
 	}
 	if norm {
-		NormalizeRows(x, f)
+		pipeline.NormalizeRows(x, f)
 	}
 	return x, f, nil
 }
@@ -72,22 +71,4 @@ func appendFloats(dst []float64, src []float32) []float64 {
 		dst = append(dst, float64(v))
 	}
 	return dst
-}
-
-// NormalizeRows scales each row of the row-major matrix x (f columns) to
-// unit L2 norm in place; a zero row stays zero.
-func NormalizeRows(x []float64, f int) {
-	for i := 0; i+f <= len(x); i += f {
-		row := x[i : i+f]
-		var s float64
-		for _, v := range row {
-			s += v * v
-		}
-		if s > 0 {
-			s = 1 / math.Sqrt(s)
-			for j := range row {
-				row[j] *= s
-			}
-		}
-	}
 }
