@@ -147,14 +147,16 @@ func NewSeries(ctx context.Context, adj *sparse.CSR, opt SeriesOptions) (*Series
 // the precomputed V·core_kᵀ tables of a directed series, which are C·n·r
 // float64s (below MaxCoreBytes) and so the largest part.
 func (s *Series) Bytes() int64 {
-	var b int64
-	for _, m := range append([]*mat.Dense{s.u, s.du, s.dv}, append(s.cores, s.vcores...)...) {
-		if m != nil {
-			r, c := m.Dims()
-			b += int64(r) * int64(c) * 8
+	b := int64(len(s.lambda)+len(s.sqrtDeg)) * 8
+	for _, ms := range [][]*mat.Dense{{s.u, s.du, s.dv}, s.cores, s.vcores} {
+		for _, m := range ms {
+			if m != nil {
+				r, c := m.Dims()
+				b += int64(r) * int64(c) * 8
+			}
 		}
 	}
-	return b + int64(len(s.lambda)+len(s.sqrtDeg))*8
+	return b
 }
 
 // Rank returns the rank of the factorization.
