@@ -234,8 +234,8 @@ func sides(y []float32, dim int) (l, r []float32) {
 // scoreNames describes each score in the summary.
 var scoreNames = map[string]string{scoreLR: "L_u·R_v", scoreDot: "Y_u·Y_v", scoreCosine: "cosine of Y_u and Y_v"}
 
-// linkPrediction scores the split's pairs with pipeline.PairAUC, as
-// training does.
+// linkPrediction scores the split's pairs once (scoreSplit) for the AUCs,
+// computed as pipeline.PairAUC and training do, and the ranking measures.
 func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *graphio.Embeddings, rep *evalReport) error {
 	s, err := graphio.LoadSplitDir(ctx, c.split, c.directed)
 	if err != nil {
@@ -248,12 +248,12 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 		return err
 	}
 	l, r, w := pairTables(y, emb.Dim, c.score)
-	train := pipeline.PairAUC(l, r, w, s.Train, s.TrainNeg)
-	test := pipeline.PairAUC(l, r, w, s.Test, s.TestNeg)
+	sc := scoreSplit(l, r, w, s)
+	train, test := pipeline.AUC(sc.trainPos, sc.trainNeg), pipeline.AUC(sc.testPos, sc.testNeg)
 	directed := pipeline.PairAUC(l, r, w, s.Test, s.TestDirectedNeg)
 	res := &linkResult{Split: c.split, Score: c.score, Nodes: s.N, MissingNodes: missing,
 		TrainAUC: finite(train), TestAUC: finite(test), TestDirectedAUC: finite(directed),
-		rankMetrics: newRankMetrics(l, r, w, s)}
+		rankMetrics: newRankMetrics(sc)}
 	rep.LinkPrediction = res
 	fmt.Fprintf(stdout, "link prediction ROC-AUC (score %s = %s): test %.4f, train %.4f\n", c.score, scoreNames[c.score], test, train)
 	if !math.IsNaN(directed) {
@@ -273,17 +273,24 @@ type rankMetrics struct {
 	TestHits map[string]float64 `json:"test_hits,omitempty"`
 }
 
-// newRankMetrics scores the pairs of s by the rows of l and r (width w)
-// as pipeline.ScorePairs does.
-func newRankMetrics(l, r []float32, w int, s *pipeline.Split) rankMetrics {
+// splitScores are the scores of a split's four lists of pairs.
+type splitScores struct{ trainPos, trainNeg, testPos, testNeg []float64 }
+
+// scoreSplit scores the pairs of s by the rows of l and r (width w), as
+// pipeline.ScorePairs does.
+func scoreSplit(l, r []float32, w int, s *pipeline.Split) splitScores {
 	score := func(p []pipeline.Pair) []float64 { return pipeline.ScorePairs(l, r, w, p) }
-	tePos, teNeg := score(s.Test), score(s.TestNeg)
-	m := rankMetrics{TrainAP: finite(pipeline.AveragePrecision(score(s.Train), score(s.TrainNeg))),
-		TestAP: finite(pipeline.AveragePrecision(tePos, teNeg))}
-	if len(tePos) > 0 {
+	return splitScores{score(s.Train), score(s.TrainNeg), score(s.Test), score(s.TestNeg)}
+}
+
+// newRankMetrics returns the ranking measures of a split's scores.
+func newRankMetrics(sc splitScores) rankMetrics {
+	m := rankMetrics{TrainAP: finite(pipeline.AveragePrecision(sc.trainPos, sc.trainNeg)),
+		TestAP: finite(pipeline.AveragePrecision(sc.testPos, sc.testNeg))}
+	if len(sc.testPos) > 0 {
 		m.TestHits = map[string]float64{}
 		for _, k := range hitsK {
-			m.TestHits[strconv.Itoa(k)] = pipeline.HitsAtK(tePos, teNeg, k)
+			m.TestHits[strconv.Itoa(k)] = pipeline.HitsAtK(sc.testPos, sc.testNeg, k)
 		}
 	}
 	return m

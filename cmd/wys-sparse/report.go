@@ -99,7 +99,7 @@ func (r *report) setResult(res *pipeline.Result, split *pipeline.Split) {
 		TestDirectedAUC: finite(res.TestDirectedAUC), BestStep: res.BestStep, Q: res.Q, QLogits: res.QLogits,
 		PairsPerSecond: res.Stats.PairsPerSecond, EstimatedBytes: res.Stats.EstimatedBytes}
 	if split != nil && res.L != nil {
-		r.Result.rankMetrics = newRankMetrics(res.L, res.R, res.Half, split)
+		r.Result.rankMetrics = newRankMetrics(scoreSplit(res.L, res.R, res.Half, split))
 	}
 	r.Curve = make([]curvePoint, len(res.Curve))
 	for i, p := range res.Curve {
