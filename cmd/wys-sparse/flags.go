@@ -127,7 +127,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.DurationVar(&sp.CheckpointEvery, "checkpoint-every", sp.CheckpointEvery, "time between checkpoints")
 	fs.BoolVar(&c.resume, "resume", false, "continue from the checkpoint in -checkpoint DIR, bit-for-bit as if uninterrupted")
 	fs.Var(gib{&sp.MemoryLimit, &de.MemoryLimit}, "max-memory", "memory limit in GiB for the pre-flight check (0: 90% of the machine's available memory)")
-	fs.StringVar(&c.progress, "progress", "text", "progress on stderr: text, json (one JSON object per line) or none")
+	fs.StringVar(&c.progress, "progress", "text", "progress on stderr: text, json (one JSON object per line: every stage, note and evaluation, progress with rate and eta_seconds at most once a second) or none")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress and no summary: only errors (same as -progress none, plus a silent stdout)")
 	fs.BoolVar(&c.version, "version", false, "print the version (module, commit, Go) and exit")
 	// A bad flag gets its one-line error and a pointer to -help (see run);

@@ -24,7 +24,15 @@ type progress struct {
 	lastDraw time.Time
 	inLine   bool
 	tenth    int64 // the last tenth printed off a terminal
+	// jsonAt is the stage time of the last progress object written in
+	// json mode, if jsonSome (one was written in this stage).
+	jsonAt   time.Duration
+	jsonSome bool
 }
+
+// jsonEvery is the least stage time between two progress objects in json
+// mode; the first and the last of a stage are always written.
+const jsonEvery = time.Second
 
 // clearLine returns the cursor to the start of the line and erases it.
 const clearLine = "\r\x1b[K"
@@ -60,6 +68,8 @@ type jsonEvent struct {
 	Total    int64     `json:"total,omitempty"`
 	Unit     string    `json:"unit,omitempty"`
 	Seconds  float64   `json:"seconds,omitempty"`
+	Rate     float64   `json:"rate,omitempty"`
+	ETA      *float64  `json:"eta_seconds,omitempty"`
 	Message  string    `json:"message,omitempty"`
 	Epoch    *float64  `json:"epoch,omitempty"`
 	Loss     *float64  `json:"loss,omitempty"`
@@ -77,8 +87,16 @@ func (p *progress) Record(e pipeline.Event) {
 	case "none":
 		return
 	case "json":
+		if !p.jsonDue(e) {
+			return
+		}
 		je := jsonEvent{Time: time.Now().UTC().Format(time.RFC3339Nano), Kind: kindNames[e.Kind], Stage: e.Stage,
 			Done: e.Done, Total: e.Total, Unit: e.Unit, Seconds: e.Elapsed.Seconds(), Message: e.Message}
+		if e.Kind == pipeline.Progress && e.Total > 0 && e.Done > 0 {
+			je.Rate = float64(e.Done) / math.Max(e.Elapsed.Seconds(), 1e-9)
+			eta := e.Elapsed.Seconds() * float64(e.Total-e.Done) / float64(e.Done)
+			je.ETA = &eta
+		}
 		if pt := e.Point; pt != nil {
 			je.Epoch, je.Loss, je.TrainAUC, je.TestAUC, je.Q = finite(pt.Epoch), finite(pt.Loss), finite(pt.TrainAUC), finite(pt.TestAUC), pt.Q
 		}
@@ -106,6 +124,22 @@ func (p *progress) Record(e pipeline.Event) {
 		fmt.Fprintf(p.w, "[%s] %s  epoch %.1f  loss %.4g  train AUC %s  test AUC %s  Q1 %.3f\n",
 			e.Stage, counter(e), pt.Epoch, pt.Loss, auc(pt.TrainAUC), auc(pt.TestAUC), first(pt.Q))
 	}
+}
+
+// jsonDue reports whether e is written in json mode: every event but
+// progress, and of progress at most one object per jsonEvery of stage
+// time, besides the first and last of each stage.
+func (p *progress) jsonDue(e pipeline.Event) bool {
+	switch {
+	case e.Kind == pipeline.StageStart:
+		p.jsonSome = false
+	case e.Kind != pipeline.Progress:
+	case !p.jsonSome || e.Elapsed < p.jsonAt || e.Elapsed-p.jsonAt >= jsonEvery || (e.Total > 0 && e.Done >= e.Total):
+		p.jsonAt, p.jsonSome = e.Elapsed, true
+	default:
+		return false
+	}
+	return true
 }
 
 // progressLine draws the bar on a terminal (at most five times a second)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -72,5 +74,60 @@ func TestRepeatsWording(t *testing.T) {
 	b, _ := json.Marshal(graphio.LoadReport{EdgesRead: 1})
 	if !strings.Contains(string(b), `"edges_read":1`) {
 		t.Errorf("the load report's JSON is not snake_case: %s", b)
+	}
+}
+
+// TestProgressJSON: in json mode a stage's progress objects come at most
+// once a second of stage time, besides its first and last, with the rate
+// and the ETA; other events all come, and a new stage starts over.
+func TestProgressJSON(t *testing.T) {
+	var b strings.Builder
+	p := &progress{w: &b, mode: "json"}
+	for _, stage := range []string{"a", "b"} {
+		p.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: stage})
+		for done := int64(1); done <= 100; done++ {
+			// 0.25 s per unit: 25 s of stage time in all.
+			p.Record(pipeline.Event{Kind: pipeline.Progress, Stage: stage, Done: done, Total: 100, Unit: "batches", Elapsed: time.Duration(done) * 250 * time.Millisecond})
+			if done == 50 {
+				p.Record(pipeline.Event{Kind: pipeline.Note, Stage: stage, Message: "half way"})
+			}
+		}
+	}
+	var dones []int64
+	kinds := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		var o struct {
+			Kind  string   `json:"kind"`
+			Stage string   `json:"stage"`
+			Done  int64    `json:"done"`
+			Rate  float64  `json:"rate"`
+			ETA   *float64 `json:"eta_seconds"`
+		}
+		if err := json.Unmarshal([]byte(line), &o); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		kinds[o.Kind]++
+		if o.Kind != "progress" {
+			continue
+		}
+		if o.Stage == "b" {
+			dones = append(dones, o.Done)
+		}
+		// Rate: 4 units a second; ETA: what is left at that rate.
+		if math.Abs(o.Rate-4) > 1e-9 || o.ETA == nil || math.Abs(*o.ETA-float64(100-o.Done)/4) > 1e-9 {
+			t.Errorf("%s: rate %v, ETA %v; want 4 and %v", line, o.Rate, o.ETA, float64(100-o.Done)/4)
+		}
+	}
+	// One object per 4 units (1 s), from the first to the last.
+	var want []int64
+	for d := int64(1); d <= 100; d += 4 {
+		want = append(want, d)
+	}
+	want = append(want, 100)
+	if fmt.Sprint(dones) != fmt.Sprint(want) {
+		t.Errorf("stage b's progress objects at done = %v, want %v", dones, want)
+	}
+	if kinds["stage-start"] != 2 || kinds["note"] != 2 || kinds["progress"] != 2*len(want) {
+		t.Errorf("objects by kind %v, want 2 stage-start, 2 note, %d progress", kinds, 2*len(want))
 	}
 }
