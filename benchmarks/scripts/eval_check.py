@@ -16,7 +16,13 @@ pairs with scikit-learn's roc_auc_score and average_precision_score on
 Y_u·Y_v and on the cosine, computed in float64 from the float32 vectors of
 the file, and the test pairs' Hits@k by the Open Graph Benchmark's rule
 (the share of positives scoring above the k-th best negative; 1 when there
-are fewer than k negatives). The numbers go
+are fewer than k negatives). It also writes the training graph as the
+edge list OUTDIR/train.edges.txt (names, not rows) and scores its
+reconstruction: for each node, every other node ranked by the same scores
+with the node's training neighbours as positives, scikit-learn's
+average_precision_score per node (MAP: their mean over nodes with
+neighbours) and precision@k over all ranked pairs at once (pairs tied with
+the k-th score counted by the share of edges among them). The numbers go
 to OUTDIR/expected.json with the versions that produced them; the Go test
 TestEvalMatchesSklearn in cmd/wys-sparse compares `wys-sparse eval` with
 them. Needs Debian's python3-gensim and python3-sklearn (/usr/bin/python3).
@@ -111,6 +117,27 @@ def hits(p, n, k):
     return float(np.mean(p > np.sort(n)[-k]))
 
 
+def reconstruction(kv, train, cosine):
+    """MAP and precision@k of the training graph's reconstruction."""
+    adj = np.zeros((N, N), dtype=bool)
+    for u, v in train:
+        adj[u, v] = adj[v, u] = True
+    y = np.array([kv[name(i)] for i in range(N)], dtype=np.float64)
+    if cosine:
+        y /= np.linalg.norm(y, axis=1, keepdims=True)
+    s = y @ y.T
+    off = ~np.eye(N, dtype=bool)
+    aps = [average_precision_score(adj[v][off[v]], s[v][off[v]]) for v in range(N) if adj[v].any()]
+    scores, arcs = s[off], adj[off]
+    prec = {}
+    for k in (10, 100, 1000):
+        kth = np.sort(scores)[-k]
+        above, at = scores > kth, scores == kth
+        hits = arcs[above].sum() + (k - above.sum()) * arcs[at].sum() / at.sum()
+        prec[str(k)] = float(hits / k)
+    return {"map": float(np.mean(aps)), "precision_at_k": prec}
+
+
 def main():
     out = sys.argv[1]
     rng = np.random.default_rng(7)
@@ -123,6 +150,10 @@ def main():
         f.write("# original_id\tnode\n")
         for i in range(N):
             f.write("%s\t%d\n" % (name(i), i))
+    with open(os.path.join(out, "train.edges.txt"), "w") as f:
+        f.write("# the training edges of split/, by name\n")
+        for u, v in train:
+            f.write("%s %s\n" % (name(u), name(v)))
     model = Word2Vec(walks(train, rng), vector_size=DIM, window=5, min_count=1, sg=1,
                      negative=5, workers=1, seed=1, epochs=5)
     path = os.path.join(out, "gensim.txt")
@@ -136,7 +167,8 @@ def main():
         train_auc, train_ap, _, _ = metrics(kv, train, train_neg, cosine)
         test_auc, test_ap, p, n = metrics(kv, test, test_neg, cosine)
         expected[score] = {"train_auc": train_auc, "test_auc": test_auc, "train_ap": train_ap, "test_ap": test_ap,
-                           "test_hits": {str(k): hits(p, n, k) for k in (20, 50, 100)}}
+                           "test_hits": {str(k): hits(p, n, k) for k in (20, 50, 100)},
+                           "reconstruction": reconstruction(kv, train, cosine)}
     with open(os.path.join(out, "expected.json"), "w") as f:
         json.dump(expected, f, indent=2)
         f.write("\n")

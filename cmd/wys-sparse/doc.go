@@ -76,6 +76,7 @@
 //	wys-sparse eval -emb emb.npy -split DIR [-score lr|dot|cosine] [-report FILE]
 //	wys-sparse eval -emb emb.txt -planetoid PREFIX
 //	wys-sparse eval -emb emb.txt -mat PPI.mat.gz [-ratios 0.1,...] [-repeats 10]
+//	wys-sparse eval -emb emb.npy -graph edges.txt [-rows 2048] [-k 10,100,...]
 //	wys-sparse neighbors -emb emb.npy -node ID [-node ID...] [-k 10] [-by out|in|dot|cosine]
 //
 // eval scores an existing embedding file, ours or another tool's (word2vec
@@ -85,7 +86,10 @@
 // reversed arcs), the paper's smooth-kNN node classification on a
 // Planetoid dataset, and the DeepWalk/node2vec multi-label protocol
 // (one-vs-rest logistic regression, Micro- and Macro-F1 per training
-// share) on a .mat file. Ids are matched by name (a bare .npy by row); a
+// share) on a .mat file, and graph reconstruction of an edge list or .mat
+// file (eval.Reconstruction: for each node, every other node ranked by the
+// score; MAP of the node's arcs and precision@k over all ranked pairs, as
+// SDNE, HOPE and the GEM benchmark report them). Ids are matched by name (a bare .npy by row); a
 // node without a vector is an error unless -missing zero. Files wys-sparse
 // writes are [L | R]: a marker FILE.wys.json beside them says so, and
 // their default score is lr = L_u·R_v; other files are single tables,

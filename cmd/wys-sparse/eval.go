@@ -31,6 +31,7 @@ Usage:
   wys-sparse eval -emb emb.npy -split DIR        link prediction (AUC, AP, Hits)
   wys-sparse eval -emb emb.txt -planetoid PREFIX node classification
   wys-sparse eval -emb emb.txt -mat PPI.mat.gz   multi-label Micro/Macro-F1
+  wys-sparse eval -emb emb.npy -graph edges.txt  graph reconstruction
 
 Ids in the file are matched to the split's or graph's ids by name.
 
@@ -39,9 +40,12 @@ Flags:
 
 // evalFlags is what one eval run does.
 type evalFlags struct {
-	emb                 embFlags
-	split, planetoid    string
-	directed            bool
+	emb              embFlags
+	split, planetoid string
+	directed, header bool
+	// Graph reconstruction.
+	graph, precisionK   string
+	rows                int
 	score, missing, rep string
 	quiet               bool
 	started             time.Time
@@ -57,15 +61,19 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	c := &evalFlags{fs: fs}
 	c.emb.bind(fs)
 	fs.StringVar(&c.split, "split", "", "split `DIR` (as wys-sparse -split reads) for link prediction")
-	fs.BoolVar(&c.directed, "directed", false, "the split's pairs are arcs (as wys-sparse -split -directed)")
+	fs.BoolVar(&c.directed, "directed", false, "the split's pairs are arcs (as wys-sparse -split -directed); -graph: its edges are arcs (default: each edge both ways)")
+	fs.StringVar(&c.graph, "graph", "", "graph reconstruction: rank every other node for each node of the edge list or .mat `FILE` (as wys-sparse -graph reads it) and score how its arcs come first: MAP and precision@k")
+	fs.BoolVar(&c.header, "header", false, "-graph: skip the first line of FILE (column names)")
+	fs.IntVar(&c.rows, "rows", 0, "-graph: nodes whose rankings are scored (0: every node up to 10,000 nodes, a sample of 2,048 above; the sample is drawn with -seed)")
+	fs.StringVar(&c.precisionK, "k", "10,100,1000,10000", "-graph: the k of precision@k (the share of arcs among the k best-scored pairs of all ranked rows), comma-separated")
 	fs.StringVar(&c.planetoid, "planetoid", "", "node classification on `PREFIX`.edges.tsv, PREFIX.labels.tsv and PREFIX.split.tsv (plain or .gz) with the paper's smooth-kNN rule")
 	fs.StringVar(&c.mat, "mat", "", "multi-label classification (DeepWalk/node2vec protocol) on the `FILE`.mat[.gz] with variables network and group (BlogCatalog, PPI, POS); rows are node ids 0..N-1")
 	fs.StringVar(&c.features, "features", eval.DefaultFeatures, "-mat features of an [L | R] file: LR, L, R or L+R, each optionally +norm (unit rows); a single table uses its rows")
 	fs.StringVar(&c.ratios, "ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "-mat training shares of the labelled nodes, comma-separated")
 	fs.IntVar(&c.repeats, "repeats", 10, "-mat random splits per training share")
-	fs.Uint64Var(&c.seed, "seed", 1, "-mat seed of the random splits (a share's splits depend on the seed and the share only: -ratios 0.5 scores the 50% splits of the whole protocol)")
+	fs.Uint64Var(&c.seed, "seed", 1, "-mat seed of the random splits (a share's splits depend on the seed and the share only: -ratios 0.5 scores the 50% splits of the whole protocol); -graph: seed of the sampled rows")
 	fs.Float64Var(&c.logregC, "logreg-c", 1, "-mat inverse regularisation strength `C` of the logistic regression (scikit-learn's C; 1, its default, is what the DeepWalk, node2vec and NetMF scoring scripts use)")
-	fs.IntVar(&c.workers, "workers", 0, "-mat goroutines fitting labels (0: all cores); the result does not depend on it")
+	fs.IntVar(&c.workers, "workers", 0, "-mat and -graph goroutines (0: all cores); the result does not depend on it")
 	fs.StringVar(&c.score, "score", "", "`SCORE` of a pair for link prediction: lr (L_u·R_v, [L | R] files), dot (Y_u·Y_v) or cosine (default: lr for [L | R], dot for a single table)")
 	fs.StringVar(&c.missing, "missing", "error", "`MODE` for nodes without a vector: error, or zero (score them as zero vectors)")
 	fs.StringVar(&c.rep, "report", "", "write the numbers as JSON to `FILE`")
@@ -82,6 +90,7 @@ type evalReport struct {
 	LinkPrediction *linkResult            `json:"link_prediction,omitempty"`
 	Classify       *eval.ClassifyResult   `json:"classification,omitempty"`
 	MultiLabel     *eval.MultiLabelResult `json:"multilabel,omitempty"`
+	Reconstruction *reconResult           `json:"reconstruction,omitempty"`
 	Seconds        float64                `json:"seconds"`
 	Go             string                 `json:"go"`
 }
@@ -109,20 +118,34 @@ func (c *evalFlags) check() error {
 	if err := c.emb.check(); err != nil {
 		return err
 	}
-	if c.split == "" && c.planetoid == "" && c.mat == "" {
-		return usagef("nothing to evaluate: give -split DIR (link prediction), -planetoid PREFIX (node classification) or -mat FILE (multi-label classification)")
+	if c.split == "" && c.planetoid == "" && c.mat == "" && c.graph == "" {
+		return usagef("nothing to evaluate: give -split DIR (link prediction), -planetoid PREFIX (node classification), -mat FILE (multi-label classification) or -graph FILE (graph reconstruction)")
 	}
-	var ignored []string
+	var ignored string
 	c.fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "features", "ratios", "repeats", "seed", "workers", "logreg-c":
-			if c.mat == "" {
-				ignored = append(ignored, f.Name)
+		case "features", "ratios", "repeats", "logreg-c":
+			if c.mat == "" && ignored == "" {
+				ignored = fmt.Sprintf("-%s is a setting of multi-label classification; give -mat FILE", f.Name)
+			}
+		case "rows", "k", "header":
+			if c.graph == "" && ignored == "" {
+				ignored = fmt.Sprintf("-%s is a setting of graph reconstruction; give -graph FILE", f.Name)
+			}
+		case "seed", "workers":
+			if c.mat == "" && c.graph == "" && ignored == "" {
+				ignored = fmt.Sprintf("-%s is a setting of multi-label classification and graph reconstruction; give -mat FILE or -graph FILE", f.Name)
 			}
 		}
 	})
-	if len(ignored) > 0 {
-		return usagef("-%s is a setting of multi-label classification; give -mat FILE", ignored[0])
+	if ignored != "" {
+		return usagef("%s", ignored)
+	}
+	if c.rows < 0 {
+		return usagef("-rows %d: want 0 (the default) or more", c.rows)
+	}
+	if _, err := parseK(c.precisionK); err != nil {
+		return err
 	}
 	if c.repeats < 1 {
 		return usagef("-repeats %d: want at least 1", c.repeats)
@@ -133,8 +156,8 @@ func (c *evalFlags) check() error {
 	if _, err := parseRatios(c.ratios); err != nil {
 		return err
 	}
-	if c.directed && c.split == "" {
-		return usagef("-directed says how to read -split; give -split DIR")
+	if c.directed && c.split == "" && c.graph == "" {
+		return usagef("-directed says how to read -split or -graph; give -split DIR or -graph FILE")
 	}
 	if ok, want := oneOf(c.score, scoreLR, scoreDot, scoreCosine); !ok && c.score != "" {
 		return usagef("-score %q: want %s", c.score, want)
@@ -183,6 +206,11 @@ func (c *evalFlags) run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	if c.mat != "" {
 		if err := c.multiLabel(ctx, stdout, emb, rep); err != nil {
+			return err
+		}
+	}
+	if c.graph != "" {
+		if err := c.reconstruction(ctx, stdout, emb, rep); err != nil {
 			return err
 		}
 	}
@@ -353,7 +381,7 @@ func (c *evalFlags) writeReport(stdout io.Writer, rep *evalReport) error {
 		return nil
 	}
 	inputs := []string{c.emb.path}
-	for _, p := range []string{c.split, c.mat} {
+	for _, p := range []string{c.split, c.mat, c.graph} {
 		if p != "" {
 			inputs = append(inputs, p)
 		}
@@ -425,5 +453,74 @@ func (c *evalFlags) multiLabel(ctx context.Context, stdout io.Writer, emb *graph
 	rep.MultiLabel = res
 	fmt.Fprintf(stdout, "multi-label classification of %s: %d labelled nodes, %d labels, %d features, %d splits per share, logistic regression C = %g (%.1fs):\n%s",
 		c.mat, res.Nodes, res.Labels, f, c.repeats, res.C, time.Since(t0).Seconds(), res.Table())
+	return nil
+}
+
+// reconResult is the graph reconstruction part of eval's report.
+type reconResult struct {
+	Graph string `json:"graph"`
+	Score string `json:"score"`
+	*eval.ReconstructionResult
+}
+
+// parseK reads -k.
+func parseK(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || k < 1 {
+			return nil, usagef("-k %q: want comma-separated whole numbers of at least 1, e.g. 10,100,1000", s)
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// reconstruction ranks, for each (sampled) node of -graph, every other
+// node by the chosen score and reports how the node's arcs come first
+// (eval.Reconstruction).
+func (c *evalFlags) reconstruction(ctx context.Context, stdout io.Writer, emb *graphio.Embeddings, rep *evalReport) error {
+	opt := graphio.LoadOptions{Directed: c.directed, Header: c.header}
+	var g *pipeline.Graph
+	var err error
+	if isMAT(c.graph) {
+		g, _, _, err = graphio.LoadMAT(ctx, c.graph, opt)
+	} else {
+		g, _, err = graphio.LoadEdgeList(ctx, c.graph, opt)
+	}
+	if err != nil {
+		return err
+	}
+	y, _, err := c.align(stdout, emb, g.IDs, g.N(), c.graph)
+	if err != nil {
+		return err
+	}
+	l, r, w := pairTables(y, emb.Dim, c.score)
+	ks, _ := parseK(c.precisionK)
+	workers := c.workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	t0 := time.Now()
+	res, err := eval.Reconstruction(ctx, g.Adj, l, r, w, eval.ReconstructionConfig{Rows: c.rows, K: ks, Seed: c.seed, Workers: workers})
+	if err != nil {
+		return err
+	}
+	rep.Reconstruction = &reconResult{Graph: c.graph, Score: c.score, ReconstructionResult: res}
+	sample := "every node"
+	if res.Rows < res.Nodes {
+		sample = fmt.Sprintf("%d of %d nodes (sampled with -seed %d)", res.Rows, res.Nodes, c.seed)
+	}
+	fmt.Fprintf(stdout, "graph reconstruction of %s (score %s = %s, %s ranked, %d with arcs, %.1fs): MAP %.4f\n",
+		c.graph, c.score, scoreNames[c.score], sample, res.RowsWithArcs, time.Since(t0).Seconds(), res.MAP)
+	var kk, pk []string
+	for _, k := range ks {
+		if p, ok := res.PrecisionAtK[strconv.Itoa(k)]; ok {
+			kk, pk = append(kk, strconv.Itoa(k)), append(pk, fmt.Sprintf("%.4f", p))
+		}
+	}
+	if len(kk) > 0 {
+		fmt.Fprintf(stdout, "precision@%s (share of arcs among the k best of %d ranked pairs): %s\n", strings.Join(kk, "/"), res.Pairs, strings.Join(pk, " / "))
+	}
 	return nil
 }

@@ -120,7 +120,9 @@ func TestEvalReproducesTrainingAUC(t *testing.T) {
 // testdata/evalcheck (written by benchmarks/scripts/eval_check.py, with
 // scikit-learn's roc_auc_score and average_precision_score of its vectors
 // and numpy's Hits@k by OGB's rule in expected.json) by dot product and
-// cosine. Tolerance 1e-6: eval sums in float32, the script in float64;
+// cosine, and the reconstruction of the split's training graph
+// (train.edges.txt) against scikit-learn's per-node average precision and
+// numpy's precision@k. Tolerance 1e-6: eval sums in float32, the script in float64;
 // with 60 x 60 pairs one swapped pair would move the AUC by 3e-4.
 func TestEvalMatchesSklearn(t *testing.T) {
 	t.Parallel()
@@ -128,19 +130,34 @@ func TestEvalMatchesSklearn(t *testing.T) {
 	var want map[string]json.RawMessage
 	readJSON(t, filepath.Join(dir, "expected.json"), &want)
 	for _, score := range []string{"dot", "cosine"} {
-		var w linkResult
+		var w struct {
+			linkResult
+			Reconstruction eval.ReconstructionResult `json:"reconstruction"`
+		}
 		if err := json.Unmarshal(want[score], &w); err != nil {
 			t.Fatal(err)
 		}
 		rep := filepath.Join(t.TempDir(), "eval.json")
-		code, stdout, stderr := runCLI(t, "eval", "-emb", filepath.Join(dir, "gensim.txt"), "-split", filepath.Join(dir, "split"), "-score", score, "-report", rep)
+		code, stdout, stderr := runCLI(t, "eval", "-emb", filepath.Join(dir, "gensim.txt"), "-split", filepath.Join(dir, "split"), "-score", score, "-report", rep,
+			"-graph", filepath.Join(dir, "train.edges.txt"), "-k", "10,100,1000")
 		if code != 0 {
 			t.Fatal(stderr)
 		}
 		var got struct {
-			LinkPrediction linkResult `json:"link_prediction"`
+			LinkPrediction linkResult  `json:"link_prediction"`
+			Reconstruction reconResult `json:"reconstruction"`
 		}
 		readJSON(t, rep, &got)
+		rc := got.Reconstruction
+		if rc.ReconstructionResult == nil || rc.Rows != 60 || math.Abs(rc.MAP-w.Reconstruction.MAP) > 1e-6 || len(rc.PrecisionAtK) != 3 {
+			t.Errorf("%s: eval's reconstruction %+v, scikit-learn's MAP %v", score, rc.ReconstructionResult, w.Reconstruction.MAP)
+		} else {
+			for k, p := range w.Reconstruction.PrecisionAtK {
+				if math.Abs(rc.PrecisionAtK[k]-p) > 1e-9 {
+					t.Errorf("%s: eval precision@%s %v, numpy %v", score, k, rc.PrecisionAtK[k], p)
+				}
+			}
+		}
 		if math.Abs(*got.LinkPrediction.TestAUC-*w.TestAUC) > 1e-6 || math.Abs(*got.LinkPrediction.TrainAUC-*w.TrainAUC) > 1e-6 {
 			t.Errorf("%s: eval test %v train %v, sklearn %v %v", score, *got.LinkPrediction.TestAUC, *got.LinkPrediction.TrainAUC, *w.TestAUC, *w.TrainAUC)
 		}

@@ -116,6 +116,7 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 	smallIntEmbeddings(t, emb, 10, 2)
 	gensim := filepath.Join("testdata", "evalcheck", "gensim.txt")
 	split := filepath.Join("testdata", "evalcheck", "split")
+	edges := filepath.Join("testdata", "evalcheck", "train.edges.txt")
 	ragged := filepath.Join(tmp, "ragged.txt")
 	os.WriteFile(ragged, []byte("2 3\na 1 2 3\nb 1 2\n"), 0o644)
 	cases := []struct {
@@ -137,6 +138,10 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-logreg-c-without-mat", []string{"eval", "-emb", gensim, "-split", split, "-logreg-c", "10"}},
 		{"eval-report-dir-missing", []string{"eval", "-emb", gensim, "-split", split, "-report", filepath.Join(tmp, "no", "r.json")}},
 		{"eval-directed-alone", []string{"eval", "-emb", gensim, "-directed", "-planetoid", "x"}},
+		{"eval-rows-without-graph", []string{"eval", "-emb", gensim, "-split", split, "-rows", "10"}},
+		{"eval-seed-alone", []string{"eval", "-emb", gensim, "-split", split, "-seed", "2"}},
+		{"eval-bad-k", []string{"eval", "-emb", gensim, "-graph", edges, "-k", "10,0"}},
+		{"eval-graph-missing-nodes", []string{"eval", "-emb", emb, "-graph", edges}},
 		{"neighbors-k-zero", []string{"neighbors", "-emb", emb, "-k", "0"}},
 		{"neighbors-unknown-node", []string{"neighbors", "-emb", emb, "-node", "v1"}},
 		{"neighbors-out-single", []string{"neighbors", "-emb", gensim, "-by", "out", "-node", "n1000"}},

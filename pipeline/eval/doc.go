@@ -1,4 +1,5 @@
-// Package eval scores embeddings on node classification.
+// Package eval scores embeddings on node classification and graph
+// reconstruction.
 //
 // Classify applies the smooth kNN rule of the Watch Your Step paper to
 // single-label (Planetoid) splits, choosing the pair score and α on the
@@ -13,6 +14,12 @@
 // input from our embeddings; any dense row-major matrix will do.
 // ExportMultiLabel writes the same inputs for the scikit-learn oracle,
 // benchmarks/sklearn/multilabel.py.
+//
+// Reconstruction scores graph reconstruction as SDNE, HOPE and the GEM
+// benchmark do: for each node (every node of a small graph, a seeded sample
+// of a large one) every other node is ranked by the embedding's score; the
+// node's arcs give its average precision (MAP is their mean), and
+// precision@k ranks the pairs of all those nodes together.
 //
 // Link prediction AUCs are computed by the core (pipeline.PairAUC).
 package eval
