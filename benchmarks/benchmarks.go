@@ -29,6 +29,15 @@ import (
 // use too.
 func MeanStd(xs []float64) (mean, std float64) { return eval.MeanStd(xs) }
 
+// EpochsText describes a -epochs value for a results file: the number,
+// or the trainer's default rule for 0.
+func EpochsText(e float64) string {
+	if e == 0 {
+		return "by the trainer's default rule"
+	}
+	return fmt.Sprint(e)
+}
+
 // FormatQ formats the first k entries of Q.
 func FormatQ(q []float64, k int) string {
 	var parts []string

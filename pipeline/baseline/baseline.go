@@ -23,6 +23,10 @@ const (
 	MethodProNE     = "prone"     // ProNE (Zhang et al., IJCAI 2019): L = R
 )
 
+// NetMFMaxNodes is the largest graph, in nodes, that NetMF takes: its
+// matrix is a dense N x N float32 matrix (4 GiB at 32,768 nodes).
+const NetMFMaxNodes = logmf.MaxNodes
+
 // IsMethod reports whether m names one of the baseline methods.
 func IsMethod(m string) bool {
 	return m == MethodSVD || m == MethodEigenmaps || m == MethodNetMF || m == MethodProNE
@@ -112,8 +116,8 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	if dim/2 > g.N() {
 		return nil, fmt.Errorf("baseline: rank %d (d = %d) exceeds the %d nodes of the graph; lower the dimension", dim/2, dim, g.N())
 	}
-	if n := g.N(); method == MethodNetMF && n > logmf.MaxNodes {
-		return nil, fmt.Errorf("baseline: netmf builds a dense %d x %d matrix; it takes graphs of at most %d nodes (use -method wys or svd)", n, n, logmf.MaxNodes)
+	if n := g.N(); method == MethodNetMF && n > NetMFMaxNodes {
+		return nil, fmt.Errorf("baseline: netmf builds a dense %d x %d matrix; it takes graphs of at most %d nodes (use -method wys or svd)", n, n, NetMFMaxNodes)
 	}
 	if eval == nil {
 		eval = &pipeline.Split{}

@@ -90,7 +90,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	o.wys.Seed, o.gensim.Seed, o.gensim.Dim = o.seed, o.seed, o.wys.Dim
 	var b strings.Builder
 	b.WriteString(h.Header("Test AUC against time on large graphs"))
-	fmt.Fprintf(&b, "Each graph undirected, largest connected component, %.0f%% of the edges held out (seed %d). wys: `wys-sparse` defaults (d = %d, epochs %s).", 100*o.testFrac, o.seed, o.wys.Dim, epochsText(o.wys.Epochs))
+	fmt.Fprintf(&b, "Each graph undirected, largest connected component, %.0f%% of the edges held out (seed %d). wys: `wys-sparse` defaults (d = %d, epochs %s).", 100*o.testFrac, o.seed, o.wys.Dim, benchmarks.EpochsText(o.wys.Epochs))
 	for _, v := range wysVariants[1:] {
 		if o.methods[v.name] {
 			fmt.Fprintf(&b, " %s: the same with `%s`%s.", strings.ReplaceAll(v.name, "-", " "), v.flag, v.note)
@@ -111,13 +111,6 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		b.WriteString(text)
 	}
 	return h.WriteResult(b.String())
-}
-
-func epochsText(e float64) string {
-	if e == 0 {
-		return "by the trainer's default rule"
-	}
-	return fmt.Sprint(e)
 }
 
 // compare runs the methods on one graph and returns its section.

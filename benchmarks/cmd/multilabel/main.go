@@ -96,7 +96,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	var says []string
 	if o.methods["wys"] {
 		says = append(says, fmt.Sprintf("wys: the sparse trainer's defaults (d = %d, epochs %s, seed %d) changed by each variant's settings (%s), features %s (eval.Features).",
-			o.wys.Dim, epochsText(o.wys.Epochs), o.seed, variantsText(o.variants), strings.Join(o.features, ", ")))
+			o.wys.Dim, benchmarks.EpochsText(o.wys.Epochs), o.seed, variantsText(o.variants), strings.Join(o.features, ", ")))
 	}
 	if o.methods["gensim"] {
 		says = append(says, fmt.Sprintf("gensim DeepWalk: %s.", o.gensim.Describe()))
@@ -188,13 +188,6 @@ func variantsText(vs []variant) string {
 		s = append(s, v.spec)
 	}
 	return strings.Join(s, "; ")
-}
-
-func epochsText(e float64) string {
-	if e == 0 {
-		return "by the trainer's default rule"
-	}
-	return fmt.Sprint(e)
 }
 
 // evaluate embeds one dataset with each method and returns its section.
