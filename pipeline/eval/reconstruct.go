@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/internal/kernels"
 	"github.com/wys-project/wys/sparse"
 )
 
@@ -98,8 +99,9 @@ func ReconstructionRows(n, rows int, seed uint64) []int {
 }
 
 // Reconstruction scores how well the embeddings rank the arcs of adj: for
-// each ranked row v, every u ≠ v is scored L_v·R_u (as
-// pipeline.ScorePairs scores a pair; half is the width of L and R), and
+// each ranked row v, every u ≠ v is scored L_v·R_u (half is the width of
+// L and R; summed by the trainer's vector kernels, so that the last bits
+// may differ from pipeline.ScorePairs's sequential sum), and
 // the arcs v→u of adj are the relevant ones. Each row's average precision
 // gives MAP; precision@k ranks the pairs of all ranked rows together.
 // Scores are computed twice (once to find the k-th best scores, once to
@@ -135,7 +137,11 @@ func Reconstruction(ctx context.Context, adj *sparse.CSR, l, r []float32, half i
 		kmax = slices.Max(ks)
 	}
 	workers := max(1, min(cfg.Workers, len(rows)))
-	rc := &reconRun{adj: adj, l: l, r: r, half: half, rows: rows, ap: make([]float64, len(rows)), arcs: make([]int, len(rows))}
+	rc := &reconRun{adj: adj, l: l, r: r, half: half, rows: rows, ap: make([]float64, len(rows)), arcs: make([]int, len(rows)),
+		rRows: make([][]float32, n)}
+	for u := range rc.rRows {
+		rc.rRows[u] = r[u*half : (u+1)*half]
+	}
 
 	// Pass 1: each row's average precision, and the kmax best scores.
 	tops := make([][]float32, workers)
@@ -238,12 +244,13 @@ type tieCount struct{ above, arcsAbove, at, arcsAt int64 }
 // reconRun is the shared, read-only state of one Reconstruction, but for
 // ap and arcs, which each row's worker writes at the row's index.
 type reconRun struct {
-	adj  *sparse.CSR
-	l, r []float32
-	half int
-	rows []int
-	ap   []float64
-	arcs []int
+	adj   *sparse.CSR
+	l, r  []float32
+	half  int
+	rRows [][]float32 // the rows of r
+	rows  []int
+	ap    []float64
+	arcs  []int
 }
 
 // rowScorer is a worker's space: a row's scores and its arc marks.
@@ -272,17 +279,11 @@ func (rc *reconRun) each(ctx context.Context, w, workers int, rs *rowScorer, fn 
 			return err
 		}
 		v := rc.rows[i]
-		lv := rc.l[v*rc.half : (v+1)*rc.half]
-		for u := range rs.s {
-			ru := rc.r[u*rc.half : (u+1)*rc.half]
-			var x float32
-			for j := range lv {
-				x += lv[j] * ru[j]
-			}
+		kernels.Dots(rs.s, rc.l[v*rc.half:(v+1)*rc.half], rc.rRows)
+		for u, x := range rs.s {
 			if x != x {
 				return fmt.Errorf("eval: the score of node %d to node %d is NaN: the embeddings hold a NaN or an infinity", v, u)
 			}
-			rs.s[u] = x
 		}
 		idx, _ := rc.adj.Row(v)
 		arcs := 0
