@@ -23,6 +23,15 @@ with the node's training neighbours as positives, scikit-learn's
 average_precision_score per node (MAP: their mean over nodes with
 neighbours) and precision@k over all ranked pairs at once (pairs tied with
 the k-th score counted by the share of edges among them). The numbers go
+to OUTDIR/expected.json, with node2vec's link prediction protocol on the
+split under "edge_classifier": for each binary operator (average,
+hadamard, l1, l2) of the two node vectors, scikit-learn's
+LogisticRegression (C = 1; the newton-cholesky solver at tol 1e-10, which
+reaches the exact optimum: lbfgs stops on its relative function tolerance
+first, and on the average operator's flat objective that moves one test
+pair) on the training
+edges and non-edges, its decision function on the test pairs scored by
+roc_auc_score and average_precision_score. All go
 to OUTDIR/expected.json with the versions that produced them; the Go test
 TestEvalMatchesSklearn in cmd/wys-sparse compares `wys-sparse eval` with
 them. Needs Debian's python3-gensim and python3-sklearn (/usr/bin/python3).
@@ -35,6 +44,7 @@ import gensim
 import numpy as np
 import sklearn
 from gensim.models import KeyedVectors, Word2Vec
+from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 N, BLOCKS, P_IN, P_OUT, DIM = 60, 3, 0.3, 0.02, 8
@@ -138,6 +148,33 @@ def reconstruction(kv, train, cosine):
     return {"map": float(np.mean(aps)), "precision_at_k": prec}
 
 
+OPERATORS = {
+    "average": lambda a, b: (a + b) / 2,
+    "hadamard": lambda a, b: a * b,
+    "l1": lambda a, b: np.abs(a - b),
+    "l2": lambda a, b: (a - b) ** 2,
+}
+
+
+def edge_classifier(kv, train, train_neg, test, test_neg):
+    """node2vec's protocol: logistic regression on op(x_u, x_v)."""
+    x = np.array([kv[name(i)] for i in range(N)], dtype=np.float64)
+
+    def feats(pairs, op):
+        p = np.asarray(pairs)
+        return OPERATORS[op](x[p[:, 0]], x[p[:, 1]])
+
+    out = {}
+    for op in OPERATORS:
+        xt = np.r_[feats(train, op), feats(train_neg, op)]
+        yt = np.r_[np.ones(len(train)), np.zeros(len(train_neg))]
+        clf = LogisticRegression(C=1.0, tol=1e-10, max_iter=100000, solver="newton-cholesky").fit(xt, yt)
+        s = clf.decision_function(np.r_[feats(test, op), feats(test_neg, op)])
+        y = np.r_[np.ones(len(test)), np.zeros(len(test_neg))]
+        out[op] = {"test_auc": roc_auc_score(y, s), "test_ap": average_precision_score(y, s)}
+    return out
+
+
 def main():
     out = sys.argv[1]
     rng = np.random.default_rng(7)
@@ -169,6 +206,7 @@ def main():
         expected[score] = {"train_auc": train_auc, "test_auc": test_auc, "train_ap": train_ap, "test_ap": test_ap,
                            "test_hits": {str(k): hits(p, n, k) for k in (20, 50, 100)},
                            "reconstruction": reconstruction(kv, train, cosine)}
+    expected["edge_classifier"] = edge_classifier(kv, train, train_neg, test, test_neg)
     with open(os.path.join(out, "expected.json"), "w") as f:
         json.dump(expected, f, indent=2)
         f.write("\n")

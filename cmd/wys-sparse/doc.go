@@ -73,7 +73,7 @@
 //
 // # Subcommands
 //
-//	wys-sparse eval -emb emb.npy -split DIR [-score lr|dot|cosine] [-report FILE]
+//	wys-sparse eval -emb emb.npy -split DIR [-score lr|dot|cosine] [-edge-ops all] [-report FILE]
 //	wys-sparse eval -emb emb.txt -planetoid PREFIX
 //	wys-sparse eval -emb emb.txt -mat PPI.mat.gz [-ratios 0.1,...] [-repeats 10]
 //	wys-sparse eval -emb emb.npy -graph edges.txt [-rows 2048] [-k 10,100,...]
@@ -83,7 +83,8 @@
 // text as gensim, node2vec and ProNE write it, TSV, .npy with its .ids.txt
 // or bare), with the code training uses: link prediction ROC-AUC on a
 // split directory (pipeline.PairAUC; a directed split also against the
-// reversed arcs), the paper's smooth-kNN node classification on a
+// reversed arcs; with -edge-ops, node2vec's logistic regression on edge
+// features, eval.EdgeClassifier), the paper's smooth-kNN node classification on a
 // Planetoid dataset, and the DeepWalk/node2vec multi-label protocol
 // (one-vs-rest logistic regression, Micro- and Macro-F1 per training
 // share) on a .mat file, and graph reconstruction of an edge list or .mat

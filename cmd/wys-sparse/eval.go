@@ -43,6 +43,8 @@ type evalFlags struct {
 	emb              embFlags
 	split, planetoid string
 	directed, header bool
+	// node2vec's edge classifier on -split.
+	edgeOps string
 	// Graph reconstruction.
 	graph, precisionK   string
 	rows                int
@@ -61,6 +63,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	c := &evalFlags{fs: fs}
 	c.emb.bind(fs)
 	fs.StringVar(&c.split, "split", "", "split `DIR` (as wys-sparse -split reads) for link prediction")
+	fs.StringVar(&c.edgeOps, "edge-ops", "", "-split: also node2vec's protocol: a logistic regression on op(x_u, x_v) of the train pairs scores the test pairs, for each `OPS` (comma-separated: average, hadamard, l1, l2, or all); x: the rows of the file (-features for [L | R] files)")
 	fs.BoolVar(&c.directed, "directed", false, "the split's pairs are arcs (as wys-sparse -split -directed); -graph: its edges are arcs (default: each edge both ways)")
 	fs.StringVar(&c.graph, "graph", "", "graph reconstruction: rank every other node for each node of the edge list or .mat `FILE` (as wys-sparse -graph reads it) and score how its arcs come first: MAP and precision@k")
 	fs.BoolVar(&c.header, "header", false, "-graph: skip the first line of FILE (column names)")
@@ -68,7 +71,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.StringVar(&c.precisionK, "k", "10,100,1000,10000", "-graph: the k of precision@k (the share of arcs among the k best-scored pairs of all ranked rows), comma-separated")
 	fs.StringVar(&c.planetoid, "planetoid", "", "node classification on `PREFIX`.edges.tsv, PREFIX.labels.tsv and PREFIX.split.tsv (plain or .gz) with the paper's smooth-kNN rule")
 	fs.StringVar(&c.mat, "mat", "", "multi-label classification (DeepWalk/node2vec protocol) on the `FILE`.mat[.gz] with variables network and group (BlogCatalog, PPI, POS); rows are node ids 0..N-1")
-	fs.StringVar(&c.features, "features", eval.DefaultFeatures, "-mat features of an [L | R] file: LR, L, R or L+R, each optionally +norm (unit rows); a single table uses its rows")
+	fs.StringVar(&c.features, "features", eval.DefaultFeatures, "-mat and -edge-ops features of an [L | R] file: LR, L, R or L+R, each optionally +norm (unit rows); a single table uses its rows")
 	fs.StringVar(&c.ratios, "ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "-mat training shares of the labelled nodes, comma-separated")
 	fs.IntVar(&c.repeats, "repeats", 10, "-mat random splits per training share")
 	fs.Uint64Var(&c.seed, "seed", 1, "-mat seed of the random splits (a share's splits depend on the seed and the share only: -ratios 0.5 scores the 50% splits of the whole protocol); -graph: seed of the sampled rows")
@@ -111,6 +114,7 @@ type linkResult struct {
 	TestAUC         *float64 `json:"test_auc"`
 	TestDirectedAUC *float64 `json:"test_directed_auc,omitempty"`
 	rankMetrics
+	EdgeClassifier []*eval.EdgeClassifierResult `json:"edge_classifier,omitempty"`
 }
 
 // check refuses bad flags before any file is read.
@@ -124,7 +128,11 @@ func (c *evalFlags) check() error {
 	var ignored string
 	c.fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "features", "ratios", "repeats", "logreg-c":
+		case "features", "logreg-c":
+			if c.mat == "" && c.edgeOps == "" && ignored == "" {
+				ignored = fmt.Sprintf("-%s is a setting of multi-label classification and of -edge-ops; give -mat FILE or -edge-ops OPS", f.Name)
+			}
+		case "ratios", "repeats":
 			if c.mat == "" && ignored == "" {
 				ignored = fmt.Sprintf("-%s is a setting of multi-label classification; give -mat FILE", f.Name)
 			}
@@ -132,9 +140,13 @@ func (c *evalFlags) check() error {
 			if c.graph == "" && ignored == "" {
 				ignored = fmt.Sprintf("-%s is a setting of graph reconstruction; give -graph FILE", f.Name)
 			}
-		case "seed", "workers":
+		case "seed":
+			if c.mat == "" && c.graph == "" && c.edgeOps == "" && ignored == "" {
+				ignored = "-seed is a setting of multi-label classification, graph reconstruction and -edge-ops; give -mat FILE, -graph FILE or -edge-ops OPS"
+			}
+		case "workers":
 			if c.mat == "" && c.graph == "" && ignored == "" {
-				ignored = fmt.Sprintf("-%s is a setting of multi-label classification and graph reconstruction; give -mat FILE or -graph FILE", f.Name)
+				ignored = "-workers is a setting of multi-label classification and graph reconstruction; give -mat FILE or -graph FILE"
 			}
 		}
 	})
@@ -146,6 +158,12 @@ func (c *evalFlags) check() error {
 	}
 	if _, err := parseK(c.precisionK); err != nil {
 		return err
+	}
+	if _, err := parseEdgeOps(c.edgeOps); err != nil {
+		return err
+	}
+	if c.edgeOps != "" && c.split == "" {
+		return usagef("-edge-ops scores the pairs of a split; give -split DIR")
 	}
 	if c.repeats < 1 {
 		return usagef("-repeats %d: want at least 1", c.repeats)
@@ -288,6 +306,55 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 		fmt.Fprintf(stdout, "  against reversed arcs and random non-edges: %.4f\n", directed)
 	}
 	res.rankMetrics.print(stdout, len(s.TestNeg))
+	if c.edgeOps != "" {
+		return c.edgeClassifier(ctx, stdout, emb, y, s, res)
+	}
+	return nil
+}
+
+// parseEdgeOps reads -edge-ops ("" is none, "all" every operator).
+func parseEdgeOps(s string) ([]string, error) {
+	if s == "" {
+		return nil, nil
+	}
+	if s == "all" {
+		return eval.EdgeOperators, nil
+	}
+	var out []string
+	for _, op := range strings.Split(s, ",") {
+		op = strings.TrimSpace(op)
+		if ok, want := oneOf(op, eval.EdgeOperators...); !ok {
+			return nil, usagef("-edge-ops %q: unknown operator %q; want %s, or all", s, op, want)
+		}
+		out = append(out, op)
+	}
+	return out, nil
+}
+
+// edgeClassifier runs node2vec's link prediction protocol on the split
+// for each operator of -edge-ops, on the node features of -features (an
+// [L | R] file) or the file's rows (a single table).
+func (c *evalFlags) edgeClassifier(ctx context.Context, stdout io.Writer, emb *graphio.Embeddings, y []float32, s *pipeline.Split, res *linkResult) error {
+	x, f, err := c.nodeFeatures(emb, y, s.N)
+	if err != nil {
+		return err
+	}
+	ops, _ := parseEdgeOps(c.edgeOps)
+	var parts []string
+	for _, op := range ops {
+		r, err := eval.EdgeClassifier(ctx, x, f, s, op, eval.EdgeClassifierConfig{LogReg: eval.LogRegConfig{C: c.logregC}, Seed: c.seed})
+		if err != nil {
+			return err
+		}
+		res.EdgeClassifier = append(res.EdgeClassifier, r)
+		note := ""
+		if r.NotConverged {
+			note = " (not converged)"
+		}
+		parts = append(parts, fmt.Sprintf("%s %.4f%s", op, r.TestAUC, note))
+	}
+	fmt.Fprintf(stdout, "node2vec's edge classifier (logistic regression C = %g on op(x_u, x_v), %d features, %d + %d train pairs): test ROC-AUC %s\n",
+		c.logregC, f, res.EdgeClassifier[0].TrainPairs[0], res.EdgeClassifier[0].TrainPairs[1], strings.Join(parts, ", "))
 	return nil
 }
 
@@ -427,18 +494,9 @@ func (c *evalFlags) multiLabel(ctx context.Context, stdout io.Writer, emb *graph
 	if err != nil {
 		return err
 	}
-	var x []float64
-	f := emb.Dim
-	if emb.Halves {
-		l, r := sides(y, emb.Dim)
-		if x, f, err = eval.Features(&pipeline.Result{N: g.N(), Half: emb.Dim / 2, L: l, R: r}, c.features); err != nil {
-			return usagef("-features: %v", trimPackage(err.Error()))
-		}
-	} else {
-		x = make([]float64, len(y))
-		for i, v := range y {
-			x[i] = float64(v)
-		}
+	x, f, err := c.nodeFeatures(emb, y, g.N())
+	if err != nil {
+		return err
 	}
 	ratios, _ := parseRatios(c.ratios)
 	splits, err := eval.MultiLabelSplits(lab.Labelled(), ratios, c.repeats, c.seed)
@@ -523,4 +581,23 @@ func (c *evalFlags) reconstruction(ctx context.Context, stdout io.Writer, emb *g
 		fmt.Fprintf(stdout, "precision@%s (share of arcs among the k best of %d ranked pairs): %s\n", strings.Join(kk, "/"), res.Pairs, strings.Join(pk, " / "))
 	}
 	return nil
+}
+
+// nodeFeatures returns the n × f float64 node features of the aligned
+// rows y: those of -features for an [L | R] file (eval.Features), the
+// rows themselves for a single table.
+func (c *evalFlags) nodeFeatures(emb *graphio.Embeddings, y []float32, n int) ([]float64, int, error) {
+	if emb.Halves {
+		l, r := sides(y, emb.Dim)
+		x, f, err := eval.Features(&pipeline.Result{N: n, Half: emb.Dim / 2, L: l, R: r}, c.features)
+		if err != nil {
+			return nil, 0, usagef("-features: %v", trimPackage(err.Error()))
+		}
+		return x, f, nil
+	}
+	x := make([]float64, len(y))
+	for i, v := range y {
+		x[i] = float64(v)
+	}
+	return x, emb.Dim, nil
 }

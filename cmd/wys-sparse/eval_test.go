@@ -179,6 +179,44 @@ func TestEvalMatchesSklearn(t *testing.T) {
 	}
 }
 
+// TestEdgeClassifierMatchesSklearn runs node2vec's protocol (-edge-ops
+// all) on the gensim file of testdata/evalcheck and compares each
+// operator's test AUC and AP with scikit-learn's LogisticRegression (fitted
+// to its exact optimum) in expected.json.
+func TestEdgeClassifierMatchesSklearn(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "evalcheck")
+	var want struct {
+		EdgeClassifier map[string]struct {
+			TestAUC float64 `json:"test_auc"`
+			TestAP  float64 `json:"test_ap"`
+		} `json:"edge_classifier"`
+	}
+	readJSON(t, filepath.Join(dir, "expected.json"), &want)
+	rep := filepath.Join(t.TempDir(), "eval.json")
+	code, stdout, stderr := runCLI(t, "eval", "-emb", filepath.Join(dir, "gensim.txt"), "-split", filepath.Join(dir, "split"), "-edge-ops", "all", "-report", rep)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	var got struct {
+		LinkPrediction linkResult `json:"link_prediction"`
+	}
+	readJSON(t, rep, &got)
+	ops := got.LinkPrediction.EdgeClassifier
+	if len(ops) != 4 || len(want.EdgeClassifier) != 4 {
+		t.Fatalf("%d operators scored, %d expected:\n%s", len(ops), len(want.EdgeClassifier), stdout)
+	}
+	for _, r := range ops {
+		w := want.EdgeClassifier[r.Operator]
+		if math.Abs(r.TestAUC-w.TestAUC) > 1e-9 || math.Abs(r.TestAP-w.TestAP) > 1e-9 || r.NotConverged || r.TrainPairs != [2]int{140, 140} {
+			t.Errorf("%s: eval %+v, scikit-learn AUC %v AP %v", r.Operator, r, w.TestAUC, w.TestAP)
+		}
+	}
+	if !strings.Contains(stdout, "node2vec's edge classifier (logistic regression C = 1 on op(x_u, x_v), 8 features, 140 + 140 train pairs): test ROC-AUC average 0.4931, hadamard 0.7806, l1 0.7286, l2 0.7428") {
+		t.Errorf("summary line:\n%s", stdout)
+	}
+}
+
 // TestSubcommandHelp: -help of each subcommand goes to stdout with exit 0
 // and fits 80 columns; the main command's -help names both.
 func TestSubcommandHelp(t *testing.T) {

@@ -142,6 +142,8 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-seed-alone", []string{"eval", "-emb", gensim, "-split", split, "-seed", "2"}},
 		{"eval-bad-k", []string{"eval", "-emb", gensim, "-graph", edges, "-k", "10,0"}},
 		{"eval-graph-missing-nodes", []string{"eval", "-emb", emb, "-graph", edges}},
+		{"eval-bad-edge-op", []string{"eval", "-emb", gensim, "-split", split, "-edge-ops", "hadamard,cosine"}},
+		{"eval-edge-ops-without-split", []string{"eval", "-emb", gensim, "-graph", edges, "-edge-ops", "all"}},
 		{"neighbors-k-zero", []string{"neighbors", "-emb", emb, "-k", "0"}},
 		{"neighbors-unknown-node", []string{"neighbors", "-emb", emb, "-node", "v1"}},
 		{"neighbors-out-single", []string{"neighbors", "-emb", gensim, "-by", "out", "-node", "n1000"}},

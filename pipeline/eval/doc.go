@@ -21,5 +21,9 @@
 // node's arcs give its average precision (MAP is their mean), and
 // precision@k ranks the pairs of all those nodes together.
 //
-// Link prediction AUCs are computed by the core (pipeline.PairAUC).
+// EdgeClassifier runs node2vec's link prediction protocol: a logistic
+// regression on a binary operator (average, Hadamard, weighted L1 or L2)
+// of the two node vectors, fitted on a split's training pairs, ranks its
+// test pairs. Link prediction by the embedding's own score is computed by
+// the core (pipeline.PairAUC).
 package eval

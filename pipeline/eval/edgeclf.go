@@ -1,0 +1,170 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/wys-project/wys/pipeline"
+)
+
+// Binary operators of node2vec's link prediction protocol (Grover and
+// Leskovec, KDD 2016, Table 1): an edge (u, v) is the feature vector
+// op(x_u, x_v) of its two node vectors.
+const (
+	OpAverage  = "average"  // (x_u + x_v) / 2
+	OpHadamard = "hadamard" // x_u ⊙ x_v
+	OpL1       = "l1"       // |x_u − x_v| (node2vec's weighted-L1)
+	OpL2       = "l2"       // (x_u − x_v)² (node2vec's weighted-L2)
+)
+
+// EdgeOperators lists the operators in node2vec's order.
+var EdgeOperators = []string{OpAverage, OpHadamard, OpL1, OpL2}
+
+// DefaultEdgeTrainPairs caps the training pairs of each class of
+// EdgeClassifier: a larger list is subsampled (seeded) to this many.
+const DefaultEdgeTrainPairs = 100000
+
+// streamEdgeTrain is the random stream purpose of the subsampled pairs.
+const streamEdgeTrain uint64 = 0x65646765 // "edge"
+
+// EdgeFeatures returns the len(pairs) × f row-major matrix of op(x_u, x_v)
+// for the pairs (u, v), x being n × f row-major.
+func EdgeFeatures(x []float64, f int, pairs []pipeline.Pair, op string) ([]float64, error) {
+	out := make([]float64, len(pairs)*f)
+	for i, p := range pairs {
+		a, b, o := x[int(p.U)*f:int(p.U+1)*f], x[int(p.V)*f:int(p.V+1)*f], out[i*f:(i+1)*f]
+		switch op {
+		case OpAverage:
+			for j := range o {
+				o[j] = (a[j] + b[j]) / 2
+			}
+		case OpHadamard:
+			for j := range o {
+				o[j] = a[j] * b[j]
+			}
+		case OpL1:
+			for j := range o {
+				o[j] = max(a[j]-b[j], b[j]-a[j])
+			}
+		case OpL2:
+			for j := range o {
+				o[j] = (a[j] - b[j]) * (a[j] - b[j])
+			}
+		default:
+			return nil, fmt.Errorf("eval: unknown edge operator %q; want one of %v", op, EdgeOperators)
+		}
+	}
+	return out, nil
+}
+
+// EdgeClassifierConfig sets EdgeClassifier.
+type EdgeClassifierConfig struct {
+	// LogReg is the logistic regression (C = 1 by default, as the
+	// scikit-learn LogisticRegression that node2vec-style scripts use).
+	LogReg LogRegConfig
+	// MaxTrainPairs caps the training edges and the training non-edges,
+	// each (0: DefaultEdgeTrainPairs); longer lists are subsampled.
+	MaxTrainPairs int
+	// Seed draws the subsample.
+	Seed uint64
+}
+
+// EdgeClassifierResult is one operator's score.
+type EdgeClassifierResult struct {
+	Operator string  `json:"operator"`
+	TestAUC  float64 `json:"test_auc"`
+	TestAP   float64 `json:"test_ap"`
+	// TrainPairs is the number of training pairs of each class fitted.
+	TrainPairs   [2]int `json:"train_pairs"`
+	NotConverged bool   `json:"not_converged,omitempty"`
+}
+
+// EdgeClassifier runs node2vec's link prediction protocol on a split:
+// a logistic regression fitted on op(x_u, x_v) of the training edges
+// (label 1) and training non-edges (label 0), then the test edges and
+// non-edges ranked by its margin w·x + b, scored by pipeline.AUC and
+// pipeline.AveragePrecision. x holds the n × f node features.
+func EdgeClassifier(ctx context.Context, x []float64, f int, s *pipeline.Split, op string, cfg EdgeClassifierConfig) (*EdgeClassifierResult, error) {
+	if len(x) != s.N*f || f < 1 {
+		return nil, fmt.Errorf("eval: edge classifier of %d nodes needs %d x %d features; have %d values", s.N, s.N, f, len(x))
+	}
+	if len(s.Train) == 0 || len(s.TrainNeg) == 0 || len(s.Test) == 0 || len(s.TestNeg) == 0 {
+		return nil, errors.New("eval: the edge classifier needs training and test edges and non-edges")
+	}
+	lr := cfg.LogReg.resolve()
+	if err := lr.validate(); err != nil {
+		return nil, err
+	}
+	limit := cfg.MaxTrainPairs
+	if limit == 0 {
+		limit = DefaultEdgeTrainPairs
+	}
+	pos, neg := subsample(s.Train, limit, cfg.Seed, 0), subsample(s.TrainNeg, limit, cfg.Seed, 1)
+	train, err := EdgeFeatures(x, f, append(append([]pipeline.Pair(nil), pos...), neg...), op)
+	if err != nil {
+		return nil, err
+	}
+	y := make([]float64, len(pos)+len(neg))
+	for i := range y {
+		y[i] = -1
+		if i < len(pos) {
+			y[i] = 1
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p, err := fitLogReg(newLogReg(train, len(y), f, y, lr.C), lr)
+	notConv := errors.Is(err, errNotConverged)
+	if err != nil && !notConv {
+		return nil, err
+	}
+	margins := func(pairs []pipeline.Pair) ([]float64, error) {
+		feat, err := EdgeFeatures(x, f, pairs, op)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]float64, len(pairs))
+		for i := range out {
+			m := p[f]
+			for j, v := range feat[i*f : (i+1)*f] {
+				m += p[j] * v
+			}
+			out[i] = m
+		}
+		return out, nil
+	}
+	tp, err := margins(s.Test)
+	if err != nil {
+		return nil, err
+	}
+	tn, err := margins(s.TestNeg)
+	if err != nil {
+		return nil, err
+	}
+	return &EdgeClassifierResult{Operator: op, TestAUC: pipeline.AUC(tp, tn), TestAP: pipeline.AveragePrecision(tp, tn),
+		TrainPairs: [2]int{len(pos), len(neg)}, NotConverged: notConv}, nil
+}
+
+// subsample returns pairs when it has at most limit entries, else limit
+// of them drawn without replacement from the stream (seed, "edge", shard),
+// in their original order.
+func subsample(pairs []pipeline.Pair, limit int, seed, shard uint64) []pipeline.Pair {
+	if len(pairs) <= limit {
+		return pairs
+	}
+	rng := pipeline.Stream(seed, streamEdgeTrain, shard)
+	idx := rng.Perm(len(pairs))[:limit]
+	keep := make([]bool, len(pairs))
+	for _, i := range idx {
+		keep[i] = true
+	}
+	out := make([]pipeline.Pair, 0, limit)
+	for i, p := range pairs {
+		if keep[i] {
+			out = append(out, p)
+		}
+	}
+	return out
+}

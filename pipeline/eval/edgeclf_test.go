@@ -1,0 +1,97 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/wys-project/wys/pipeline"
+)
+
+// TestEdgeFeatures checks each operator on a pair worked by hand:
+// x_0 = (1, −2, 3), x_1 = (0.5, 4, −1).
+func TestEdgeFeatures(t *testing.T) {
+	x := []float64{1, -2, 3, 0.5, 4, -1}
+	for op, want := range map[string][]float64{
+		OpAverage:  {0.75, 1, 1},
+		OpHadamard: {0.5, -8, -3},
+		OpL1:       {0.5, 6, 4},
+		OpL2:       {0.25, 36, 16},
+	} {
+		got, err := EdgeFeatures(x, 3, []pipeline.Pair{{U: 0, V: 1}}, op)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s: %v, %v; want %v", op, got, err, want)
+		}
+	}
+	if _, err := EdgeFeatures(x, 3, []pipeline.Pair{{U: 0, V: 1}}, "cosine"); err == nil {
+		t.Error("unknown operator accepted")
+	}
+}
+
+// TestEdgeClassifierPlanted: nodes of two classes with a class-marking
+// coordinate; edges join nodes of one class, non-edges nodes of two.
+// The Hadamard product of the marks separates them exactly (AUC 1), and
+// the average cannot (it is symmetric in the two classes' signs).
+func TestEdgeClassifierPlanted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	n, f := 200, 4
+	x := make([]float64, n*f)
+	for v := range n {
+		sign := float64(1 - 2*(v%2))
+		x[v*f] = sign * (1 + rng.Float64())
+		for j := 1; j < f; j++ {
+			x[v*f+j] = rng.NormFloat64()
+		}
+	}
+	pairs := func(same bool, k int) []pipeline.Pair {
+		var out []pipeline.Pair
+		for len(out) < k {
+			u, v := rng.IntN(n), rng.IntN(n)
+			if u != v && (u%2 == v%2) == same {
+				out = append(out, pipeline.Pair{U: int32(u), V: int32(v)})
+			}
+		}
+		return out
+	}
+	s := &pipeline.Split{N: n, Train: pairs(true, 300), TrainNeg: pairs(false, 300), Test: pairs(true, 200), TestNeg: pairs(false, 200)}
+	had, err := EdgeClassifier(context.Background(), x, f, s, OpHadamard, EdgeClassifierConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if had.TestAUC != 1 || had.TrainPairs != [2]int{300, 300} {
+		t.Errorf("hadamard: %+v, want test AUC 1 on 300 + 300 pairs", had)
+	}
+	avg, err := EdgeClassifier(context.Background(), x, f, s, OpAverage, EdgeClassifierConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if avg.TestAUC > 0.75 {
+		t.Errorf("average separates what it cannot see: %+v", avg)
+	}
+	// A cap of 100 training pairs per class fits on a seeded subsample.
+	capped, err := EdgeClassifier(context.Background(), x, f, s, OpHadamard, EdgeClassifierConfig{MaxTrainPairs: 100, Seed: 3})
+	if err != nil || capped.TrainPairs != [2]int{100, 100} || capped.TestAUC < 0.99 {
+		t.Errorf("capped: %+v, %v", capped, err)
+	}
+}
+
+// TestSubsample: the kept pairs are distinct members in their original
+// order, the same for the same seed and shard.
+func TestSubsample(t *testing.T) {
+	var pairs []pipeline.Pair
+	for i := range 1000 {
+		pairs = append(pairs, pipeline.Pair{U: int32(i), V: int32(i + 1)})
+	}
+	a, b := subsample(pairs, 100, 7, 0), subsample(pairs, 100, 7, 0)
+	if len(a) != 100 || !slices.Equal(a, b) || !slices.IsSortedFunc(a, func(p, q pipeline.Pair) int { return int(p.U - q.U) }) {
+		t.Errorf("subsample: %d pairs, sorted %v", len(a), fmt.Sprint(a[:3]))
+	}
+	if c := subsample(pairs, 100, 7, 1); slices.Equal(a, c) {
+		t.Error("shards 0 and 1 drew the same pairs")
+	}
+	if got := subsample(pairs[:50], 100, 7, 0); len(got) != 50 {
+		t.Errorf("a short list is cut: %d", len(got))
+	}
+}
