@@ -10,13 +10,13 @@ import (
 
 var command = smoke.Bind(benchmarks.Run, "reconstruct", run)
 
-// TestSmoke embeds POS with wys (two epochs at d = 8), ProNE and NetMF and
-// scores a sample of 200 nodes; precision@k is reported for every k that
-// the sample's pairs allow.
+// TestSmoke embeds POS with wys (two epochs at d = 8) and ProNE and scores
+// a sample of 200 nodes (NetMF's dense matrix alone takes two minutes
+// under the race detector; pipeline/baseline tests it).
 func TestSmoke(t *testing.T) {
 	data := smoke.Data(t, "POS/POS.mat.gz")
-	smoke.Run(t, command, []string{"-data", data, "-datasets", "POS", "-methods", "wys,prone,netmf", "-epochs", "2", "-dim", "8", "-rows", "200", "-k", "10,1000"},
-		"## POS\n", "4777 nodes", "200 nodes ranked", "| method | MAP | P@10 | P@1000 | notes |", "| wys (L_u·R_v) | 0.", "| ProNE | 0.", "| NetMF | 0.")
+	smoke.Run(t, command, []string{"-data", data, "-datasets", "POS", "-methods", "wys,prone", "-epochs", "2", "-dim", "8", "-rows", "200", "-k", "10,1000"},
+		"## POS\n", "4777 nodes", "200 nodes ranked", "| method | MAP | P@10 | P@1000 | notes |", "| wys (L_u·R_v) | 0.", "| ProNE | 0.")
 }
 
 // TestGensim runs a short gensim DeepWalk when python3 has gensim.
