@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/wys-project/wys/internal/sysmem"
 )
@@ -41,15 +42,22 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // a Validate method before any work starts. Setting names the field as
 // the configuration's JSON form does (the run report's: "negative_block",
 // "C"), so that a front end can name its own flag for it; Value is the
-// value as set and Want what the setting accepts.
+// value as set and Want what the setting accepts. When the value is
+// refused only in combination with other settings, With names them (as
+// Setting does) and Want says why, so that a front end can name its flags
+// for them too.
 type SettingError struct {
 	Pkg     string // the package whose configuration it is: "train", "reference", ...
 	Setting string
 	Value   any
 	Want    string
+	With    []string
 }
 
 func (e *SettingError) Error() string {
+	if len(e.With) > 0 {
+		return fmt.Sprintf("%s: %s = %s with %s: %s", e.Pkg, e.Setting, e.ValueText(), strings.Join(e.With, " and "), e.Want)
+	}
 	return fmt.Sprintf("%s: %s = %s: %s", e.Pkg, e.Setting, e.ValueText(), e.Want)
 }
 

@@ -547,6 +547,16 @@ func (c *config) validate() error {
 	if err != nil {
 		var se *pipeline.SettingError
 		if errors.As(err, &se) && settingFlags[se.Setting] != "" {
+			var with []string
+			for _, w := range se.With {
+				if settingFlags[w] == "" {
+					return usagef("%v", trimPackage(err.Error()))
+				}
+				with = append(with, "-"+settingFlags[w])
+			}
+			if len(with) > 0 {
+				return usagef("-%s %s with %s: %s", settingFlags[se.Setting], se.ValueText(), strings.Join(with, " and "), se.Want)
+			}
 			return usagef("-%s %s: %s", settingFlags[se.Setting], se.ValueText(), se.Want)
 		}
 		return usagef("%v", trimPackage(err.Error()))
@@ -564,7 +574,7 @@ var settingFlags = map[string]string{
 	"average": "average", "eval_every_epochs": "eval-every", "patience": "patience",
 	"workers": "workers", "steps": "steps", "formulation": "formulation", "C": "C",
 	"beta": "beta", "ppr": "ppr", "walks_per_node": "walks-per-node", "method": "method",
-	"window": "C",
+	"window": "C", "converge": "converge",
 }
 
 // checkFlags checks the values the libraries do not know about.

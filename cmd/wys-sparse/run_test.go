@@ -100,6 +100,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"dense-bad-optimizer", []string{"-trainer", "dense", "-optimizer", "rowrms"}},
 		{"bad-negative-block", []string{"-negative-block", "99999"}},
 		{"average-with-time", []string{"-average", "0.5", "-time", "1m"}},
+		{"average-with-converge-and-time", []string{"-average", "0.5", "-converge", "-time", "1m"}},
 		{"baseline-bad-ppr", []string{"-method", "svd", "-ppr", "2"}},
 		{"C-too-large", []string{"-C", "2000"}},
 		{"bad-test-fraction", []string{"-test-fraction", "1.5"}},

@@ -396,7 +396,7 @@ func (c Config) Validate() error {
 	if err := c.Objective.Validate(); err != nil {
 		return err
 	}
-	bad := func(setting string, value any, want string) error {
+	bad := func(setting string, value any, want string) *pipeline.SettingError {
 		return &pipeline.SettingError{Pkg: "train", Setting: setting, Value: value, Want: want}
 	}
 	switch {
@@ -429,7 +429,14 @@ func (c Config) Validate() error {
 	case !(c.Average >= 0 && c.Average <= 1):
 		return bad("average", c.Average, "want the share of the run to average over, from 0 (off) to 1")
 	case c.Average > 0 && (c.Converge || c.TimeBudget > 0):
-		return bad("average", c.Average, "averaging needs a run of known length; drop the convergence rule or the time budget, or the averaging")
+		err := bad("average", c.Average, "averaging needs a run of known length, which the convergence rule and the time budget end early; drop one of them")
+		if c.Converge {
+			err.With = append(err.With, "converge")
+		}
+		if c.TimeBudget > 0 {
+			err.With = append(err.With, "time_budget_ns")
+		}
+		return err
 	case !zeroOrPositive(c.EvalEvery):
 		return bad("eval_every_epochs", c.EvalEvery, "want a positive number of epochs (0: a twentieth of the run)")
 	case c.EvalPairs < 0:
