@@ -538,14 +538,7 @@ func parseK(s string) ([]int, error) {
 // node by the chosen score and reports how the node's arcs come first
 // (eval.Reconstruction).
 func (c *evalFlags) reconstruction(ctx context.Context, stdout io.Writer, emb *graphio.Embeddings, rep *evalReport) error {
-	opt := graphio.LoadOptions{Directed: c.directed, Header: c.header}
-	var g *pipeline.Graph
-	var err error
-	if isMAT(c.graph) {
-		g, _, _, err = graphio.LoadMAT(ctx, c.graph, opt)
-	} else {
-		g, _, err = graphio.LoadEdgeList(ctx, c.graph, opt)
-	}
+	g, _, err := graphio.LoadGraph(ctx, c.graph, graphio.LoadOptions{Directed: c.directed, Header: c.header})
 	if err != nil {
 		return err
 	}

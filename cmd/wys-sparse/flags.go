@@ -506,10 +506,10 @@ func unusedFlags(c *config, set map[string]bool) error {
 	if set["steps"] && c.trainer != "dense" {
 		return usagef("-steps is a setting of the dense reference; add -trainer dense, or give the sparse trainer's length with -epochs")
 	}
-	if set["ids"] && isMAT(c.graph) {
+	if set["ids"] && graphio.IsMATPath(c.graph) {
 		return usagef("-ids is a setting of reading an edge list; a .mat file's nodes are the rows of its network matrix")
 	}
-	if set["header"] && isMAT(c.graph) {
+	if set["header"] && graphio.IsMATPath(c.graph) {
 		return usagef("-header is a setting of reading an edge list; a .mat file has no header line")
 	}
 	if c.split != "" {

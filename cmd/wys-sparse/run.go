@@ -221,7 +221,7 @@ func (c *config) readGraph(ctx context.Context, opt graphio.LoadOptions, rep *re
 	var g *pipeline.Graph
 	var lr *graphio.LoadReport
 	var err error
-	in, mat := io.Reader(tee), isMAT(c.graph)
+	in, mat := io.Reader(tee), graphio.IsMATPath(c.graph)
 	if c.graph == "-" {
 		if in, mat, err = graphio.SniffMAT(tee, name); err != nil {
 			return nil, nil, err
@@ -243,13 +243,6 @@ func (c *config) readGraph(ctx context.Context, opt graphio.LoadOptions, rep *re
 	}
 	rep.Inputs = append(rep.Inputs, inputFile{Path: c.graph, SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n.n})
 	return g, lr, nil
-}
-
-// isMAT says whether path names a MATLAB .mat file (plain or .mat.gz),
-// which -graph reads with graphio.ReadMAT instead of as an edge list.
-func isMAT(path string) bool {
-	p := strings.ToLower(path)
-	return strings.HasSuffix(p, ".mat") || strings.HasSuffix(p, ".mat.gz")
 }
 
 // countingWriter counts the bytes written to it.

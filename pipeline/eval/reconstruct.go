@@ -137,7 +137,7 @@ func Reconstruction(ctx context.Context, adj *sparse.CSR, l, r []float32, half i
 		kmax = slices.Max(ks)
 	}
 	workers := max(1, min(cfg.Workers, len(rows)))
-	rc := &reconRun{adj: adj, l: l, r: r, half: half, rows: rows, ap: make([]float64, len(rows)), arcs: make([]int, len(rows)),
+	rc := &reconRun{adj: adj, l: l, half: half, rows: rows, ap: make([]float64, len(rows)), arcs: make([]int, len(rows)),
 		rRows: make([][]float32, n)}
 	for u := range rc.rRows {
 		rc.rRows[u] = r[u*half : (u+1)*half]
@@ -245,7 +245,7 @@ type tieCount struct{ above, arcsAbove, at, arcsAt int64 }
 // ap and arcs, which each row's worker writes at the row's index.
 type reconRun struct {
 	adj   *sparse.CSR
-	l, r  []float32
+	l     []float32
 	half  int
 	rRows [][]float32 // the rows of r
 	rows  []int

@@ -6,10 +6,29 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/sparse"
 )
+
+// IsMATPath reports whether path names a MATLAB .mat file by its
+// extension: .mat or .mat.gz, in any case.
+func IsMATPath(path string) bool {
+	p := strings.ToLower(path)
+	return strings.HasSuffix(p, ".mat") || strings.HasSuffix(p, ".mat.gz")
+}
+
+// LoadGraph reads the graph of path: the network of a .mat or .mat.gz
+// file (IsMATPath) with LoadMAT, its labels left out, or an edge list with
+// LoadEdgeList.
+func LoadGraph(ctx context.Context, path string, opt LoadOptions) (*pipeline.Graph, *LoadReport, error) {
+	if IsMATPath(path) {
+		g, _, lr, err := LoadMAT(ctx, path, opt)
+		return g, lr, err
+	}
+	return LoadEdgeList(ctx, path, opt)
+}
 
 // LoadMAT opens path, a MATLAB .mat file plain or gzip-compressed (as
 // .mat.gz; recognised by content), reads it with ReadMAT and returns its

@@ -449,3 +449,35 @@ func TestSniffMAT(t *testing.T) {
 		t.Errorf("corrupt gzip header: %v", err)
 	}
 }
+
+// TestLoadGraph: a .mat name is read as LoadMAT reads it, any other as
+// LoadEdgeList does; IsMATPath goes by the extension in any case.
+func TestLoadGraph(t *testing.T) {
+	for path, want := range map[string]bool{"a.mat": true, "A.MAT.GZ": true, "x/b.mat.gz": true, "a.txt": false, "mat": false, "a.mat.txt": false} {
+		if IsMATPath(path) != want {
+			t.Errorf("IsMATPath(%q) = %v", path, !want)
+		}
+	}
+	ctx := context.Background()
+	mat := filepath.Join("testdata", "mat", "sparse.mat")
+	g, _, err := LoadGraph(ctx, mat, LoadOptions{Weighted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2, _, _, err := LoadMAT(ctx, mat, LoadOptions{Weighted: true})
+	if err != nil || !slices.Equal(csrTriples(g.Adj), csrTriples(g2.Adj)) {
+		t.Fatalf("LoadGraph of %s differs from LoadMAT (%v)", mat, err)
+	}
+	edges := filepath.Join(t.TempDir(), "e.txt")
+	if err := os.WriteFile(edges, []byte("a b\nb c\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, _, err = LoadGraph(ctx, edges, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2, _, err = LoadEdgeList(ctx, edges, LoadOptions{})
+	if err != nil || !slices.Equal(csrTriples(g.Adj), csrTriples(g2.Adj)) || g.N() != 3 {
+		t.Fatalf("LoadGraph of an edge list differs from LoadEdgeList (%v)", err)
+	}
+}

@@ -144,12 +144,7 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 
 // load reads a dataset undirected, unweighted, without self-loops.
 func load(ctx context.Context, h *benchmarks.Harness, name string) (*pipeline.Graph, error) {
-	path := filepath.Join(h.Data, datasets[name])
-	if strings.HasSuffix(path, ".mat.gz") {
-		g, _, _, err := graphio.LoadMAT(ctx, path, graphio.LoadOptions{})
-		return g, err
-	}
-	g, _, err := graphio.LoadEdgeList(ctx, path, graphio.LoadOptions{})
+	g, _, err := graphio.LoadGraph(ctx, filepath.Join(h.Data, datasets[name]), graphio.LoadOptions{})
 	return g, err
 }
 
