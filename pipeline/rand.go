@@ -1,6 +1,9 @@
 package pipeline
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"slices"
+)
 
 // Random stream purposes. Every random choice of a method comes from a
 // PCG source seeded with the run's seed and a stream id derived from one
@@ -14,6 +17,22 @@ const (
 // Stream returns the PCG source for a purpose and shard index.
 func Stream(seed, purpose, shard uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(StreamSeed(seed, purpose, shard)))
+}
+
+// SubsamplePairs returns p when it has at most limit pairs, else limit
+// of them drawn uniformly without replacement (the first limit entries
+// of rng.Perm), in their order in p.
+func SubsamplePairs(p []Pair, limit int, rng *rand.Rand) []Pair {
+	if len(p) <= limit {
+		return p
+	}
+	idx := rng.Perm(len(p))[:limit]
+	slices.Sort(idx)
+	out := make([]Pair, len(idx))
+	for i, j := range idx {
+		out[i] = p[j]
+	}
+	return out
 }
 
 // StreamSeed returns the two PCG seeds of Stream(seed, purpose, shard),

@@ -100,7 +100,8 @@ func EdgeClassifier(ctx context.Context, x []float64, f int, s *pipeline.Split, 
 	if limit == 0 {
 		limit = DefaultEdgeTrainPairs
 	}
-	pos, neg := subsample(s.Train, limit, cfg.Seed, 0), subsample(s.TrainNeg, limit, cfg.Seed, 1)
+	pos := pipeline.SubsamplePairs(s.Train, limit, pipeline.Stream(cfg.Seed, streamEdgeTrain, 0))
+	neg := pipeline.SubsamplePairs(s.TrainNeg, limit, pipeline.Stream(cfg.Seed, streamEdgeTrain, 1))
 	train, err := EdgeFeatures(x, f, append(append([]pipeline.Pair(nil), pos...), neg...), op)
 	if err != nil {
 		return nil, err
@@ -145,26 +146,4 @@ func EdgeClassifier(ctx context.Context, x []float64, f int, s *pipeline.Split, 
 	}
 	return &EdgeClassifierResult{Operator: op, TestAUC: pipeline.AUC(tp, tn), TestAP: pipeline.AveragePrecision(tp, tn),
 		TrainPairs: [2]int{len(pos), len(neg)}, NotConverged: notConv}, nil
-}
-
-// subsample returns pairs when it has at most limit entries, else limit
-// of them drawn without replacement from the stream (seed, "edge", shard),
-// in their original order.
-func subsample(pairs []pipeline.Pair, limit int, seed, shard uint64) []pipeline.Pair {
-	if len(pairs) <= limit {
-		return pairs
-	}
-	rng := pipeline.Stream(seed, streamEdgeTrain, shard)
-	idx := rng.Perm(len(pairs))[:limit]
-	keep := make([]bool, len(pairs))
-	for _, i := range idx {
-		keep[i] = true
-	}
-	out := make([]pipeline.Pair, 0, limit)
-	for i, p := range pairs {
-		if keep[i] {
-			out = append(out, p)
-		}
-	}
-	return out
 }

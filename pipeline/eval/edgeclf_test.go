@@ -2,7 +2,6 @@ package eval
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -74,24 +73,5 @@ func TestEdgeClassifierPlanted(t *testing.T) {
 	capped, err := EdgeClassifier(context.Background(), x, f, s, OpHadamard, EdgeClassifierConfig{MaxTrainPairs: 100, Seed: 3})
 	if err != nil || capped.TrainPairs != [2]int{100, 100} || capped.TestAUC < 0.99 {
 		t.Errorf("capped: %+v, %v", capped, err)
-	}
-}
-
-// TestSubsample: the kept pairs are distinct members in their original
-// order, the same for the same seed and shard.
-func TestSubsample(t *testing.T) {
-	var pairs []pipeline.Pair
-	for i := range 1000 {
-		pairs = append(pairs, pipeline.Pair{U: int32(i), V: int32(i + 1)})
-	}
-	a, b := subsample(pairs, 100, 7, 0), subsample(pairs, 100, 7, 0)
-	if len(a) != 100 || !slices.Equal(a, b) || !slices.IsSortedFunc(a, func(p, q pipeline.Pair) int { return int(p.U - q.U) }) {
-		t.Errorf("subsample: %d pairs, sorted %v", len(a), fmt.Sprint(a[:3]))
-	}
-	if c := subsample(pairs, 100, 7, 1); slices.Equal(a, c) {
-		t.Error("shards 0 and 1 drew the same pairs")
-	}
-	if got := subsample(pairs[:50], 100, 7, 0); len(got) != 50 {
-		t.Errorf("a short list is cut: %d", len(got))
 	}
 }

@@ -205,18 +205,7 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 func (r *run) setEvalPairs(g *pipeline.Graph, eval *pipeline.Split) {
 	cfg := r.cfg
 	erng := pipeline.Stream(cfg.Seed, pipeline.StreamEval, 0)
-	sub := func(p []pipeline.Pair) []pipeline.Pair {
-		if len(p) <= cfg.EvalPairs {
-			return p
-		}
-		idx := erng.Perm(len(p))[:cfg.EvalPairs]
-		slices.Sort(idx)
-		out := make([]pipeline.Pair, len(idx))
-		for i, j := range idx {
-			out[i] = p[j]
-		}
-		return out
-	}
+	sub := func(p []pipeline.Pair) []pipeline.Pair { return pipeline.SubsamplePairs(p, cfg.EvalPairs, erng) }
 	r.trPos, r.trNeg = sub(eval.Train), sub(eval.TrainNeg)
 	r.tePos, r.teNeg = sub(eval.Test), sub(eval.TestNeg)
 	if len(r.trPos) == 0 || len(r.trNeg) == 0 {
