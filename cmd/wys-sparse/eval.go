@@ -548,12 +548,8 @@ func (c *evalFlags) reconstruction(ctx context.Context, stdout io.Writer, emb *g
 	}
 	l, r, w := pairTables(y, emb.Dim, c.score)
 	ks, _ := parseK(c.precisionK)
-	workers := c.workers
-	if workers == 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	t0 := time.Now()
-	res, err := eval.Reconstruction(ctx, g.Adj, l, r, w, eval.ReconstructionConfig{Rows: c.rows, K: ks, Seed: c.seed, Workers: workers})
+	res, err := eval.Reconstruction(ctx, g.Adj, l, r, w, eval.ReconstructionConfig{Rows: c.rows, K: ks, Seed: c.seed, Workers: c.workers})
 	if err != nil {
 		return err
 	}

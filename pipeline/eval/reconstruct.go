@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 
@@ -45,7 +46,7 @@ type ReconstructionConfig struct {
 	K []int
 	// Seed draws the sampled rows.
 	Seed uint64
-	// Workers is the number of goroutines (0: 1). The result does not
+	// Workers bounds the goroutines (0: GOMAXPROCS). The result does not
 	// depend on it.
 	Workers int
 }
@@ -107,27 +108,13 @@ func ReconstructionRows(n, rows int, seed uint64) []int {
 // Scores are computed twice (once to find the k-th best scores, once to
 // count arcs around them), so memory stays O(N + max k) per worker.
 func Reconstruction(ctx context.Context, adj *sparse.CSR, l, r []float32, half int, cfg ReconstructionConfig) (*ReconstructionResult, error) {
-	n, cols := adj.Dims()
-	if cols != n {
-		return nil, fmt.Errorf("eval: reconstruction needs a square adjacency matrix; have %d x %d", n, cols)
+	if err := checkReconstruction(adj, l, r, half, cfg); err != nil {
+		return nil, err
 	}
-	if half < 1 || len(l) != n*half || len(r) != n*half {
-		return nil, fmt.Errorf("eval: reconstruction of %d nodes needs L and R of %d x %d; have %d and %d values", n, n, half, len(l), len(r))
-	}
-	if n < 2 {
-		return nil, fmt.Errorf("eval: reconstruction needs at least 2 nodes; the graph has %d", n)
-	}
-	if cfg.Rows < 0 {
-		return nil, fmt.Errorf("eval: reconstruction of %d rows; want 0 (the default) or more", cfg.Rows)
-	}
+	n, _ := adj.Dims()
 	ks := cfg.K
 	if ks == nil {
 		ks = DefaultPrecisionK
-	}
-	for _, k := range ks {
-		if k < 1 {
-			return nil, fmt.Errorf("eval: precision@%d; want k of at least 1", k)
-		}
 	}
 	rows := ReconstructionRows(n, cfg.Rows, cfg.Seed)
 	res := &ReconstructionResult{Nodes: n, Rows: len(rows), Pairs: int64(len(rows)) * int64(n-1), PrecisionAtK: map[string]float64{}}
@@ -136,7 +123,11 @@ func Reconstruction(ctx context.Context, adj *sparse.CSR, l, r []float32, half i
 	if len(ks) > 0 {
 		kmax = slices.Max(ks)
 	}
-	workers := max(1, min(cfg.Workers, len(rows)))
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(rows))
 	rc := &reconRun{adj: adj, l: l, half: half, rows: rows, ap: make([]float64, len(rows)), arcs: make([]int, len(rows)),
 		rRows: make([][]float32, n)}
 	for u := range rc.rRows {
@@ -185,6 +176,29 @@ func Reconstruction(ctx context.Context, adj *sparse.CSR, l, r []float32, half i
 		res.PrecisionAtK[strconv.Itoa(k)] = hits / float64(k)
 	}
 	return res, nil
+}
+
+// checkReconstruction reports arguments Reconstruction cannot use.
+func checkReconstruction(adj *sparse.CSR, l, r []float32, half int, cfg ReconstructionConfig) error {
+	n, cols := adj.Dims()
+	if cols != n {
+		return fmt.Errorf("eval: reconstruction needs a square adjacency matrix; have %d x %d", n, cols)
+	}
+	if half < 1 || len(l) != n*half || len(r) != n*half {
+		return fmt.Errorf("eval: reconstruction of %d nodes needs L and R of %d x %d; have %d and %d values", n, n, half, len(l), len(r))
+	}
+	if n < 2 {
+		return fmt.Errorf("eval: reconstruction needs at least 2 nodes; the graph has %d", n)
+	}
+	if cfg.Rows < 0 {
+		return fmt.Errorf("eval: reconstruction of %d rows; want 0 (the default) or more", cfg.Rows)
+	}
+	for _, k := range cfg.K {
+		if k < 1 {
+			return fmt.Errorf("eval: precision@%d; want k of at least 1", k)
+		}
+	}
+	return nil
 }
 
 // countAround counts, for each k of ks, the ranked pairs scoring above
