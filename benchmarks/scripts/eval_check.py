@@ -31,7 +31,16 @@ reaches the exact optimum: lbfgs stops on its relative function tolerance
 first, and on the average operator's flat objective that moves one test
 pair) on the training
 edges and non-edges, its decision function on the test pairs scored by
-roc_auc_score and average_precision_score. All go
+roc_auc_score and average_precision_score. For node classification it
+writes a Planetoid-style dataset OUTDIR/planetoid.{edges,labels,split}.tsv:
+the training graph, each node's community as its class except a seeded
+third of the nodes, which get a uniform class of four (so that no rule is
+always right), even rows for training, every sixth odd row for
+validation, the rest for testing; under "classify_logreg" go, for C = 1
+and 0.1, the test accuracy and Macro-F1 (f1_score over the four classes)
+of scikit-learn's OneVsRestClassifier(LogisticRegression) fitted on the
+training rows' vectors, each test row predicted as the class of highest
+decision function (numpy's argmax: ties to the smaller class). All go
 to OUTDIR/expected.json with the versions that produced them; the Go test
 TestEvalMatchesSklearn in cmd/wys-sparse compares `wys-sparse eval` with
 them. Needs Debian's python3-gensim and python3-sklearn (/usr/bin/python3).
@@ -45,7 +54,8 @@ import numpy as np
 import sklearn
 from gensim.models import KeyedVectors, Word2Vec
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import average_precision_score, roc_auc_score
+from sklearn.metrics import accuracy_score, average_precision_score, f1_score, roc_auc_score
+from sklearn.multiclass import OneVsRestClassifier
 
 N, BLOCKS, P_IN, P_OUT, DIM = 60, 3, 0.3, 0.02, 8
 
@@ -175,6 +185,37 @@ def edge_classifier(kv, train, train_neg, test, test_neg):
     return out
 
 
+def planetoid(kv, train, rng, out):
+    """Planetoid-style classes and split, and the one-vs-rest scores."""
+    classes = np.arange(N) * BLOCKS // N
+    noisy = rng.random(N) < 1 / 3
+    classes[noisy] = rng.integers(0, BLOCKS + 1, noisy.sum())
+    rows = np.arange(N)
+    tr, va = rows[rows % 2 == 0], rows[rows % 6 == 1]
+    te = rows[(rows % 2 == 1) & (rows % 6 != 1)]
+    with open(os.path.join(out, "planetoid.edges.tsv"), "w") as f:
+        f.write("# the training edges of split/, by name\n")
+        for u, v in train:
+            f.write("%s\t%s\n" % (name(u), name(v)))
+    with open(os.path.join(out, "planetoid.labels.tsv"), "w") as f:
+        f.write("# node\tclass\n")
+        for i in rows:
+            f.write("%s\t%d\n" % (name(i), classes[i]))
+    with open(os.path.join(out, "planetoid.split.tsv"), "w") as f:
+        f.write("# node\tset\n")
+        for i in rows:
+            f.write("%s\t%s\n" % (name(i), "train" if i in tr else "val" if i in va else "test"))
+    x = np.array([kv[name(i)] for i in range(N)], dtype=np.float64)
+    res = {}
+    for c in (1.0, 0.1):
+        clf = OneVsRestClassifier(LogisticRegression(C=c, tol=1e-10, max_iter=100000, solver="newton-cholesky"))
+        clf.fit(x[tr], classes[tr])
+        pred = clf.classes_[np.argmax(clf.decision_function(x[te]), axis=1)]
+        res["%g" % c] = {"test_accuracy": accuracy_score(classes[te], pred),
+                         "test_macro_f1": f1_score(classes[te], pred, labels=range(BLOCKS + 1), average="macro", zero_division=0)}
+    return res
+
+
 def main():
     out = sys.argv[1]
     rng = np.random.default_rng(7)
@@ -207,6 +248,7 @@ def main():
                            "test_hits": {str(k): hits(p, n, k) for k in (20, 50, 100)},
                            "reconstruction": reconstruction(kv, train, cosine)}
     expected["edge_classifier"] = edge_classifier(kv, train, train_neg, test, test_neg)
+    expected["classify_logreg"] = planetoid(kv, train, rng, out)
     with open(os.path.join(out, "expected.json"), "w") as f:
         json.dump(expected, f, indent=2)
         f.write("\n")

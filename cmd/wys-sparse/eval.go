@@ -69,14 +69,14 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.BoolVar(&c.header, "header", false, "-graph: skip the first line of FILE (column names)")
 	fs.IntVar(&c.rows, "rows", 0, "-graph: nodes whose rankings are scored (0: every node up to 10,000 nodes, a sample of 2,048 above; the sample is drawn with -seed)")
 	fs.StringVar(&c.precisionK, "k", "10,100,1000,10000", "-graph: the k of precision@k (the share of arcs among the k best-scored pairs of all ranked rows), comma-separated")
-	fs.StringVar(&c.planetoid, "planetoid", "", "node classification on `PREFIX`.edges.tsv, PREFIX.labels.tsv and PREFIX.split.tsv (plain or .gz) with the paper's smooth-kNN rule")
+	fs.StringVar(&c.planetoid, "planetoid", "", "node classification on `PREFIX`.edges.tsv, PREFIX.labels.tsv and PREFIX.split.tsv (plain or .gz): the paper's smooth-kNN rule, and a one-vs-rest logistic regression on the features (-features) of the train nodes")
 	fs.StringVar(&c.mat, "mat", "", "multi-label classification (DeepWalk/node2vec protocol) on the `FILE`.mat[.gz] with variables network and group (BlogCatalog, PPI, POS); rows are node ids 0..N-1")
-	fs.StringVar(&c.features, "features", eval.DefaultFeatures, "-mat and -edge-ops features of an [L | R] file: LR, L, R or L+R, each optionally +norm (unit rows); a single table uses its rows")
+	fs.StringVar(&c.features, "features", eval.DefaultFeatures, "-mat, -planetoid and -edge-ops features of an [L | R] file: LR, L, R or L+R, each optionally +norm (unit rows); a single table uses its rows")
 	fs.StringVar(&c.ratios, "ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "-mat training shares of the labelled nodes, comma-separated")
 	fs.IntVar(&c.repeats, "repeats", 10, "-mat random splits per training share")
 	fs.Uint64Var(&c.seed, "seed", 1, "-mat seed of the random splits (a share's splits depend on the seed and the share only: -ratios 0.5 scores the 50% splits of the whole protocol); -graph: seed of the sampled rows")
-	fs.Float64Var(&c.logregC, "logreg-c", 1, "-mat inverse regularisation strength `C` of the logistic regression (scikit-learn's C; 1, its default, is what the DeepWalk, node2vec and NetMF scoring scripts use)")
-	fs.IntVar(&c.workers, "workers", 0, "-mat and -graph goroutines (0: all cores); the result does not depend on it")
+	fs.Float64Var(&c.logregC, "logreg-c", 1, "-mat, -planetoid and -edge-ops: inverse regularisation strength `C` of the logistic regression (scikit-learn's C; 1, its default, is what the DeepWalk, node2vec and NetMF scoring scripts use)")
+	fs.IntVar(&c.workers, "workers", 0, "-mat, -planetoid and -graph goroutines (0: all cores); the result does not depend on it")
 	fs.StringVar(&c.score, "score", "", "`SCORE` of a pair for link prediction: lr (L_u·R_v, [L | R] files), dot (Y_u·Y_v) or cosine (default: lr for [L | R], dot for a single table)")
 	fs.StringVar(&c.missing, "missing", "error", "`MODE` for nodes without a vector: error, or zero (score them as zero vectors)")
 	fs.StringVar(&c.rep, "report", "", "write the numbers as JSON to `FILE`")
@@ -86,16 +86,17 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 
 // evalReport is the JSON report of wys-sparse eval.
 type evalReport struct {
-	Tool           string                 `json:"tool"`
-	Started        string                 `json:"started"`
-	Inputs         []inputFile            `json:"inputs"`
-	Embeddings     embInfo                `json:"embeddings"`
-	LinkPrediction *linkResult            `json:"link_prediction,omitempty"`
-	Classify       *eval.ClassifyResult   `json:"classification,omitempty"`
-	MultiLabel     *eval.MultiLabelResult `json:"multilabel,omitempty"`
-	Reconstruction *reconResult           `json:"reconstruction,omitempty"`
-	Seconds        float64                `json:"seconds"`
-	Go             string                 `json:"go"`
+	Tool           string                     `json:"tool"`
+	Started        string                     `json:"started"`
+	Inputs         []inputFile                `json:"inputs"`
+	Embeddings     embInfo                    `json:"embeddings"`
+	LinkPrediction *linkResult                `json:"link_prediction,omitempty"`
+	Classify       *eval.ClassifyResult       `json:"classification,omitempty"`
+	ClassifyLogReg *eval.LogRegClassifyResult `json:"classification_logreg,omitempty"`
+	MultiLabel     *eval.MultiLabelResult     `json:"multilabel,omitempty"`
+	Reconstruction *reconResult               `json:"reconstruction,omitempty"`
+	Seconds        float64                    `json:"seconds"`
+	Go             string                     `json:"go"`
 }
 
 type embInfo struct {
@@ -129,8 +130,8 @@ func (c *evalFlags) check() error {
 	c.fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "features", "logreg-c":
-			if c.mat == "" && c.edgeOps == "" && ignored == "" {
-				ignored = fmt.Sprintf("-%s is a setting of multi-label classification and of -edge-ops; give -mat FILE or -edge-ops OPS", f.Name)
+			if c.mat == "" && c.edgeOps == "" && c.planetoid == "" && ignored == "" {
+				ignored = fmt.Sprintf("-%s is a setting of the logistic regressions of -mat, -planetoid and -edge-ops; give -mat FILE, -planetoid PREFIX or -edge-ops OPS", f.Name)
 			}
 		case "ratios", "repeats":
 			if c.mat == "" && ignored == "" {
@@ -145,8 +146,8 @@ func (c *evalFlags) check() error {
 				ignored = "-seed is a setting of multi-label classification, graph reconstruction and -edge-ops; give -mat FILE, -graph FILE or -edge-ops OPS"
 			}
 		case "workers":
-			if c.mat == "" && c.graph == "" && ignored == "" {
-				ignored = "-workers is a setting of multi-label classification and graph reconstruction; give -mat FILE or -graph FILE"
+			if c.mat == "" && c.graph == "" && c.planetoid == "" && ignored == "" {
+				ignored = "-workers is a setting of multi-label classification, -planetoid's logistic regression and graph reconstruction; give -mat FILE, -planetoid PREFIX or -graph FILE"
 			}
 		}
 	})
@@ -426,6 +427,10 @@ func (c *evalFlags) classification(ctx context.Context, stdout io.Writer, emb *g
 	if err != nil {
 		return err
 	}
+	x, f, err := c.nodeFeatures(emb, y, g.N())
+	if err != nil {
+		return err
+	}
 	res := &pipeline.Result{N: g.N()}
 	if emb.Halves {
 		res.Half = emb.Dim / 2
@@ -439,6 +444,14 @@ func (c *evalFlags) classification(ctx context.Context, stdout io.Writer, emb *g
 	}
 	cr, err := classify(ctx, stdout, res, lab)
 	rep.Classify = cr
+	if err != nil {
+		return err
+	}
+	what := "the rows of the file"
+	if emb.Halves {
+		what = c.features
+	}
+	rep.ClassifyLogReg, err = classifyLogReg(ctx, stdout, x, g.N(), f, lab, what, c.logregC, c.workers)
 	return err
 }
 

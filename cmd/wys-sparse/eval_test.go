@@ -179,6 +179,40 @@ func TestEvalMatchesSklearn(t *testing.T) {
 	}
 }
 
+// TestClassifyLogRegMatchesSklearn runs -planetoid on the Planetoid-style
+// files of testdata/evalcheck with the gensim file and compares the
+// logistic regression's test accuracy and Macro-F1, at C = 1 and 0.1,
+// with scikit-learn's OneVsRestClassifier in expected.json.
+func TestClassifyLogRegMatchesSklearn(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "evalcheck")
+	var want struct {
+		ClassifyLogReg map[string]struct {
+			Accuracy float64 `json:"test_accuracy"`
+			MacroF1  float64 `json:"test_macro_f1"`
+		} `json:"classify_logreg"`
+	}
+	readJSON(t, filepath.Join(dir, "expected.json"), &want)
+	if len(want.ClassifyLogReg) != 2 {
+		t.Fatalf("expected.json holds %d settings of C", len(want.ClassifyLogReg))
+	}
+	for c, w := range want.ClassifyLogReg {
+		rep := filepath.Join(t.TempDir(), "eval.json")
+		code, stdout, stderr := runCLI(t, "eval", "-emb", filepath.Join(dir, "gensim.txt"), "-planetoid", filepath.Join(dir, "planetoid"), "-logreg-c", c, "-report", rep)
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		var got struct {
+			ClassifyLogReg *eval.LogRegClassifyResult `json:"classification_logreg"`
+		}
+		readJSON(t, rep, &got)
+		g := got.ClassifyLogReg
+		if g == nil || math.Abs(g.TestAccuracy-w.Accuracy) > 1e-12 || math.Abs(g.TestMacroF1-w.MacroF1) > 1e-12 || g.Train != 30 || g.Test != 20 || g.Classes != 4 || g.Features != 8 {
+			t.Errorf("C = %s: eval %+v, scikit-learn accuracy %v Macro-F1 %v\n%s", c, g, w.Accuracy, w.MacroF1, stdout)
+		}
+	}
+}
+
 // TestEdgeClassifierMatchesSklearn runs node2vec's protocol (-edge-ops
 // all) on the gensim file of testdata/evalcheck and compares each
 // operator's test AUC and AP with scikit-learn's LogisticRegression (fitted
@@ -357,7 +391,8 @@ func TestEvalPlanetoid(t *testing.T) {
 }
 
 // TestEvalPlanetoidMatchesTraining: eval -planetoid on the embeddings a
-// run on Cora wrote gives exactly the classification that run reported.
+// run on Cora wrote gives exactly the classifications (the paper's rule
+// and the logistic regression) that run reported.
 func TestEvalPlanetoidMatchesTraining(t *testing.T) {
 	t.Parallel()
 	prefix := filepath.Join(sharedDatasets(t), "Cora", "cora")
@@ -372,11 +407,15 @@ func TestEvalPlanetoidMatchesTraining(t *testing.T) {
 	}
 	var trained, got struct {
 		Classification json.RawMessage `json:"classification"`
+		LogReg         json.RawMessage `json:"classification_logreg"`
 	}
 	readJSON(t, trainRep, &trained)
 	readJSON(t, evalRep, &got)
 	if len(trained.Classification) == 0 || string(trained.Classification) != string(got.Classification) {
 		t.Errorf("eval's classification differs from training's:\n%s\n%s", got.Classification, trained.Classification)
+	}
+	if len(trained.LogReg) == 0 || string(trained.LogReg) != string(got.LogReg) {
+		t.Errorf("eval's logistic regression differs from training's:\n%s\n%s", got.LogReg, trained.LogReg)
 	}
 }
 

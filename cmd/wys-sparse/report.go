@@ -29,10 +29,12 @@ type report struct {
 	Settings settings             `json:"settings"`
 	Result   resultSummary        `json:"result"`
 	Classify *eval.ClassifyResult `json:"classification,omitempty"`
-	Curve    []curvePoint         `json:"curve"`
-	Stages   []stage              `json:"stages"`
-	PeakRSS  int64                `json:"peak_rss_bytes"`
-	Outputs  []string             `json:"outputs"`
+	// ClassifyLogReg is the logistic regression on the same split.
+	ClassifyLogReg *eval.LogRegClassifyResult `json:"classification_logreg,omitempty"`
+	Curve          []curvePoint               `json:"curve"`
+	Stages         []stage                    `json:"stages"`
+	PeakRSS        int64                      `json:"peak_rss_bytes"`
+	Outputs        []string                   `json:"outputs"`
 }
 
 // settings records the method and the resolved configuration it ran with

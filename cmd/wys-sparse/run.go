@@ -404,11 +404,34 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, elapsed time.
 }
 
 // classify scores the embeddings with the paper's node classification
-// rule.
+// rule and with a logistic regression on the [L | R] rows.
 func (c *config) classify(ctx context.Context, stdout io.Writer, res *pipeline.Result, lab *pipeline.Labels, rep *report) error {
 	cr, err := classify(ctx, stdout, res, lab)
 	rep.Classify = cr
+	if err != nil {
+		return err
+	}
+	x, f, err := eval.Features(res, eval.DefaultFeatures)
+	if err != nil {
+		return err
+	}
+	rep.ClassifyLogReg, err = classifyLogReg(ctx, stdout, x, res.N, f, lab, eval.DefaultFeatures, 1, c.Sparse.Workers)
 	return err
+}
+
+// classifyLogReg runs eval.ClassifyLogReg (C, workers) on the features x
+// (n × f, described by what) and prints the test accuracy and Macro-F1.
+func classifyLogReg(ctx context.Context, stdout io.Writer, x []float64, n, f int, lab *pipeline.Labels, what string, c float64, workers int) (*eval.LogRegClassifyResult, error) {
+	lr, err := eval.ClassifyLogReg(ctx, x, n, f, lab, eval.MultiLabelConfig{LogReg: eval.LogRegConfig{C: c}, Workers: workers})
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stdout, "  logistic regression (one-vs-rest, C = %g) on %d features (%s) of the %d train nodes: test accuracy %.1f%%, Macro-F1 %.4f\n",
+		lr.C, lr.Features, what, lr.Train, 100*lr.TestAccuracy, lr.TestMacroF1)
+	if lr.NotConverged > 0 {
+		fmt.Fprintf(stdout, "  (%d of its %d fits stopped at the iteration limit)\n", lr.NotConverged, lr.Classes)
+	}
+	return lr, nil
 }
 
 // classify runs eval.Classify and prints the accuracies.

@@ -17,14 +17,7 @@ import (
 // none. The last label is rare, so that small training sets miss it.
 func syntheticMultiLabel(seed uint64, n, f, labels int) ([]float64, *pipeline.MultiLabels) {
 	rng := rand.New(rand.NewPCG(seed, 11))
-	x := make([]float64, n*f)
-	for i := range x {
-		x[i] = rng.NormFloat64()
-	}
-	a := make([]float64, labels*f)
-	for i := range a {
-		a[i] = rng.NormFloat64()
-	}
+	x, a := normals(rng, n*f), normals(rng, labels*f)
 	lab := &pipeline.MultiLabels{Of: make([][]int32, n), Count: labels}
 	for v := range n {
 		best, bestZ := 0, math.Inf(-1)
@@ -48,6 +41,15 @@ func syntheticMultiLabel(seed uint64, n, f, labels int) ([]float64, *pipeline.Mu
 		}
 	}
 	return x, lab
+}
+
+// normals returns k standard normal draws of rng.
+func normals(rng *rand.Rand, k int) []float64 {
+	x := make([]float64, k)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	return x
 }
 
 // TestLogRegGradient checks the gradient of the scaled objective against
