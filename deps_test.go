@@ -43,6 +43,7 @@ var layer = map[string]int{
 	"benchmarks":                 8,
 	"benchmarks/internal/smoke":  8, // the commands' test helpers; internal/datasets only
 	"benchmarks/cmd/bucketed":    9,
+	"benchmarks/cmd/classify":    9,
 	"benchmarks/cmd/directed":    9,
 	"benchmarks/cmd/figures":     9,
 	"benchmarks/cmd/kernels":     9,
