@@ -419,6 +419,32 @@ func TestEvalPlanetoidMatchesTraining(t *testing.T) {
 	}
 }
 
+// TestPlanetoidBaselineFeatures: a baseline whose R is its L (ProNE) is
+// classified after training on the rows of L, not on [L | R], which
+// would repeat every column; eval -features L on the file it wrote gives
+// the same logistic regression.
+func TestPlanetoidBaselineFeatures(t *testing.T) {
+	t.Parallel()
+	prefix := filepath.Join(sharedDatasets(t), "Cora", "cora")
+	tmp := t.TempDir()
+	emb, trainRep, evalRep := filepath.Join(tmp, "cora.npy"), filepath.Join(tmp, "train.json"), filepath.Join(tmp, "eval.json")
+	if code, _, stderr := runCLI(t, "-graph", prefix+".edges.tsv.gz", "-labels", prefix+".labels.tsv.gz", "-label-split", prefix+".split.tsv.gz",
+		"-method", "prone", "-dim", "16", "-out", emb, "-report", trainRep, "-quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if code, _, stderr := runCLI(t, "eval", "-emb", emb, "-planetoid", prefix, "-features", "L", "-report", evalRep); code != 0 {
+		t.Fatal(stderr)
+	}
+	var trained, got struct {
+		LogReg *eval.LogRegClassifyResult `json:"classification_logreg"`
+	}
+	readJSON(t, trainRep, &trained)
+	readJSON(t, evalRep, &got)
+	if trained.LogReg == nil || got.LogReg == nil || trained.LogReg.Features != 8 || *trained.LogReg != *got.LogReg {
+		t.Errorf("training's logistic regression %+v, eval -features L %+v", trained.LogReg, got.LogReg)
+	}
+}
+
 // TestEvalSaysExtraVectors: vectors of nodes the split does not name are
 // left out, and eval says how many.
 func TestEvalSaysExtraVectors(t *testing.T) {

@@ -404,18 +404,24 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, elapsed time.
 }
 
 // classify scores the embeddings with the paper's node classification
-// rule and with a logistic regression on the [L | R] rows.
+// rule and with a logistic regression on the [L | R] rows, or on the rows
+// of L for a baseline whose R is L (ProNE, eigenmaps), whose [L | R]
+// would repeat every column.
 func (c *config) classify(ctx context.Context, stdout io.Writer, res *pipeline.Result, lab *pipeline.Labels, rep *report) error {
 	cr, err := classify(ctx, stdout, res, lab)
 	rep.Classify = cr
 	if err != nil {
 		return err
 	}
-	x, f, err := eval.Features(res, eval.DefaultFeatures)
+	variant := eval.DefaultFeatures
+	if len(res.L) > 0 && len(res.R) == len(res.L) && &res.R[0] == &res.L[0] {
+		variant = eval.FeaturesL
+	}
+	x, f, err := eval.Features(res, variant)
 	if err != nil {
 		return err
 	}
-	rep.ClassifyLogReg, err = classifyLogReg(ctx, stdout, x, res.N, f, lab, eval.DefaultFeatures, 1, c.Sparse.Workers)
+	rep.ClassifyLogReg, err = classifyLogReg(ctx, stdout, x, res.N, f, lab, variant, 1, c.Sparse.Workers)
 	return err
 }
 
