@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -71,7 +72,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.StringVar(&c.precisionK, "k", "10,100,1000,10000", "-graph: the k of precision@k (the share of arcs among the k best-scored pairs of all ranked rows), comma-separated")
 	fs.StringVar(&c.planetoid, "planetoid", "", "node classification on `PREFIX`.edges.tsv, PREFIX.labels.tsv and PREFIX.split.tsv (plain or .gz): the paper's smooth-kNN rule, and a one-vs-rest logistic regression on the features (-features) of the train nodes")
 	fs.StringVar(&c.mat, "mat", "", "multi-label classification (DeepWalk/node2vec protocol) on the `FILE`.mat[.gz] with variables network and group (BlogCatalog, PPI, POS); rows are node ids 0..N-1")
-	fs.StringVar(&c.features, "features", eval.DefaultFeatures, "-mat, -planetoid and -edge-ops features of an [L | R] file: LR, L, R or L+R, each optionally +norm (unit rows); a single table uses its rows")
+	fs.StringVar(&c.features, "features", eval.DefaultFeatures, "-mat, -planetoid and -edge-ops features of an [L | R] file: LR, L, R or L+R, each optionally +norm (unit rows); a single table uses its rows, and a file whose halves are equal in every row (a ProNE or eigenmaps baseline) L unless this is given")
 	fs.StringVar(&c.ratios, "ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "-mat training shares of the labelled nodes, comma-separated")
 	fs.IntVar(&c.repeats, "repeats", 10, "-mat random splits per training share")
 	fs.Uint64Var(&c.seed, "seed", 1, "-mat seed of the random splits (a share's splits depend on the seed and the share only: -ratios 0.5 scores the 50% splits of the whole protocol); -graph: seed of the sampled rows")
@@ -211,6 +212,7 @@ func (c *evalFlags) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if emb.Halves {
 		layout = graphio.LayoutHalves
 	}
+	c.sameHalvesFeatures(stdout, emb)
 	rep := &evalReport{Tool: "wys-sparse eval", Started: c.started.UTC().Format(time.RFC3339),
 		Embeddings: embInfo{Path: c.emb.path, Rows: emb.N(), Dim: emb.Dim, Layout: layout}}
 	if c.split != "" {
@@ -583,6 +585,31 @@ func (c *evalFlags) reconstruction(ctx context.Context, stdout io.Writer, emb *g
 		fmt.Fprintf(stdout, "precision@%s (share of arcs among the k best of %d ranked pairs): %s\n", strings.Join(kk, "/"), res.Pairs, strings.Join(pk, " / "))
 	}
 	return nil
+}
+
+// sameHalvesFeatures makes the rows of L the default features of an
+// [L | R] file whose two halves are equal in every row (a baseline whose R
+// is its L: ProNE, eigenmaps), where [L | R] would repeat every column
+// and so halve the logistic regressions' penalty per direction. An
+// explicit -features is kept.
+func (c *evalFlags) sameHalvesFeatures(stdout io.Writer, emb *graphio.Embeddings) {
+	if !emb.Halves || (c.mat == "" && c.planetoid == "" && c.edgeOps == "") {
+		return
+	}
+	set := false
+	c.fs.Visit(func(f *flag.Flag) { set = set || f.Name == "features" })
+	if set {
+		return
+	}
+	h := emb.Dim / 2
+	for v := range emb.N() {
+		row := emb.Y[v*emb.Dim : (v+1)*emb.Dim]
+		if !slices.Equal(row[:h], row[h:]) {
+			return
+		}
+	}
+	c.features = eval.FeaturesL
+	fmt.Fprintf(stdout, "the two halves of every row of %s are equal (a baseline whose R is its L): its features are the rows of L (-features L)\n", c.emb.path)
 }
 
 // nodeFeatures returns the n × f float64 node features of the aligned

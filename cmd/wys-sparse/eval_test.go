@@ -421,8 +421,8 @@ func TestEvalPlanetoidMatchesTraining(t *testing.T) {
 
 // TestPlanetoidBaselineFeatures: a baseline whose R is its L (ProNE) is
 // classified after training on the rows of L, not on [L | R], which
-// would repeat every column; eval -features L on the file it wrote gives
-// the same logistic regression.
+// would repeat every column; eval on the file it wrote sees the equal
+// halves, says so, and gives the same logistic regression.
 func TestPlanetoidBaselineFeatures(t *testing.T) {
 	t.Parallel()
 	prefix := filepath.Join(sharedDatasets(t), "Cora", "cora")
@@ -432,8 +432,12 @@ func TestPlanetoidBaselineFeatures(t *testing.T) {
 		"-method", "prone", "-dim", "16", "-out", emb, "-report", trainRep, "-quiet"); code != 0 {
 		t.Fatal(stderr)
 	}
-	if code, _, stderr := runCLI(t, "eval", "-emb", emb, "-planetoid", prefix, "-features", "L", "-report", evalRep); code != 0 {
+	code, stdout, stderr := runCLI(t, "eval", "-emb", emb, "-planetoid", prefix, "-report", evalRep)
+	if code != 0 {
 		t.Fatal(stderr)
+	}
+	if !strings.Contains(stdout, "are equal (a baseline whose R is its L): its features are the rows of L (-features L)") {
+		t.Errorf("no note on the equal halves:\n%s", stdout)
 	}
 	var trained, got struct {
 		LogReg *eval.LogRegClassifyResult `json:"classification_logreg"`
@@ -441,7 +445,7 @@ func TestPlanetoidBaselineFeatures(t *testing.T) {
 	readJSON(t, trainRep, &trained)
 	readJSON(t, evalRep, &got)
 	if trained.LogReg == nil || got.LogReg == nil || trained.LogReg.Features != 8 || *trained.LogReg != *got.LogReg {
-		t.Errorf("training's logistic regression %+v, eval -features L %+v", trained.LogReg, got.LogReg)
+		t.Errorf("training's logistic regression %+v, eval's %+v", trained.LogReg, got.LogReg)
 	}
 }
 
