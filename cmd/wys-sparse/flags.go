@@ -90,6 +90,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 		o.Formulation = pipeline.FormulationCode
 	}
 	fs.Var(objForm(obj), "formulation", "E[D] weighting and loss: code (authors' released numerics, reproduces Table 1) or paper")
+	fs.Var(bools{&sp.Objective.ExactLogs, &de.Objective.ExactLogs}, "exact-logs", "code formulation: exact log σ and log(1−σ), without the authors' ε = 1e-5 inside them, which leaves scores beyond ±11.5 almost without gradient; for whole-graph embeddings scored by their own ranking (graph reconstruction), where on long runs non-arcs drift above the arcs")
 
 	fs.StringVar(&sp.Source, "source", train.SourceWalk, "sparse: positive pairs weighted by the walk steps (walk) or by the factored E[D] of rank -rank (factored)")
 	fs.StringVar(&sp.Start, "start", "", "sparse: how L and R start: spectral (the rank -rank spectral factors of the transition-matrix series, each row of unit length), random (uniform noise), or log-svd (the rank d/2 SVD of the objective's log minimiser, a dense N x N matrix: up to 32,768 nodes; use it with a small -lr such as 0.002) (default: spectral on graphs of up to 1,048,576 nodes, random above)")

@@ -32,7 +32,7 @@ type model[T Float] struct {
 	// in, so that E[D]_vu / norm = rowW[v]·Σ_k Q_k (T^k)_vu.
 	rowW    []float64
 	negW    float64 // weight of one negative entry: 1/N² (code) or 1 (paper)
-	logEps  float64 // epsilon inside the logs: 1e-5 (code) or 0 (paper)
+	logEps  float64 // epsilon inside the logs: 1e-5 (code) or 0 (paper, exact logs)
 	workers int
 	// fast selects expNegFloat32 and logFloat32 over math.Exp and math.Log
 	// (float32 models only: the float64 oracle uses the standard library).
@@ -81,9 +81,7 @@ func newModel[T Float](ctx context.Context, adj *sparse.CSR, obj pipeline.Object
 	m := &model[T]{n: n, c: c, obj: obj, adj: adj, workers: workers,
 		pow: make([]T, c*nn), g: make([]T, nn)}
 	m.rowW, m.negW = obj.EntryWeights(adj.RowSums())
-	if obj.Formulation != pipeline.FormulationPaper {
-		m.logEps = pipeline.CodeLogEpsilon
-	}
+	m.logEps = obj.LogEpsilon()
 	_, m.fast = any(T(0)).(float32)
 	m.rows = make(chan *rowScratch[T], workers)
 	for range workers {
@@ -265,8 +263,8 @@ type blockSums struct {
 // block of every context matrix, the dense hot loop.
 func (m *model[T]) rowBlock(buf *rowScratch[T], lo, hi int, QT []T, withLoss bool) (p blockSums) {
 	n, c, nn := m.n, m.c, m.n*m.n
-	paper := m.obj.Formulation == pipeline.FormulationPaper
 	eps, negW := m.logEps, m.negW
+	exact := eps == 0
 	p.dq = make([]float64, c)
 	erow, lprow := buf.erow, buf.lprow
 	for v := lo; v < hi; v++ {
@@ -286,8 +284,9 @@ func (m *model[T]) rowBlock(buf *rowScratch[T], lo, hi int, QT []T, withLoss boo
 			}
 			g := float64(gv)
 			e := rw * float64(erow[u])
-			// One exponential gives σ(g) and, in the paper formulation,
-			// log σ(g) = −log(1+e^−g) and log(1−σ(g)) = log σ(g) − g.
+			// One exponential gives σ(g) and, with exact logs (the paper
+			// formulation, ExactLogs), log σ(g) = −log(1+e^−g) and
+			// log(1−σ(g)) = log σ(g) − g.
 			var s, lp, dg, x float64
 			if m.fast {
 				x = expNegFloat32(-math.Abs(g))
@@ -296,16 +295,16 @@ func (m *model[T]) rowBlock(buf *rowScratch[T], lo, hi int, QT []T, withLoss boo
 			}
 			if g >= 0 {
 				s = 1 / (1 + x)
-				if paper {
+				if exact {
 					lp = -math.Log1p(x)
 				}
 			} else {
 				s = x / (1 + x)
-				if paper {
+				if exact {
 					lp = g - math.Log1p(x)
 				}
 			}
-			if paper {
+			if exact {
 				// d/dg log σ = 1−σ, d/dg log(1−σ) = −σ.
 				dg = -e * (1 - s)
 				if !isEdge {

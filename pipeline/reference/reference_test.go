@@ -141,7 +141,11 @@ func bruteObjective(adj *sparse.CSR, obj pipeline.ObjectiveConfig, l, r *mat.Den
 				neg = 1
 			}
 			if obj.Formulation == pipeline.FormulationCode {
-				loss += (-e.At(v, u)*math.Log(s+1e-5) - neg*math.Log(1-s+1e-5)) / float64(n*n)
+				eps := 1e-5
+				if obj.ExactLogs {
+					eps = 0
+				}
+				loss += (-e.At(v, u)*math.Log(s+eps) - neg*math.Log(1-s+eps)) / float64(n*n)
 			} else {
 				loss += -e.At(v, u)*math.Log(s) - neg*math.Log(1-s)
 			}
@@ -196,6 +200,7 @@ func TestEvaluateMatchesBruteForce(t *testing.T) {
 					{Formulation: f, C: 4, Beta: 0.3, PPR: 0.2},
 					{Formulation: f, C: 4, Beta: 0.3, AdamicAdar: true},
 					{Formulation: f, C: 3, Beta: 0.3, PPR: 0.5, AdamicAdar: true},
+					{Formulation: f, C: 4, Beta: 0.3, ExactLogs: true},
 				} {
 					l, r, q := randomParams(n, 3, obj.Contexts(), 1)
 					val, err := Evaluate(context.Background(), adj, obj, l, r, q)
@@ -221,7 +226,8 @@ func TestGradientsFiniteDifference(t *testing.T) {
 		for _, directed := range []bool{false, true} {
 			n, half := 9, 2
 			adj := randomGraph(n, 20, directed, 5)
-			obj := pipeline.ObjectiveConfig{Formulation: f, C: 3, Beta: 0.4, PPR: 0.3, AdamicAdar: directed}
+			// The code formulation's exact logs on the directed graph.
+			obj := pipeline.ObjectiveConfig{Formulation: f, C: 3, Beta: 0.4, PPR: 0.3, AdamicAdar: directed, ExactLogs: directed}
 			c := obj.Contexts()
 			l, r, q := randomParams(n, half, c, 2)
 			val, err := Evaluate(ctx, adj, obj, l, r, q)

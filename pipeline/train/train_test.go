@@ -82,6 +82,9 @@ func TestEstimatorUnbiased(t *testing.T) {
 		{"code-undirected-bucketed3", pipeline.FormulationCode, false, 30, 0, false, false, 0, 3},
 		{"paper-directed-bucketed4", pipeline.FormulationPaper, true, 20, 0, false, false, 0, 4},
 		{"code-directed-bucketed2", pipeline.FormulationCode, true, 25, 0, false, false, 0, 2},
+		// The code formulation without its ε (ExactLogs).
+		{"code-exact-undirected", pipeline.FormulationCode, false, 30, 0, false, false, 0, 0},
+		{"code-exact-directed-block", pipeline.FormulationCode, true, 25, 0, false, false, 3, 0},
 	}
 	const draws = 6000
 	for _, c := range cases {
@@ -89,7 +92,8 @@ func TestEstimatorUnbiased(t *testing.T) {
 			t.Parallel()
 			g := smallGraph(c.n, 3*c.n, c.directed, 3)
 			half := 2
-			obj := pipeline.ObjectiveConfig{Formulation: c.f, C: 4, Beta: 0.3, PPR: c.ppr, AdamicAdar: c.aa}
+			obj := pipeline.ObjectiveConfig{Formulation: c.f, C: 4, Beta: 0.3, PPR: c.ppr, AdamicAdar: c.aa,
+				ExactLogs: strings.HasPrefix(c.name, "code-exact")}
 			C := obj.Contexts()
 			cfg := train.Config{Objective: obj, Dim: 2 * half, Negatives: 2, NegativeBlock: c.block, Workers: 1}
 			if c.factored {
@@ -98,9 +102,16 @@ func TestEstimatorUnbiased(t *testing.T) {
 			rng := rand.New(rand.NewPCG(5, 5))
 			l := make([]float32, c.n*half)
 			r := make([]float32, c.n*half)
+			// Exact logs differ from the code formulation's only where σ or
+			// 1−σ is near its ε = 1e-5, so those cases score many pairs
+			// beyond ±11.5.
+			scale := 0.5
+			if obj.ExactLogs {
+				scale = 4
+			}
 			for i := range l {
-				l[i] = float32(rng.NormFloat64() * 0.5)
-				r[i] = float32(rng.NormFloat64() * 0.5)
+				l[i] = float32(rng.NormFloat64() * scale)
+				r[i] = float32(rng.NormFloat64() * scale)
 			}
 			q := []float64{0.3, -0.2, 0.5, 0.1, 0.4, -0.3}[:C]
 			toDense := func(x []float32) *mat.Dense {

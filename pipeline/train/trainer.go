@@ -204,7 +204,7 @@ func (t *trainer) setScales(g *pipeline.Graph) {
 		t.posScale = obj.WalksPerNode * vol / float64(t.n)
 		t.negScale = (nn - nnz) / nn
 		t.pairScale = 1
-		t.eps = pipeline.CodeLogEpsilon
+		t.eps = obj.LogEpsilon()
 	}
 }
 
@@ -216,11 +216,12 @@ func (t *trainer) Q() []float64 {
 	return pipeline.Softmax(t.q)
 }
 
-// posTerm returns ℓ+(g) = −log σ(g) (paper) or −log(σ(g)+ε) (code) and
-// its derivative with respect to g.
+// posTerm returns ℓ+(g) = −log σ(g) (exact logs: the paper formulation
+// or ExactLogs) or −log(σ(g)+ε) (code) and its derivative with respect
+// to g.
 func (t *trainer) posTerm(g float64) (loss, grad float64) {
 	s := sigmoid(g)
-	if t.paper {
+	if t.eps == 0 {
 		return softplus(-g), -(1 - s)
 	}
 	return -math.Log(s + t.eps), -s * (1 - s) / (s + t.eps)
@@ -228,7 +229,7 @@ func (t *trainer) posTerm(g float64) (loss, grad float64) {
 
 // negTerm scores a negative pair of score g, weighted w, into the
 // shard's loss and returns w·dJ/dg. The loss is ℓ−(g) = −log(1−σ(g))
-// (paper), added to out.loss at once, or −log(1−σ(g)+ε) (code), whose
+// (exact logs), added to out.loss at once, or −log(1−σ(g)+ε) (code), whose
 // factor 1−σ(g)+ε joins the product prod instead: one logarithm per
 // shard (prod.log) rather than one per pair, which was a seventh of the
 // time at 5 negatives. Every negative sampler scores through it.
@@ -238,7 +239,7 @@ func (t *trainer) negTerm(out *shardOut, prod *logProduct, g, w float64) float32
 
 // negTermSig is negTerm given s = sigmoid(g).
 func (t *trainer) negTermSig(out *shardOut, prod *logProduct, g, s, w float64) float32 {
-	if t.paper {
+	if t.eps == 0 {
 		out.loss += w * softplus(g)
 		return float32(w * s)
 	}
