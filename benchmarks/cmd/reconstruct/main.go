@@ -13,7 +13,10 @@
 // scored both Y_u·Y_v and Y_u·Y′_v with the output vectors Y′), ProNE and
 // NetMF (pipeline/baseline at d columns, as their authors embed, scored by
 // their own L·Rᵀ; NetMF only up to its dense limit of 32,768 nodes). Every
-// graph is read undirected without self-loops, unweighted.
+// graph is read undirected without self-loops, unweighted. -exact-logs
+// trains wys with exact logs (pipeline.ObjectiveConfig.ExactLogs):
+//
+//	go run -tags openblas ./benchmarks/cmd/reconstruct -methods wys -exact-logs -out benchmarks/results/reconstruct-exact.md
 //
 // The shared flags (-data, -out, -allow-dirty) and the exit statuses are
 // those of benchmarks.Harness.
@@ -60,6 +63,7 @@ type options struct {
 	ks       []int
 	workers  int
 	epochs   float64
+	exact    bool
 	gensim   benchmarks.Gensim
 }
 
@@ -81,7 +85,11 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		eval.DefaultReconstructionAll, eval.DefaultReconstructionRows, o.seed)
 	var says []string
 	if o.methods["wys"] {
-		says = append(says, fmt.Sprintf("wys: the sparse trainer's defaults (d = %d, %d per side, epochs %s, seed %d), score L_u·R_v.", o.dim, o.dim/2, benchmarks.EpochsText(o.epochs), o.seed))
+		logs := ""
+		if o.exact {
+			logs = ", exact logs (`-exact-logs`: no ε = 1e-5 inside them)"
+		}
+		says = append(says, fmt.Sprintf("wys: the sparse trainer's defaults (d = %d, %d per side, epochs %s, seed %d%s), score L_u·R_v.", o.dim, o.dim/2, benchmarks.EpochsText(o.epochs), o.seed, logs))
 	}
 	if o.methods["gensim"] {
 		says = append(says, fmt.Sprintf("gensim DeepWalk: %s, scored Y_u·Y_v and Y_u·Y′_v (Y′: the output vectors, %d more numbers per node).", o.gensim.Describe(), o.dim))
@@ -115,6 +123,7 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 	fs.IntVar(&o.rows, "rows", 0, "nodes ranked (0: eval.Reconstruction's default)")
 	fs.IntVar(&o.workers, "workers", 0, "goroutines of the reconstruction (0: all cores)")
 	fs.Float64Var(&o.epochs, "epochs", 0, "wys: epochs (0: the trainer's default)")
+	fs.BoolVar(&o.exact, "exact-logs", false, "wys: exact logs, without the code formulation's ε = 1e-5 (wys-sparse -exact-logs)")
 	o.gensim.Register(fs, 5, "gensim's default")
 	if err := h.Parse(); err != nil {
 		return nil, err
@@ -194,7 +203,7 @@ type scoreFunc func(l, r []float32, half int) (*eval.ReconstructionResult, error
 
 // embedWYS trains wys with its defaults on the whole graph.
 func embedWYS(ctx context.Context, o *options, g *pipeline.Graph, score scoreFunc) ([]row, error) {
-	cfg := train.Config{Dim: o.dim, Seed: o.seed, Epochs: o.epochs}
+	cfg := train.Config{Dim: o.dim, Seed: o.seed, Epochs: o.epochs, Objective: pipeline.ObjectiveConfig{ExactLogs: o.exact}}
 	res, rc, took, err := embedWhole(g, score, func(whole *pipeline.Split) (*pipeline.Result, error) {
 		return train.Run(ctx, g, whole, cfg, nil)
 	})

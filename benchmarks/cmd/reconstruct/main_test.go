@@ -17,6 +17,8 @@ func TestSmoke(t *testing.T) {
 	data := smoke.Data(t, "POS/POS.mat.gz")
 	smoke.Run(t, command, []string{"-data", data, "-datasets", "POS", "-methods", "wys,prone", "-epochs", "2", "-dim", "8", "-rows", "200", "-k", "10,1000"},
 		"## POS\n", "4777 nodes", "200 nodes ranked", "| method | MAP | P@10 | P@1000 | notes |", "| wys (L_u·R_v) | 0.", "| ProNE | 0.")
+	smoke.Run(t, command, []string{"-data", data, "-datasets", "POS", "-methods", "wys", "-epochs", "2", "-dim", "8", "-rows", "200", "-exact-logs"},
+		"exact logs (`-exact-logs`", "| wys (L_u·R_v) | 0.")
 }
 
 // TestGensim runs a short gensim DeepWalk when python3 has gensim.
