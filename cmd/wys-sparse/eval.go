@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -601,14 +600,10 @@ func (c *evalFlags) sameHalvesFeatures(stdout io.Writer, emb *graphio.Embeddings
 	if set {
 		return
 	}
-	h := emb.Dim / 2
-	for v := range emb.N() {
-		row := emb.Y[v*emb.Dim : (v+1)*emb.Dim]
-		if !slices.Equal(row[:h], row[h:]) {
-			return
-		}
+	l, r := emb.Sides()
+	if c.features = eval.DefaultFeaturesOf(&pipeline.Result{L: l, R: r}); c.features != eval.FeaturesL {
+		return
 	}
-	c.features = eval.FeaturesL
 	fmt.Fprintf(stdout, "the two halves of every row of %s are equal (a baseline whose R is its L): its features are the rows of L (-features L)\n", c.emb.path)
 }
 
@@ -624,9 +619,5 @@ func (c *evalFlags) nodeFeatures(emb *graphio.Embeddings, y []float32, n int) ([
 		}
 		return x, f, nil
 	}
-	x := make([]float64, len(y))
-	for i, v := range y {
-		x[i] = float64(v)
-	}
-	return x, emb.Dim, nil
+	return eval.Features(&pipeline.Result{N: n, Half: emb.Dim, L: y, R: y}, eval.FeaturesL)
 }

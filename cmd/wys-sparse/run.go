@@ -413,10 +413,7 @@ func (c *config) classify(ctx context.Context, stdout io.Writer, res *pipeline.R
 	if err != nil {
 		return err
 	}
-	variant := eval.DefaultFeatures
-	if len(res.L) > 0 && len(res.R) == len(res.L) && &res.R[0] == &res.L[0] {
-		variant = eval.FeaturesL
-	}
+	variant := eval.DefaultFeaturesOf(res)
 	x, f, err := eval.Features(res, variant)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/wys-project/wys/pipeline"
 )
@@ -26,6 +27,17 @@ var FeatureVariants = []string{FeaturesLR, FeaturesL, FeaturesR, FeaturesLpR}
 // 0.068), whose rare labels need the norms; L, R or L + R alone scored
 // 0.181 to 0.184 on PPI.
 const DefaultFeatures = FeaturesLR
+
+// DefaultFeaturesOf returns the default variant for res: DefaultFeatures,
+// or FeaturesL when R equals L in every row (a baseline whose R is its L:
+// ProNE, eigenmaps), whose [L | R] would repeat every column and so halve
+// a logistic regression's penalty per direction.
+func DefaultFeaturesOf(res *pipeline.Result) string {
+	if slices.Equal(res.L, res.R) {
+		return FeaturesL
+	}
+	return DefaultFeatures
+}
 
 // Features returns the n × f row-major feature matrix of the variant
 // ("" means DefaultFeatures) built from res.L and res.R, and f.

@@ -185,7 +185,8 @@ func embedWYS(ctx context.Context, o *options, g *pipeline.Graph, seed uint64) (
 	return embedding{res: res, x: x, f: f, took: took}, err
 }
 
-// embedGensim runs gensim DeepWalk and keeps its last epoch's Y.
+// embedGensim runs gensim DeepWalk and keeps its last epoch's Y, a single
+// table: the kNN rule's L = R = Y, the features Y.
 func embedGensim(ctx context.Context, o *options, g *pipeline.Graph, seed uint64) (embedding, error) {
 	gs := o.gensim
 	gs.Seed = seed
@@ -196,7 +197,9 @@ func embedGensim(ctx context.Context, o *options, g *pipeline.Graph, seed uint64
 	}); err != nil {
 		return embedding{}, err
 	}
-	return single(last.Y, g.N(), o.dim, time.Duration(last.Elapsed*float64(time.Second))), nil
+	res := &pipeline.Result{N: g.N(), Half: o.dim, L: last.Y, R: last.Y}
+	x, f, err := eval.Features(res, eval.FeaturesL)
+	return embedding{res: res, x: x, f: f, took: time.Duration(last.Elapsed * float64(time.Second))}, err
 }
 
 // embedBaseline embeds with ProNE or NetMF at o.dim columns, as their
@@ -210,16 +213,6 @@ func embedBaseline(ctx context.Context, o *options, method string, g *pipeline.G
 	took := time.Since(start)
 	x, f, err := eval.Features(res, "L")
 	return embedding{res: res, x: x, f: f, took: took}, err
-}
-
-// single returns the embedding of a single table y (n × dim): the kNN
-// rule's L = R = y, the features y.
-func single(y []float32, n, dim int, took time.Duration) embedding {
-	x := make([]float64, len(y))
-	for i, v := range y {
-		x[i] = float64(v)
-	}
-	return embedding{res: &pipeline.Result{N: n, Half: dim, L: y, R: y}, x: x, f: dim, took: took}
 }
 
 // describe says what was run.
