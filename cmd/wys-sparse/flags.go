@@ -485,12 +485,20 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 var (
 	sparseOnly = []string{"epochs", "batch", "negatives", "negative-block", "qlr", "patience", "eval-every", "start", "warm-start", "source", "converge", "tol", "time", "average"}
 	graphOnly  = []string{"weighted", "lcc", "keep-self-loops", "ids", "header", "test-fraction"}
+	// wysOnly are the settings of WYS's objective and training, sparse or
+	// dense, which no baseline reads (-C is NetMF's window too).
+	wysOnly = []string{"C", "beta", "formulation", "walks-per-node", "exact-logs", "adamic-adar", "ppr", "fixed-q", "lr", "optimizer", "trainer", "q-out", "q-plot"}
 )
 
-// unusedFlags refuses a flag that the run would silently ignore: the
-// sparse trainer's settings with the dense reference or a spectral
-// baseline, and the settings of reading -graph with a released split.
+// unusedFlags refuses a flag that the run would silently ignore: WYS's
+// settings with a baseline, the sparse trainer's settings with the dense
+// reference, and the settings of reading -graph with a released split.
 func unusedFlags(c *config, set map[string]bool) error {
+	for _, f := range wysOnly {
+		if set[f] && c.method != "wys" && !(f == "C" && c.method == baseline.MethodNetMF) {
+			return usagef("-%s is a setting of WYS; the baseline -method %s does not use it", f, c.method)
+		}
+	}
 	for _, f := range sparseOnly {
 		switch {
 		case !set[f]:
@@ -532,8 +540,8 @@ func (c *config) validate() error {
 	var err error
 	switch {
 	case c.method != "wys":
-		// The objective's flags do not act on a baseline, but a value
-		// no method could use is still refused.
+		// A baseline refuses the objective's flags (unusedFlags); NetMF's
+		// window is -C, which the objective's check bounds.
 		if err = c.Sparse.Objective.Validate(); err == nil {
 			err = c.Baseline.Validate()
 		}
