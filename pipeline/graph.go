@@ -46,6 +46,19 @@ type Split struct {
 	// TestDirectedNeg (directed graphs only, may be nil) holds the reversed
 	// test arcs that are not edges, followed by the random negatives.
 	TestDirectedNeg []Pair
+	// Val and ValNeg, when Val is not empty, are held-out edges and
+	// non-edges on which the trainers select the model instead of Train
+	// against TrainNeg (see HoldOutValidation and Selection).
+	Val, ValNeg []Pair
+}
+
+// Selection returns the pairs the trainers select the model on: Val
+// against ValNeg when Val is not empty, else Train against TrainNeg.
+func (s *Split) Selection() (pos, neg []Pair) {
+	if len(s.Val) > 0 {
+		return s.Val, s.ValNeg
+	}
+	return s.Train, s.TrainNeg
 }
 
 // TrainGraph returns the training graph of s: an unweighted adjacency

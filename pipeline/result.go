@@ -24,7 +24,9 @@ type Result struct {
 	// how), else the last.
 	BestStep int
 	// TrainAUC, TestAUC and TestDirectedAUC are measured at BestStep;
-	// NaN when the pairs were not given.
+	// NaN when the pairs were not given. TrainAUC is the model-selection
+	// AUC: on the validation pairs when the split has them
+	// (Split.Selection).
 	TrainAUC, TestAUC, TestDirectedAUC float64
 	Stats                              Stats
 }
@@ -34,7 +36,7 @@ type CurvePoint struct {
 	Step     int     // optimiser steps so far (dense: full-batch steps)
 	Epoch    float64 // passes over the data in the trainer's own unit
 	Loss     float64 // objective (exact for dense, a running estimate for sparse)
-	TrainAUC float64 // NaN when not evaluated
+	TrainAUC float64 // model-selection AUC (Split.Selection); NaN when not evaluated
 	TestAUC  float64
 	Q        []float64
 	Elapsed  time.Duration
@@ -59,10 +61,12 @@ type Stats struct {
 	EvalTime time.Duration
 }
 
-// Score sets TrainAUC, TestAUC and TestDirectedAUC from the embeddings
-// r.L and r.R on every pair of eval (NaN for a list that is empty).
+// Score sets TrainAUC (on eval.Selection(): the validation pairs when
+// eval has them), TestAUC and TestDirectedAUC from the embeddings r.L and
+// r.R on every pair of eval (NaN for a list that is empty).
 func (r *Result) Score(eval *Split) {
-	r.TrainAUC = PairAUC(r.L, r.R, r.Half, eval.Train, eval.TrainNeg)
+	selPos, selNeg := eval.Selection()
+	r.TrainAUC = PairAUC(r.L, r.R, r.Half, selPos, selNeg)
 	r.TestAUC = PairAUC(r.L, r.R, r.Half, eval.Test, eval.TestNeg)
 	r.TestDirectedAUC = PairAUC(r.L, r.R, r.Half, eval.Test, eval.TestDirectedNeg)
 }

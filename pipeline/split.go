@@ -16,6 +16,7 @@ const (
 	streamSplitForest uint64 = 0x73706c66 // "splf": edge order for the spanning forest
 	streamSplitTest   uint64 = 0x73706c74 // "splt": test edges among the non-forest edges
 	streamSplitNeg    uint64 = 0x73706c6e // "spln": negatives (shard 0 test, 1 train)
+	streamSplitVal    uint64 = 0x73706c76 // "splv": validation pairs among the test pairs
 )
 
 // ErrSplit reports a graph that cannot be split as asked.
@@ -293,4 +294,47 @@ func Induced(g *Graph, keep []int32) *Graph {
 		panic(err) // cannot happen: the input was canonical
 	}
 	return &Graph{Adj: adj, IDs: g.IDs.Subset(keep), Directed: g.Directed, Weighted: g.Weighted}
+}
+
+// HoldOutValidation moves a share frac of s's test edges, drawn with seed,
+// and as many of its test non-edges to Val and ValNeg, so that the
+// trainers select the model on held-out edges (Selection) and the test
+// AUC is measured on the others. The train AUC cannot tell a model that
+// generalises from one that memorises the training arcs; near 1 (sparse
+// graphs, whose random non-edges are easy) it cannot select at all.
+// TestDirectedNeg is kept whole: its reversed arcs of moved edges are
+// still non-edges. Both lists keep their order; an error wrapping
+// ErrSplit says when frac is not in (0, 1) or leaves no test or no
+// validation edge.
+func (s *Split) HoldOutValidation(frac float64, seed uint64) error {
+	if !(frac > 0 && frac < 1) {
+		return fmt.Errorf("%w: validation fraction %v must be strictly between 0 and 1", ErrSplit, frac)
+	}
+	k := int(math.Round(frac * float64(len(s.Test))))
+	if k < 1 || k >= len(s.Test) || len(s.TestNeg) < 2 {
+		return fmt.Errorf("%w: a validation fraction %v of %d test edges and %d non-edges leaves no validation or no test pair", ErrSplit, frac, len(s.Test), len(s.TestNeg))
+	}
+	rng := Stream(seed, streamSplitVal, 0)
+	s.Val, s.Test = takeShare(s.Test, k, rng)
+	kn := int(math.Round(frac * float64(len(s.TestNeg))))
+	s.ValNeg, s.TestNeg = takeShare(s.TestNeg, min(max(kn, 1), len(s.TestNeg)-1), Stream(seed, streamSplitVal, 1))
+	return nil
+}
+
+// takeShare splits p into k uniformly drawn pairs and the others, each in
+// p's order.
+func takeShare(p []Pair, k int, rng *rand.Rand) (taken, rest []Pair) {
+	pick := make([]bool, len(p))
+	for _, i := range rng.Perm(len(p))[:k] {
+		pick[i] = true
+	}
+	taken, rest = make([]Pair, 0, k), make([]Pair, 0, len(p)-k)
+	for i, x := range p {
+		if pick[i] {
+			taken = append(taken, x)
+		} else {
+			rest = append(rest, x)
+		}
+	}
+	return taken, rest
 }

@@ -33,6 +33,9 @@
 // are sampled as negatives. -split instead reads a released
 // split directory (train.txt.npy, test.txt.npy, train.neg.txt.npy,
 // test.neg.txt.npy, optional test.directed.neg.txt.npy and index.tsv).
+// The model is selected on the train AUC, as in the paper; -val-fraction v
+// selects it instead on a share v of the held-out edges (and as many of
+// their non-edges), and the test AUC is measured on the others.
 //
 // # Training
 //

@@ -33,6 +33,7 @@ type config struct {
 	header             bool
 	ids                string
 	testFraction       float64
+	valFraction        float64
 
 	// Method: wys (with the sparse or dense trainer) or a baseline.
 	method, trainer, fixedQ string
@@ -73,6 +74,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.ids, "ids", "auto", "node ids of -graph: auto, int or token")
 	fs.BoolVar(&c.header, "header", false, "skip the first line of -graph (column names, as in a CSV file)")
 	fs.Float64Var(&c.testFraction, "test-fraction", 0, "with -graph: fraction of edges held out to evaluate link prediction, e.g. 0.5 (0: embed the whole graph, as every peer does; the demo holds out 0.5)")
+	fs.Float64Var(&c.valFraction, "val-fraction", 0, "share of the held-out test edges (and as many of the test non-edges) that select the model instead of the train AUC, e.g. 0.1; the test AUC is then measured on the others (0: select on the train AUC, as the paper does)")
 	fs.StringVar(&c.trainer, "trainer", "sparse", "sparse (minibatch, scales to millions of nodes) or dense (exact paper reference, O(N²) memory)")
 	fs.StringVar(&c.method, "method", "wys", "wys (Watch Your Step), or a baseline: svd (truncated SVD of A) or eigenmaps (Laplacian eigenmaps), as in the paper's Table 1; netmf (NetMF's closed form of DeepWalk, window -C, a dense N x N matrix: up to 32,768 nodes); prone (ProNE: a sparse factorization refined by spectral propagation, its authors' settings, d/2 columns, scales like svd); wys-fixed-deepwalk or wys-fixed-glove (WYS with Q fixed, as -fixed-q)")
 	fs.StringVar(&c.fixedQ, "fixed-q", "", "fix Q instead of learning it: deepwalk (1-(k-1)/C) or glove (1/k)")
@@ -487,7 +489,7 @@ var (
 	graphOnly  = []string{"weighted", "lcc", "keep-self-loops", "ids", "header", "test-fraction"}
 	// wysOnly are the settings of WYS's objective and training, sparse or
 	// dense, which no baseline reads (-C is NetMF's window too).
-	wysOnly = []string{"C", "beta", "formulation", "walks-per-node", "exact-logs", "adamic-adar", "ppr", "fixed-q", "lr", "optimizer", "trainer", "q-out", "q-plot"}
+	wysOnly = []string{"C", "beta", "formulation", "walks-per-node", "exact-logs", "adamic-adar", "ppr", "fixed-q", "lr", "optimizer", "trainer", "q-out", "q-plot", "val-fraction"}
 )
 
 // unusedFlags refuses a flag that the run would silently ignore: WYS's
@@ -600,6 +602,10 @@ func (c *config) checkFlags() error {
 		return usagef("-trainer %q: want sparse or dense", c.trainer)
 	case !(c.testFraction >= 0 && c.testFraction < 1):
 		return usagef("-test-fraction %v: want a fraction in [0, 1)", c.testFraction)
+	case !(c.valFraction >= 0 && c.valFraction < 1):
+		return usagef("-val-fraction %v: want a share of the test edges in [0, 1)", c.valFraction)
+	case c.valFraction > 0 && c.split == "" && c.testFraction == 0:
+		return usagef("-val-fraction takes its pairs from the held-out test edges: add -test-fraction (e.g. 0.5) or give -split")
 	case c.progress != "text" && c.progress != "json" && c.progress != "none":
 		return usagef("-progress %q: want text, json or none", c.progress)
 	case c.ids != "auto" && c.ids != "int" && c.ids != "token":

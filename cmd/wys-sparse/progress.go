@@ -28,6 +28,9 @@ type progress struct {
 	// json mode, if jsonSome (one was written in this stage).
 	jsonAt   time.Duration
 	jsonSome bool
+	// val says that the model-selection AUC of evaluations is measured
+	// on validation pairs (-val-fraction), not on the train pairs.
+	val bool
 }
 
 // jsonEvery is the least stage time between two progress objects in json
@@ -74,6 +77,7 @@ type jsonEvent struct {
 	Epoch    *float64  `json:"epoch,omitempty"`
 	Loss     *float64  `json:"loss,omitempty"`
 	TrainAUC *float64  `json:"train_auc,omitempty"`
+	ValAUC   *float64  `json:"validation_auc,omitempty"`
 	TestAUC  *float64  `json:"test_auc,omitempty"`
 	Q        []float64 `json:"Q,omitempty"`
 }
@@ -98,7 +102,8 @@ func (p *progress) Record(e pipeline.Event) {
 			je.ETA = &eta
 		}
 		if pt := e.Point; pt != nil {
-			je.Epoch, je.Loss, je.TrainAUC, je.TestAUC, je.Q = finite(pt.Epoch), finite(pt.Loss), finite(pt.TrainAUC), finite(pt.TestAUC), pt.Q
+			je.Epoch, je.Loss, je.TestAUC, je.Q = finite(pt.Epoch), finite(pt.Loss), finite(pt.TestAUC), pt.Q
+			je.TrainAUC, je.ValAUC = selectionAUC(pt.TrainAUC, p.val)
 		}
 		b, _ := json.Marshal(je)
 		fmt.Fprintln(p.w, string(b))
@@ -121,8 +126,8 @@ func (p *progress) Record(e pipeline.Event) {
 	case pipeline.Eval:
 		p.done()
 		pt := e.Point
-		fmt.Fprintf(p.w, "[%s] %s  epoch %.1f  loss %.4g  train AUC %s  test AUC %s  Q1 %.3f\n",
-			e.Stage, counter(e), pt.Epoch, pt.Loss, auc(pt.TrainAUC), auc(pt.TestAUC), first(pt.Q))
+		fmt.Fprintf(p.w, "[%s] %s  epoch %.1f  loss %.4g  %s AUC %s  test AUC %s  Q1 %.3f\n",
+			e.Stage, counter(e), pt.Epoch, pt.Loss, selectionName(p.val), auc(pt.TrainAUC), auc(pt.TestAUC), first(pt.Q))
 	}
 }
 
@@ -198,4 +203,12 @@ func first(q []float64) float64 {
 		return math.NaN()
 	}
 	return q[0]
+}
+
+// selectionName names the model-selection AUC of a run.
+func selectionName(val bool) string {
+	if val {
+		return "validation"
+	}
+	return "train"
 }

@@ -62,11 +62,13 @@ type graphStats struct {
 	Directed   bool `json:"directed"`
 	TrainPairs int  `json:"train_pairs"`
 	TestPairs  int  `json:"test_pairs"`
+	ValPairs   int  `json:"validation_pairs,omitempty"`
 }
 
 type resultSummary struct {
 	Method          string   `json:"method"`
 	TrainAUC        *float64 `json:"train_auc"`
+	ValAUC          *float64 `json:"validation_auc,omitempty"`
 	TestAUC         *float64 `json:"test_auc"`
 	TestDirectedAUC *float64 `json:"test_directed_auc,omitempty"`
 	rankMetrics
@@ -84,6 +86,7 @@ type curvePoint struct {
 	Epoch    float64   `json:"epoch"`
 	Loss     *float64  `json:"loss"`
 	TrainAUC *float64  `json:"train_auc"`
+	ValAUC   *float64  `json:"validation_auc,omitempty"`
 	TestAUC  *float64  `json:"test_auc"`
 	Q        []float64 `json:"Q"`
 	Seconds  float64   `json:"seconds"`
@@ -97,16 +100,19 @@ type stage struct {
 // setResult records the metrics and the curve of res, with the ranking
 // measures of split's pairs when there is a split.
 func (r *report) setResult(res *pipeline.Result, split *pipeline.Split) {
-	r.Result = resultSummary{Method: res.Method, TrainAUC: finite(res.TrainAUC), TestAUC: finite(res.TestAUC),
+	val := split != nil && len(split.Val) > 0
+	r.Result = resultSummary{Method: res.Method, TestAUC: finite(res.TestAUC),
 		TestDirectedAUC: finite(res.TestDirectedAUC), BestStep: res.BestStep, Q: res.Q, QLogits: res.QLogits,
 		PairsPerSecond: res.Stats.PairsPerSecond, EstimatedBytes: res.Stats.EstimatedBytes}
+	r.Result.TrainAUC, r.Result.ValAUC = selectionAUC(res.TrainAUC, val)
 	if split != nil && res.L != nil {
 		r.Result.rankMetrics = newRankMetrics(scoreSplit(res.L, res.R, res.Half, split))
 	}
 	r.Curve = make([]curvePoint, len(res.Curve))
 	for i, p := range res.Curve {
-		r.Curve[i] = curvePoint{Step: p.Step, Epoch: p.Epoch, Loss: finite(p.Loss), TrainAUC: finite(p.TrainAUC),
+		r.Curve[i] = curvePoint{Step: p.Step, Epoch: p.Epoch, Loss: finite(p.Loss),
 			TestAUC: finite(p.TestAUC), Q: p.Q, Seconds: p.Elapsed.Seconds()}
+		r.Curve[i].TrainAUC, r.Curve[i].ValAUC = selectionAUC(p.TrainAUC, val)
 	}
 }
 
@@ -174,4 +180,14 @@ func hashFiles(paths ...string) ([]inputFile, error) {
 		}
 	}
 	return out, nil
+}
+
+// selectionAUC files a run's model-selection AUC (pipeline.Result's
+// TrainAUC) under its name: the train AUC, or with validation pairs
+// (-val-fraction) the validation AUC, the train AUC then being null.
+func selectionAUC(x float64, val bool) (train, validation *float64) {
+	if val {
+		return nil, finite(x)
+	}
+	return finite(x), nil
 }

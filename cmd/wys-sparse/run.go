@@ -183,9 +183,17 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 			in.split = &pipeline.Split{N: g.N(), IDs: g.IDs, Directed: g.Directed}
 		}
 	}
+	if c.valFraction > 0 {
+		if err := in.split.HoldOutValidation(c.valFraction, c.Sparse.Seed); err != nil {
+			return nil, err
+		}
+		prog.val = true
+		fmt.Fprintf(stdout, "validation: %d of the test edges and %d of their non-edges select the model; the test AUC uses the other %d and %d\n",
+			len(in.split.Val), len(in.split.ValNeg), len(in.split.Test), len(in.split.TestNeg))
+	}
 	in.g = g
 	rep.Graph = graphStats{Nodes: g.N(), TrainArcs: g.Adj.NNZ(), Directed: g.Directed,
-		TrainPairs: len(in.split.Train), TestPairs: len(in.split.Test)}
+		TrainPairs: len(in.split.Train), TestPairs: len(in.split.Test), ValPairs: len(in.split.Val)}
 	if c.labels != "" {
 		lab, err := graphio.LoadLabels(ctx, c.labels, c.labelSplit, in.ids)
 		if err != nil {
@@ -392,9 +400,10 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, elapsed time.
 		}
 	}
 	if !math.IsNaN(res.TestAUC) {
-		fmt.Fprintf(stdout, "link prediction ROC-AUC: test %.4f, train %.4f", res.TestAUC, res.TrainAUC)
+		sel := selectionName(c.valFraction > 0)
+		fmt.Fprintf(stdout, "link prediction ROC-AUC: test %.4f, %s %.4f", res.TestAUC, sel, res.TrainAUC)
 		if c.method == "wys" {
-			fmt.Fprintf(stdout, " (model selected at step %d by train AUC)", res.BestStep)
+			fmt.Fprintf(stdout, " (model selected at step %d by %s AUC)", res.BestStep, sel)
 		}
 		fmt.Fprintln(stdout)
 	}

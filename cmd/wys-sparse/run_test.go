@@ -122,6 +122,9 @@ func TestErrorsGolden(t *testing.T) {
 		{"baseline-ignores-exact-logs", []string{"-method", "prone", "-exact-logs"}},
 		{"baseline-ignores-q-out", []string{"-method", "eigenmaps", "-q-out", "q.json"}},
 		{"baseline-ignores-C", []string{"-method", "svd", "-C", "5"}},
+		{"val-fraction-without-test", []string{"-graph", good, "-val-fraction", "0.1"}},
+		{"bad-val-fraction", []string{"-val-fraction", "1"}},
+		{"baseline-ignores-val-fraction", []string{"-method", "prone", "-val-fraction", "0.1"}},
 		{"steps-without-dense", []string{"-steps", "50"}},
 		{"split-ignores-lcc", []string{"-split", splitDir, "-lcc"}},
 		{"walks-per-node-zero", []string{"-walks-per-node", "0"}},
@@ -640,6 +643,61 @@ func TestReportWithoutEvaluation(t *testing.T) {
 	for i, p := range r.Curve {
 		if p.TestAUC != nil || p.TrainAUC == nil {
 			t.Errorf("curve point %d: test AUC %v, train AUC %v; want null and the fit to the graph's own arcs", i, p.TestAUC, p.TrainAUC)
+		}
+	}
+}
+
+// TestValidationFraction: -val-fraction moves that share of the demo's
+// test edges to validation pairs, which the run, its progress and its
+// report name as the selection AUC.
+func TestValidationFraction(t *testing.T) {
+	rep := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, stderr := runCLI(t, "-epochs", "4", "-dim", "8", "-val-fraction", "0.2", "-report", rep, "-progress", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var split, val, rest, valNeg, restNeg int
+	for _, line := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(line, "split: ") {
+			fmt.Sscanf(line, "split: %d train / %d test", new(int), &split)
+		}
+		if strings.HasPrefix(line, "validation: ") {
+			fmt.Sscanf(line, "validation: %d of the test edges and %d of their non-edges select the model; the test AUC uses the other %d and %d", &val, &valNeg, &rest, &restNeg)
+		}
+	}
+	if want := int(math.Round(0.2 * float64(split))); split == 0 || val != want || valNeg != want || rest != split-want || restNeg != split-want {
+		t.Fatalf("%d test edges: %d/%d validation, %d/%d test pairs; want %d and %d\n%s", split, val, valNeg, rest, restNeg, want, split-want, stdout)
+	}
+	if !strings.Contains(stdout, "by validation AUC)") || !strings.Contains(stderr, `"validation_auc":`) || strings.Contains(stderr, `"train_auc":`) {
+		t.Errorf("the selection AUC is not named validation:\n%s\n%s", stdout, stderr)
+	}
+	b, err := os.ReadFile(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Graph struct {
+			TestPairs       int `json:"test_pairs"`
+			ValidationPairs int `json:"validation_pairs"`
+		}
+		Result struct {
+			TrainAUC *float64 `json:"train_auc"`
+			ValAUC   *float64 `json:"validation_auc"`
+		}
+		Curve []struct {
+			TrainAUC *float64 `json:"train_auc"`
+			ValAUC   *float64 `json:"validation_auc"`
+		}
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Graph.TestPairs != rest || r.Graph.ValidationPairs != val || r.Result.TrainAUC != nil || r.Result.ValAUC == nil || len(r.Curve) == 0 {
+		t.Fatalf("report: %+v, train AUC %v, validation AUC %v, %d curve points", r.Graph, r.Result.TrainAUC, r.Result.ValAUC, len(r.Curve))
+	}
+	for i, p := range r.Curve {
+		if p.TrainAUC != nil || p.ValAUC == nil {
+			t.Errorf("curve point %d: train AUC %v, validation AUC %v; want null and a value", i, p.TrainAUC, p.ValAUC)
 		}
 	}
 }

@@ -137,7 +137,8 @@ func checkLimit(need, limit int64, what string) error {
 
 // Run trains the dense reference on g:
 // full-batch steps on the exact objective; every EvalEvery steps it
-// measures the train AUC (Train against TrainNeg) and the test AUC, and it
+// measures the train AUC (split.Selection(): Train against TrainNeg, or the
+// validation pairs) and the test AUC, and it
 // returns the embeddings, Q and test AUC of the step with the best train
 // AUC (the last step when the split has no train negatives).
 // split, which may be nil, supplies only the evaluation pairs (without
@@ -193,6 +194,7 @@ func Run(ctx context.Context, g *pipeline.Graph, split *pipeline.Split, cfg Conf
 	}
 	var adamL, adamR, adamQ adamState
 	bestTrain := math.Inf(-1)
+	selPos, selNeg := split.Selection()
 
 	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "train", Total: int64(cfg.Steps), Unit: "steps"})
 	t1 := time.Now()
@@ -215,7 +217,7 @@ func Run(ctx context.Context, g *pipeline.Graph, split *pipeline.Split, cfg Conf
 		}
 		if evalStep {
 			pt := pipeline.CurvePoint{Step: step, Epoch: float64(step), Loss: val.loss,
-				TrainAUC: pipeline.PairAUC(l, r, half, split.Train, split.TrainNeg),
+				TrainAUC: pipeline.PairAUC(l, r, half, selPos, selNeg),
 				TestAUC:  pipeline.PairAUC(l, r, half, split.Test, split.TestNeg),
 				Q:        pipeline.Softmax(q), Elapsed: time.Since(t1)}
 			res.Curve = append(res.Curve, pt)

@@ -399,7 +399,11 @@ func Fingerprint(g *pipeline.Graph, eval *pipeline.Split, cfg Config) string {
 		h.Write(b[:])
 	}
 	if eval != nil {
-		for _, ps := range [][]pipeline.Pair{eval.Train, eval.TrainNeg, eval.Test, eval.TestNeg, eval.TestDirectedNeg} {
+		lists := [][]pipeline.Pair{eval.Train, eval.TrainNeg, eval.Test, eval.TestNeg, eval.TestDirectedNeg}
+		if len(eval.Val) > 0 { // a split without them hashes as before
+			lists = append(lists, eval.Val, eval.ValNeg)
+		}
+		for _, ps := range lists {
 			fmt.Fprintf(h, "pairs %d\n", len(ps))
 			for _, p := range ps {
 				binary.LittleEndian.PutUint32(b[:4], uint32(p.U))

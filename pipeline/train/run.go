@@ -15,7 +15,8 @@ import (
 
 // Run trains Watch Your Step embeddings of g with the sparse minibatch
 // trainer. eval, which may be nil, supplies the pairs for model selection
-// (Train against TrainNeg: the last step whose train AUC is within
+// (eval.Selection(): Train against TrainNeg, or Val against ValNeg when
+// the split has them; the last step whose train AUC is within
 // SelectionStdErrs standard errors of the best is kept) and
 // testing (Test against TestNeg, and TestDirectedNeg when present); its
 // graph is not used. Without train pairs the embeddings of the last step
@@ -109,7 +110,7 @@ func preflight(g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline
 			return 0, err
 		}
 	}
-	evalPairs := len(eval.Train) + len(eval.TrainNeg) + len(eval.Test) + len(eval.TestNeg) + len(eval.TestDirectedNeg)
+	evalPairs := len(eval.Train) + len(eval.TrainNeg) + len(eval.Test) + len(eval.TestNeg) + len(eval.TestDirectedNeg) + len(eval.Val) + len(eval.ValNeg)
 	need := cfg.EstimateMemory(n, g.Adj.NNZ(), evalPairs)
 	what, fix := fmt.Sprintf("%d nodes at d = %d", n, cfg.Dim), "lower the dimension (-dim)"
 	if batch := cfg.batchBytes(); batch > need/2 {
@@ -206,7 +207,8 @@ func (r *run) setEvalPairs(g *pipeline.Graph, eval *pipeline.Split) {
 	cfg := r.cfg
 	erng := pipeline.Stream(cfg.Seed, pipeline.StreamEval, 0)
 	sub := func(p []pipeline.Pair) []pipeline.Pair { return pipeline.SubsamplePairs(p, cfg.EvalPairs, erng) }
-	r.trPos, r.trNeg = sub(eval.Train), sub(eval.TrainNeg)
+	selPos, selNeg := eval.Selection()
+	r.trPos, r.trNeg = sub(selPos), sub(selNeg)
 	r.tePos, r.teNeg = sub(eval.Test), sub(eval.TestNeg)
 	if len(r.trPos) == 0 || len(r.trNeg) == 0 {
 		r.trPos, r.trNeg = fitPairs(g, cfg.EvalPairs, erng)

@@ -1,0 +1,87 @@
+package train_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/reference"
+	"github.com/wys-project/wys/pipeline/train"
+)
+
+// pairAUCBrute is the ROC-AUC of pos against neg under L_u·R_v, counted
+// over every (positive, negative) pair with ties as one half.
+func pairAUCBrute(res *pipeline.Result, pos, neg []pipeline.Pair) float64 {
+	score := func(p pipeline.Pair) float64 {
+		var s float64
+		for i := 0; i < res.Half; i++ {
+			s += float64(res.L[int(p.U)*res.Half+i]) * float64(res.R[int(p.V)*res.Half+i])
+		}
+		return s
+	}
+	var wins float64
+	for _, p := range pos {
+		for _, q := range neg {
+			switch a, b := score(p), score(q); {
+			case a > b:
+				wins++
+			case a == b:
+				wins += 0.5
+			}
+		}
+	}
+	return wins / float64(len(pos)*len(neg))
+}
+
+// TestSelectionOnValidation: with validation pairs, both trainers select
+// on and report the AUC of the validation pairs (the curve's at the
+// selected step, and the result's), not of the train pairs;
+// the train pairs here are labelled the wrong way round, so that the two
+// AUCs are far apart.
+func TestSelectionOnValidation(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	g, err := pipeline.PlantedPartition(120, 4, 0.2, 0.01, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := pipeline.SplitEdges(ctx, g, 0.4, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.HoldOutValidation(0.3, 3); err != nil {
+		t.Fatal(err)
+	}
+	tg, err := s.TrainGraph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Train, s.TrainNeg = s.TrainNeg, s.Train
+	sparseRes, err := train.Run(ctx, tg, s, train.Config{Dim: 8, Epochs: 40, Seed: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	denseRes, err := reference.Run(ctx, tg, s, reference.Config{Dim: 8, Steps: 300, Seed: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range []*pipeline.Result{sparseRes, denseRes} {
+		val, tr := pairAUCBrute(res, s.Val, s.ValNeg), pairAUCBrute(res, s.Train, s.TrainNeg)
+		if math.Abs(res.TrainAUC-val) > 1e-9 {
+			t.Errorf("%s: selection AUC %v, want the validation AUC %v (train pairs: %v)", res.Method, res.TrainAUC, val, tr)
+		}
+		selected := math.NaN()
+		for _, pt := range res.Curve {
+			if pt.Step == res.BestStep {
+				selected = pt.TrainAUC
+			}
+		}
+		if math.Abs(selected-val) > 1e-9 {
+			t.Errorf("%s: the curve's selection AUC at the selected step %d is %v, want the validation AUC %v", res.Method, res.BestStep, selected, val)
+		}
+		if val < 0.6 || tr > 0.4 {
+			t.Errorf("%s: validation AUC %v, reversed train AUC %v: the check cannot tell them apart", res.Method, val, tr)
+		}
+	}
+}

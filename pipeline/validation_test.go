@@ -1,0 +1,96 @@
+package pipeline_test
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/wys-project/wys/pipeline"
+)
+
+// pairsOf returns n distinct pairs (i, i+1) in order.
+func pairsOf(n, offset int) []pipeline.Pair {
+	p := make([]pipeline.Pair, n)
+	for i := range p {
+		p[i] = pipeline.Pair{U: int32(offset + i), V: int32(offset + i + 1)}
+	}
+	return p
+}
+
+// TestHoldOutValidation: the validation pairs are round(frac·n) of the
+// test pairs and as many of the test non-edges; what is moved and what
+// stays are each in the original order and together are the original
+// list; the draw depends on the seed; Selection returns the validation
+// pairs, and the train pairs without them.
+func TestHoldOutValidation(t *testing.T) {
+	for _, frac := range []float64{0.1, 0.25, 0.5} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			test, neg := pairsOf(97, 0), pairsOf(97, 1000)
+			s := &pipeline.Split{N: 2000, Train: pairsOf(50, 500), TrainNeg: pairsOf(50, 1500),
+				Test: slices.Clone(test), TestNeg: slices.Clone(neg)}
+			if pos, _ := s.Selection(); !slices.Equal(pos, s.Train) {
+				t.Fatal("Selection without validation pairs is not Train")
+			}
+			if err := s.HoldOutValidation(frac, seed); err != nil {
+				t.Fatal(err)
+			}
+			want := int(math.Round(frac * 97))
+			if len(s.Val) != want || len(s.ValNeg) != want || len(s.Test) != 97-want || len(s.TestNeg) != 97-want {
+				t.Fatalf("frac %v: %d/%d validation, %d/%d test pairs; want %d and %d", frac, len(s.Val), len(s.ValNeg), len(s.Test), len(s.TestNeg), want, 97-want)
+			}
+			checkPartition(t, test, s.Val, s.Test)
+			checkPartition(t, neg, s.ValNeg, s.TestNeg)
+			pos, negs := s.Selection()
+			if !slices.Equal(pos, s.Val) || !slices.Equal(negs, s.ValNeg) {
+				t.Error("Selection does not return the validation pairs")
+			}
+			again := &pipeline.Split{Test: slices.Clone(test), TestNeg: slices.Clone(neg)}
+			other := &pipeline.Split{Test: slices.Clone(test), TestNeg: slices.Clone(neg)}
+			if again.HoldOutValidation(frac, seed) != nil || other.HoldOutValidation(frac, seed+10) != nil {
+				t.Fatal("a second draw failed")
+			}
+			if !slices.Equal(again.Val, s.Val) || !slices.Equal(again.ValNeg, s.ValNeg) {
+				t.Error("the same seed drew other validation pairs")
+			}
+			if slices.Equal(other.Val, s.Val) {
+				t.Error("another seed drew the same validation pairs")
+			}
+		}
+	}
+}
+
+// checkPartition requires that a and b are disjoint subsequences of orig
+// whose union is orig.
+func checkPartition(t *testing.T, orig, a, b []pipeline.Pair) {
+	t.Helper()
+	i, j := 0, 0
+	for _, p := range orig {
+		switch {
+		case i < len(a) && a[i] == p:
+			i++
+		case j < len(b) && b[j] == p:
+			j++
+		default:
+			t.Fatalf("pair %v is in neither list in order", p)
+		}
+	}
+	if i != len(a) || j != len(b) {
+		t.Fatalf("%d + %d pairs left over", len(a)-i, len(b)-j)
+	}
+}
+
+func TestHoldOutValidationErrors(t *testing.T) {
+	for _, c := range []struct {
+		frac float64
+		n    int
+	}{{0, 10}, {1, 10}, {-0.1, 10}, {math.NaN(), 10}, {0.01, 10}, {0.99, 10}, {0.5, 1}} {
+		s := &pipeline.Split{Test: pairsOf(c.n, 0), TestNeg: pairsOf(c.n, 100)}
+		if err := s.HoldOutValidation(c.frac, 1); !errors.Is(err, pipeline.ErrSplit) {
+			t.Errorf("frac %v of %d pairs: error %v, want ErrSplit", c.frac, c.n, err)
+		}
+		if len(s.Test) != c.n || len(s.Val) != 0 {
+			t.Errorf("frac %v of %d pairs: the split changed on error", c.frac, c.n)
+		}
+	}
+}
