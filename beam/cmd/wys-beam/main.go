@@ -52,6 +52,7 @@ func bindFlags(fs *flag.FlagSet) *config {
 	fs.Float64Var(&sp.Objective.Beta, "beta", pipeline.DefaultBeta, "weight of the attention regulariser on q")
 	fs.Float64Var(&sp.Objective.WalksPerNode, "walks-per-node", pipeline.DefaultWalksPerNode, "starting mass P0 of E[D] (walks per node)")
 	fs.StringVar((*string)(&sp.Objective.Formulation), "formulation", string(pipeline.FormulationCode), "E[D] weighting and loss: code or paper")
+	fs.BoolVar(&sp.Objective.ExactLogs, "exact-logs", false, "code formulation: exact log σ and log(1−σ), without the authors' ε = 1e-5 inside them (as wys-sparse -exact-logs)")
 	fs.StringVar(&sp.Optimizer, "optimizer", "", "adam, rmsprop (Adam without momentum: per-element second moments only) or sgd (default adam below 100,000 nodes, rmsprop from there, as wys-sparse)")
 	fs.Float64Var(&sp.LR, "lr", 0, "learning rate (0: 0.02 with adam and rmsprop, 0.2 with sgd)")
 	fs.Float64Var(&sp.QLR, "qlr", 0.005, "learning rate of the attention logits q")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -100,6 +101,58 @@ func TestRunRefusesOutFormat(t *testing.T) {
 // schedule on the training graph, written by graphio.WriteEmbeddings.
 func TestRunGraphMatchesDriverLoad(t *testing.T) {
 	dir := t.TempDir()
+	graph := writeStringIDGraph(t, dir)
+	c := &config{graph: graph, testFraction: 0.25, partitions: 3, perRnd: 2, out: filepath.Join(dir, "e.npy"),
+		Sparse: train.Config{Dim: 8, Epochs: 6, Seed: 9}}
+	if err := run(context.Background(), c, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(c.out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := driverEmbeddings(t, c, filepath.Join(dir, "want.npy")); !bytes.Equal(got, want) {
+		t.Fatalf("embeddings after the Beam preprocessing (%d bytes) differ from the driver-side loading's (%d bytes)", len(got), len(want))
+	}
+}
+
+// TestRunExactLogs: -exact-logs reaches the bucket steps: the command's
+// output equals the plain loop's with ObjectiveConfig.ExactLogs, and not
+// the plain loop's with the authors' ε.
+func TestRunExactLogs(t *testing.T) {
+	dir := t.TempDir()
+	graph := writeStringIDGraph(t, dir)
+	fs := flag.NewFlagSet("wys-beam", flag.ContinueOnError)
+	c := bindFlags(fs)
+	err := fs.Parse([]string{"-graph", graph, "-test-fraction", "0.25", "-partitions", "2", "-dim", "8", "-epochs", "4",
+		"-lr", "0.2", "-exact-logs", "-out", filepath.Join(dir, "e.npy")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Sparse.Objective.ExactLogs {
+		t.Fatal("-exact-logs did not set ObjectiveConfig.ExactLogs")
+	}
+	if err := run(context.Background(), c, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(c.out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := driverEmbeddings(t, c, filepath.Join(dir, "want.npy")); !bytes.Equal(got, want) {
+		t.Fatal("embeddings with -exact-logs differ from the plain loop's with exact logs")
+	}
+	eps := *c
+	eps.Sparse.Objective.ExactLogs = false
+	if bytes.Equal(got, driverEmbeddings(t, &eps, filepath.Join(dir, "eps.npy"))) {
+		t.Fatal("embeddings with -exact-logs equal the plain loop's with ε: the check cannot tell them apart")
+	}
+}
+
+// writeStringIDGraph writes an edge list with string ids, duplicates and
+// self-loops to dir and returns its path.
+func writeStringIDGraph(t *testing.T, dir string) string {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(5, 6))
 	var b strings.Builder
 	b.WriteString("# string ids, duplicates and self-loops\n")
@@ -110,17 +163,16 @@ func TestRunGraphMatchesDriverLoad(t *testing.T) {
 	if err := os.WriteFile(graph, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := &config{graph: graph, testFraction: 0.25, partitions: 3, perRnd: 2, out: filepath.Join(dir, "e.npy"),
-		Sparse: train.Config{Dim: 8, Epochs: 6, Seed: 9}}
-	if err := run(context.Background(), c, &bytes.Buffer{}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile(c.out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	return graph
+}
+
+// driverEmbeddings returns the bytes of the embeddings that the plain Go
+// loop of c's schedule writes to path, on c's graph loaded and split in
+// the driver (graphio.LoadEdgeList, pipeline.SplitEdges).
+func driverEmbeddings(t *testing.T, c *config, path string) []byte {
+	t.Helper()
 	ctx := context.Background()
-	g, _, err := graphio.LoadEdgeList(ctx, graph, graphio.LoadOptions{})
+	g, _, err := graphio.LoadEdgeList(ctx, c.graph, graphio.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,17 +192,14 @@ func TestRunGraphMatchesDriverLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := filepath.Join(dir, "want.npy")
-	if err := graphio.WriteEmbeddings(want, "", s.Result(m, split), split.IDs); err != nil {
+	if err := graphio.WriteEmbeddings(path, "", s.Result(m, split), split.IDs); err != nil {
 		t.Fatal(err)
 	}
-	wb, err := os.ReadFile(want)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(got, wb) {
-		t.Fatalf("embeddings after the Beam preprocessing (%d bytes) differ from the driver-side loading's (%d bytes)", len(got), len(wb))
-	}
+	return b
 }
 
 // TestRunBadLine checks that a bad edge line fails the command with the
