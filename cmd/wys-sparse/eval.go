@@ -483,11 +483,21 @@ func (c *evalFlags) writeReport(stdout io.Writer, rep *evalReport) error {
 
 // parseRatios reads -ratios.
 func parseRatios(s string) ([]float64, error) {
-	var out []float64
+	return parseList(s, func(f string) (float64, bool) {
+		x, err := strconv.ParseFloat(f, 64)
+		return x, err == nil && x > 0 && x < 1
+	}, "-ratios %q: want comma-separated shares in (0, 1), e.g. 0.1,0.5,0.9")
+}
+
+// parseList reads the comma-separated values of a flag with parse, or
+// returns the usage error bad (a format with the flag's value as %q) at
+// the first value parse refuses.
+func parseList[T any](s string, parse func(string) (T, bool), bad string) ([]T, error) {
+	var out []T
 	for _, f := range strings.Split(s, ",") {
-		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !(x > 0 && x < 1) {
-			return nil, usagef("-ratios %q: want comma-separated shares in (0, 1), e.g. 0.1,0.5,0.9", s)
+		x, ok := parse(strings.TrimSpace(f))
+		if !ok {
+			return nil, usagef(bad, s)
 		}
 		out = append(out, x)
 	}
@@ -537,15 +547,10 @@ type reconResult struct {
 
 // parseK reads -k.
 func parseK(s string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		k, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || k < 1 {
-			return nil, usagef("-k %q: want comma-separated whole numbers of at least 1, e.g. 10,100,1000", s)
-		}
-		out = append(out, k)
-	}
-	return out, nil
+	return parseList(s, func(f string) (int, bool) {
+		k, err := strconv.Atoi(f)
+		return k, err == nil && k >= 1
+	}, "-k %q: want comma-separated whole numbers of at least 1, e.g. 10,100,1000")
 }
 
 // reconstruction ranks, for each (sampled) node of -graph, every other
