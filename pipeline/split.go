@@ -302,8 +302,8 @@ func Induced(g *Graph, keep []int32) *Graph {
 // AUC is measured on the others. The train AUC cannot tell a model that
 // generalises from one that memorises the training arcs; near 1 (sparse
 // graphs, whose random non-edges are easy) it cannot select at all.
-// TestDirectedNeg is kept whole: its reversed arcs of moved edges are
-// still non-edges. Both lists keep their order; an error wrapping
+// TestDirectedNeg loses the pairs that are now validation non-edges or
+// reversed validation edges. Every list keeps its order; an error wrapping
 // ErrSplit says when frac is not in (0, 1) or leaves no test or no
 // validation edge.
 func (s *Split) HoldOutValidation(frac float64, seed uint64) error {
@@ -318,6 +318,16 @@ func (s *Split) HoldOutValidation(frac float64, seed uint64) error {
 	s.Val, s.Test = takeShare(s.Test, k, rng)
 	kn := int(math.Round(frac * float64(len(s.TestNeg))))
 	s.ValNeg, s.TestNeg = takeShare(s.TestNeg, min(max(kn, 1), len(s.TestNeg)-1), Stream(seed, streamSplitVal, 1))
+	if len(s.TestDirectedNeg) > 0 {
+		moved := make(map[Pair]bool, len(s.Val)+len(s.ValNeg))
+		for _, p := range s.Val {
+			moved[Pair{p.V, p.U}] = true
+		}
+		for _, p := range s.ValNeg {
+			moved[p] = true
+		}
+		s.TestDirectedNeg = slices.DeleteFunc(slices.Clone(s.TestDirectedNeg), func(p Pair) bool { return moved[p] })
+	}
 	return nil
 }
 

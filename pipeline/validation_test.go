@@ -28,7 +28,7 @@ func TestHoldOutValidation(t *testing.T) {
 		for seed := uint64(1); seed <= 3; seed++ {
 			test, neg := pairsOf(97, 0), pairsOf(97, 1000)
 			s := &pipeline.Split{N: 2000, Train: pairsOf(50, 500), TrainNeg: pairsOf(50, 1500),
-				Test: slices.Clone(test), TestNeg: slices.Clone(neg)}
+				Test: slices.Clone(test), TestNeg: slices.Clone(neg), TestDirectedNeg: directedNeg(test, neg)}
 			if pos, _ := s.Selection(); !slices.Equal(pos, s.Train) {
 				t.Fatal("Selection without validation pairs is not Train")
 			}
@@ -41,6 +41,7 @@ func TestHoldOutValidation(t *testing.T) {
 			}
 			checkPartition(t, test, s.Val, s.Test)
 			checkPartition(t, neg, s.ValNeg, s.TestNeg)
+			checkDirectedNeg(t, test, neg, s)
 			pos, negs := s.Selection()
 			if !slices.Equal(pos, s.Val) || !slices.Equal(negs, s.ValNeg) {
 				t.Error("Selection does not return the validation pairs")
@@ -57,6 +58,26 @@ func TestHoldOutValidation(t *testing.T) {
 				t.Error("another seed drew the same validation pairs")
 			}
 		}
+	}
+}
+
+// directedNeg returns the reversed test arcs followed by the random
+// negatives, as SplitEdges builds TestDirectedNeg.
+func directedNeg(test, neg []pipeline.Pair) []pipeline.Pair {
+	var out []pipeline.Pair
+	for _, p := range test {
+		out = append(out, pipeline.Pair{U: p.V, V: p.U})
+	}
+	return append(out, neg...)
+}
+
+// checkDirectedNeg requires that s.TestDirectedNeg is what SplitEdges
+// would build from the remaining test pairs: their reversals, then the
+// remaining non-edges.
+func checkDirectedNeg(t *testing.T, test, neg []pipeline.Pair, s *pipeline.Split) {
+	t.Helper()
+	if want := directedNeg(s.Test, s.TestNeg); !slices.Equal(s.TestDirectedNeg, want) {
+		t.Errorf("TestDirectedNeg has %d pairs, want the %d of the remaining test pairs (of %d)", len(s.TestDirectedNeg), len(want), len(directedNeg(test, neg)))
 	}
 }
 
