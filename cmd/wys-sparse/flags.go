@@ -114,7 +114,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&sp.Negatives, "negatives", sp.Negatives, "sparse: non-edge pairs per positive pair")
 	fs.Var(negBlock{&sp.NegativeBlock}, "negative-block", "sparse: draw negatives as blocks of `m` x m pairs between m uniform rows of L and of R, or 0: pair by pair (default: 16 with rmsprop, the optimizer's default there, on graphs of 100,000 nodes or more, else 0; unbiased either way, blocks move far less memory on large graphs)")
 	fs.Float64Var(&sp.EvalEvery, "eval-every", 0, "sparse: epochs between train/test AUC evaluations (0: epochs/20)")
-	fs.IntVar(&sp.Patience, "patience", 0, "sparse: stop after this many evaluations without a better train AUC (0: never)")
+	fs.IntVar(&sp.Patience, "patience", 0, "sparse: stop after this many evaluations without a better train AUC, or validation AUC with -val-fraction (0: never)")
 	sp.Seed, de.Seed, bl.Seed = 1, 1, 1
 	fs.Var(uints{&sp.Seed, &de.Seed, &bl.Seed}, "seed", "seed of every random choice (same seed and data: same output)")
 	fs.Var(ints{&sp.Workers, &de.Workers, &bl.Workers}, "workers", "goroutines (0: all cores); the output does not depend on it")
