@@ -61,6 +61,25 @@ func (s *Split) Selection() (pos, neg []Pair) {
 	return s.Train, s.TrainNeg
 }
 
+// ReciprocalTrain returns the number of Train pairs (u, v), u ≠ v, whose
+// reverse (v, u) is a Train pair too. A split of an undirected graph lists
+// each edge once, so a positive count on a split read as undirected
+// suggests a directed split (soc-Epinions1's released split has 42,170,
+// those of ca-HepTh, ego-Facebook and PPI none).
+func (s *Split) ReciprocalTrain() int {
+	seen := make(map[Pair]bool, len(s.Train))
+	for _, p := range s.Train {
+		seen[p] = true
+	}
+	n := 0
+	for p := range seen {
+		if p.U != p.V && seen[Pair{p.V, p.U}] {
+			n++
+		}
+	}
+	return n
+}
+
 // TrainGraph returns the training graph of s: an unweighted adjacency
 // matrix over s.N nodes with the Train pairs (both arcs of each pair when s
 // is undirected). Duplicate pairs are merged; self-loops are kept.

@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -113,5 +114,34 @@ func TestHoldOutValidationErrors(t *testing.T) {
 		if len(s.Test) != c.n || len(s.Val) != 0 {
 			t.Errorf("frac %v of %d pairs: the split changed on error", c.frac, c.n)
 		}
+	}
+}
+
+// TestReciprocalTrain compares ReciprocalTrain with a count over every
+// two train pairs, on lists with repeats, self-loops and reversed pairs.
+func TestReciprocalTrain(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 9))
+		var train []pipeline.Pair
+		for range 300 {
+			train = append(train, pipeline.Pair{U: int32(rng.IntN(30)), V: int32(rng.IntN(30))})
+		}
+		want := 0
+		for i, p := range train {
+			if p.U == p.V || slices.Index(train[:i], p) >= 0 {
+				continue // count each distinct pair once
+			}
+			if slices.Contains(train, pipeline.Pair{U: p.V, V: p.U}) {
+				want++
+			}
+		}
+		s := &pipeline.Split{Train: train}
+		if got := s.ReciprocalTrain(); got != want || want == 0 {
+			t.Errorf("seed %d: %d reciprocal pairs, want %d (and some)", seed, got, want)
+		}
+	}
+	once := &pipeline.Split{Train: []pipeline.Pair{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 2}, {U: 0, V: 1}}}
+	if got := once.ReciprocalTrain(); got != 0 {
+		t.Errorf("edges listed once: %d reciprocal pairs, want 0", got)
 	}
 }

@@ -290,7 +290,7 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 		return err
 	}
 	fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges, %d / %d negatives%s\n", c.split, s.N,
-		len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg), directedNote(s.Directed))
+		len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg), directedNote(s))
 	y, missing, err := c.align(stdout, emb, s.IDs, s.N, c.split)
 	if err != nil {
 		return err

@@ -149,7 +149,7 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 		}
 		in.split, in.ids = s, s.IDs
 		fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges, %d / %d negatives%s\n", c.split, s.N,
-			len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg), directedNote(s.Directed))
+			len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg), directedNote(s))
 		if g, err = s.TrainGraph(); err != nil {
 			return nil, err
 		}
@@ -522,9 +522,15 @@ or reproduce the paper on a released split:
 Run 'wys-sparse -help' for every flag.
 `
 
-func directedNote(d bool) string {
-	if d {
+// directedNote says how a released split's pairs are read: " (directed)",
+// or, for a split read as undirected whose train pairs come both ways,
+// how to read them as arcs.
+func directedNote(s *pipeline.Split) string {
+	if s.Directed {
 		return " (directed)"
+	}
+	if n := s.ReciprocalTrain(); n > 0 {
+		return fmt.Sprintf("\nnote: %d train pairs are listed both ways (u v and v u), as in a directed split, and are read as undirected edges: add -directed to read them as arcs", n)
 	}
 	return ""
 }

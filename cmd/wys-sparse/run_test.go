@@ -702,6 +702,61 @@ func TestValidationFraction(t *testing.T) {
 	}
 }
 
+// TestSplitReadAsUndirectedNote: a split whose train pairs come both
+// ways, read without -directed, gets a note with their number (counted
+// here over every two pairs); with -directed, or an undirected split, it
+// does not.
+func TestSplitReadAsUndirectedNote(t *testing.T) {
+	tmp := t.TempDir()
+	directed, undirected := filepath.Join(tmp, "d"), filepath.Join(tmp, "u")
+	writeSplit(t, directed, true)
+	writeSplit(t, undirected, false)
+	s, err := graphio.LoadSplitDir(context.Background(), directed, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	both := 0
+	for i, p := range s.Train {
+		for j, q := range s.Train {
+			if i != j && p.U != p.V && p.U == q.V && p.V == q.U {
+				both++
+			}
+		}
+	}
+	if both == 0 {
+		t.Fatal("the directed test split has no pair listed both ways")
+	}
+	note := fmt.Sprintf("note: %d train pairs are listed both ways", both)
+	emb := map[string]string{}
+	for _, dir := range []string{directed, undirected} {
+		emb[dir] = dir + ".npy"
+		if code, _, stderr := runCLI(t, "-split", dir, "-directed", "-epochs", "1", "-dim", "4", "-out", emb[dir], "-progress", "none"); code != 0 {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+	}
+	for _, c := range []struct {
+		dir   string
+		flags []string
+		want  bool
+	}{
+		{directed, nil, true},
+		{directed, []string{"-directed"}, false},
+		{undirected, nil, false},
+	} {
+		train := append([]string{"-split", c.dir, "-epochs", "1", "-dim", "4", "-progress", "none"}, c.flags...)
+		eval := append([]string{"eval", "-emb", emb[c.dir], "-split", c.dir}, c.flags...)
+		for _, args := range [][]string{train, eval} {
+			code, stdout, stderr := runCLI(t, args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+			}
+			if got := strings.Contains(stdout, note); got != c.want {
+				t.Errorf("%v: note %q printed %v, want %v:\n%s", args, note, got, c.want, stdout)
+			}
+		}
+	}
+}
+
 // TestHelpAndVersion: -help prints the usage with every flag on stdout and
 // exits 0 (so that -help | less works); -version prints one line; an
 // unknown flag gets one line and a pointer to -help, not the whole usage.
