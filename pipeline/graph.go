@@ -52,10 +52,14 @@ type Split struct {
 	Val, ValNeg []Pair
 }
 
+// HasValidation reports whether s has validation pairs, on which the
+// trainers then select the model (Selection).
+func (s *Split) HasValidation() bool { return s != nil && len(s.Val) > 0 }
+
 // Selection returns the pairs the trainers select the model on: Val
 // against ValNeg when Val is not empty, else Train against TrainNeg.
 func (s *Split) Selection() (pos, neg []Pair) {
-	if len(s.Val) > 0 {
+	if s.HasValidation() {
 		return s.Val, s.ValNeg
 	}
 	return s.Train, s.TrainNeg

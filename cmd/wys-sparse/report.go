@@ -100,7 +100,7 @@ type stage struct {
 // setResult records the metrics and the curve of res, with the ranking
 // measures of split's pairs when there is a split.
 func (r *report) setResult(res *pipeline.Result, split *pipeline.Split) {
-	val := split != nil && len(split.Val) > 0
+	val := split.HasValidation()
 	r.Result = resultSummary{Method: res.Method, TestAUC: finite(res.TestAUC),
 		TestDirectedAUC: finite(res.TestDirectedAUC), BestStep: res.BestStep, Q: res.Q, QLogits: res.QLogits,
 		PairsPerSecond: res.Stats.PairsPerSecond, EstimatedBytes: res.Stats.EstimatedBytes}

@@ -118,7 +118,7 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 		return err
 	}
 	rep.Stages = append(rep.Stages, stage{"train", time.Since(t1).Seconds()})
-	c.summarise(stdout, res, time.Since(t1))
+	c.summarise(stdout, res, in.split, time.Since(t1))
 	rep.setResult(res, in.split)
 	if in.labels != nil {
 		if err := c.classify(ctx, stdout, res, in.labels, rep); err != nil {
@@ -187,7 +187,7 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 		if err := in.split.HoldOutValidation(c.valFraction, c.Sparse.Seed); err != nil {
 			return nil, err
 		}
-		prog.val = true
+		prog.val = in.split.HasValidation()
 		fmt.Fprintf(stdout, "validation: %d of the test edges and %d of their non-edges select the model; the test AUC uses the other %d and %d\n",
 			len(in.split.Val), len(in.split.ValNeg), len(in.split.Test), len(in.split.TestNeg))
 	}
@@ -379,8 +379,9 @@ func (c *config) setCheckpoint(cfg *train.Config, rep *report) error {
 	return nil
 }
 
-// summarise prints what was trained, Q and the AUCs.
-func (c *config) summarise(stdout io.Writer, res *pipeline.Result, elapsed time.Duration) {
+// summarise prints what was trained, Q and the AUCs, the selection AUC
+// named after split's selection pairs (train or validation).
+func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeline.Split, elapsed time.Duration) {
 	obj := c.Sparse.Objective.Resolve()
 	if c.method == "wys" {
 		fmt.Fprintf(stdout, "trained %s (%s formulation, d = %d, C = %d) in %.1fs", res.Method, obj.Formulation, c.Sparse.Dim, obj.C, elapsed.Seconds())
@@ -400,7 +401,7 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, elapsed time.
 		}
 	}
 	if !math.IsNaN(res.TestAUC) {
-		sel := selectionName(c.valFraction > 0)
+		sel := selectionName(split.HasValidation())
 		fmt.Fprintf(stdout, "link prediction ROC-AUC: test %.4f, %s %.4f", res.TestAUC, sel, res.TrainAUC)
 		if c.method == "wys" {
 			fmt.Fprintf(stdout, " (model selected at step %d by %s AUC)", res.BestStep, sel)

@@ -400,7 +400,7 @@ func Fingerprint(g *pipeline.Graph, eval *pipeline.Split, cfg Config) string {
 	}
 	if eval != nil {
 		lists := [][]pipeline.Pair{eval.Train, eval.TrainNeg, eval.Test, eval.TestNeg, eval.TestDirectedNeg}
-		if len(eval.Val) > 0 { // a split without them hashes as before
+		if eval.HasValidation() { // a split without them hashes as before
 			lists = append(lists, eval.Val, eval.ValNeg)
 		}
 		for _, ps := range lists {
