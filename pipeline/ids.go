@@ -142,3 +142,19 @@ func IdentityIDs(n int) *NodeIDs {
 	}
 	return &NodeIDs{num: num}
 }
+
+// SortedIDs returns the ids of the distinct names, numbered as an edge
+// list numbers its nodes: in increasing numeric order when every name is
+// a non-negative integer below 2^64 written without leading zeros, else
+// in increasing byte order. names may be modified (sorted) in place.
+func SortedIDs(names []string) *NodeIDs {
+	nums := make([]uint64, len(names))
+	for i, s := range names {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil || len(s) > 1 && s[0] == '0' || s[0] == '+' {
+			return NewStringIDs(names)
+		}
+		nums[i] = v
+	}
+	return NewNumericIDs(nums)
+}

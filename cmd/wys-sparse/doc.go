@@ -79,6 +79,7 @@
 //	wys-sparse eval -emb emb.npy -split DIR [-score lr|dot|cosine] [-edge-ops all] [-report FILE]
 //	wys-sparse eval -emb emb.txt -planetoid PREFIX
 //	wys-sparse eval -emb emb.txt -mat PPI.mat.gz [-ratios 0.1,...] [-repeats 10]
+//	wys-sparse eval -emb emb.txt -labels group-edges.csv [-header] [-ratios 0.1,...]
 //	wys-sparse eval -emb emb.npy -graph edges.txt [-rows 2048] [-k 10,100,...]
 //	wys-sparse neighbors -emb emb.npy -node ID [-node ID...] [-k 10] [-by out|in|dot|cosine]
 //
@@ -90,7 +91,8 @@
 // features, eval.EdgeClassifier), the paper's smooth-kNN node classification on a
 // Planetoid dataset, and the DeepWalk/node2vec multi-label protocol
 // (one-vs-rest logistic regression, Micro- and Macro-F1 per training
-// share) on a .mat file, and graph reconstruction of an edge list or .mat
+// share) on a .mat file or a text file of "node label [label …]" lines
+// (-labels: BlogCatalog's group-edges.csv, a node<TAB>class file), and graph reconstruction of an edge list or .mat
 // file (eval.Reconstruction: for each node, every other node ranked by the
 // score; MAP of the node's arcs and precision@k over all ranked pairs, as
 // SDNE, HOPE and the GEM benchmark report them). Ids are matched by name (a bare .npy by row); a

@@ -31,6 +31,7 @@ Usage:
   wys-sparse eval -emb emb.npy -split DIR        link prediction (AUC, AP, Hits)
   wys-sparse eval -emb emb.txt -planetoid PREFIX node classification
   wys-sparse eval -emb emb.txt -mat PPI.mat.gz   multi-label Micro/Macro-F1
+  wys-sparse eval -emb emb.txt -labels FILE      the same on "node label" lines
   wys-sparse eval -emb emb.npy -graph edges.txt  graph reconstruction
 
 Ids in the file are matched to the split's or graph's ids by name.
@@ -52,11 +53,12 @@ type evalFlags struct {
 	quiet               bool
 	started             time.Time
 	// Multi-label classification.
-	mat, features, ratios string
-	repeats, workers      int
-	seed                  uint64
-	logregC               float64
-	fs                    *flag.FlagSet
+	mat, labels      string
+	features, ratios string
+	repeats, workers int
+	seed             uint64
+	logregC          float64
+	fs               *flag.FlagSet
 }
 
 var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *flag.FlagSet) func(context.Context, io.Writer, io.Writer) error {
@@ -66,17 +68,18 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.StringVar(&c.edgeOps, "edge-ops", "", "-split: also node2vec's protocol: a logistic regression on op(x_u, x_v) of the train pairs scores the test pairs, for each `OPS` (comma-separated: average, hadamard, l1, l2, or all); x: the rows of the file (-features for [L | R] files)")
 	fs.BoolVar(&c.directed, "directed", false, "the split's pairs are arcs (as wys-sparse -split -directed); -graph: its edges are arcs (default: each edge both ways)")
 	fs.StringVar(&c.graph, "graph", "", "graph reconstruction: rank every other node for each node of the edge list or .mat `FILE` (as wys-sparse -graph reads it) and score how its arcs come first: MAP and precision@k")
-	fs.BoolVar(&c.header, "header", false, "-graph: skip the first line of FILE (column names)")
+	fs.BoolVar(&c.header, "header", false, "-graph and -labels: skip the first line of FILE (column names)")
 	fs.IntVar(&c.rows, "rows", 0, "-graph: nodes whose rankings are scored (0: every node up to 10,000 nodes, a sample of 2,048 above; the sample is drawn with -seed)")
 	fs.StringVar(&c.precisionK, "k", "10,100,1000,10000", "-graph: the k of precision@k (the share of arcs among the k best-scored pairs of all ranked rows), comma-separated")
 	fs.StringVar(&c.planetoid, "planetoid", "", "node classification on `PREFIX`.edges.tsv, PREFIX.labels.tsv and PREFIX.split.tsv (plain or .gz): the paper's smooth-kNN rule, and a one-vs-rest logistic regression on the features (-features) of the train nodes")
 	fs.StringVar(&c.mat, "mat", "", "multi-label classification (DeepWalk/node2vec protocol) on the `FILE`.mat[.gz] with variables network and group (BlogCatalog, PPI, POS); rows are node ids 0..N-1")
-	fs.StringVar(&c.features, "features", eval.DefaultFeatures, "-mat, -planetoid and -edge-ops features of an [L | R] file: LR, L, R or L+R, each optionally +norm (unit rows); a single table uses its rows, and a file whose halves are equal in every row (a ProNE or eigenmaps baseline) L unless this is given")
-	fs.StringVar(&c.ratios, "ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "-mat training shares of the labelled nodes, comma-separated")
-	fs.IntVar(&c.repeats, "repeats", 10, "-mat random splits per training share")
-	fs.Uint64Var(&c.seed, "seed", 1, "-mat seed of the random splits (a share's splits depend on the seed and the share only: -ratios 0.5 scores the 50% splits of the whole protocol); -graph: seed of the sampled rows")
-	fs.Float64Var(&c.logregC, "logreg-c", 1, "-mat, -planetoid and -edge-ops: inverse regularisation strength `C` of the logistic regression (scikit-learn's C; 1, its default, is what the DeepWalk, node2vec and NetMF scoring scripts use)")
-	fs.IntVar(&c.workers, "workers", 0, "-mat, -planetoid and -graph goroutines (0: all cores); the result does not depend on it")
+	fs.StringVar(&c.labels, "labels", "", "multi-label classification (the protocol of -mat) on the node labels of `FILE`: lines \"node label [label …]\" (spaces, tabs or commas; a node on several lines has each of their labels; -1: no label), as BlogCatalog's group-edges.csv or a node<TAB>class file; single-label files score Micro-F1 = accuracy")
+	fs.StringVar(&c.features, "features", eval.DefaultFeatures, "-mat, -labels, -planetoid and -edge-ops features of an [L | R] file: LR, L, R or L+R, each optionally +norm (unit rows); a single table uses its rows, and a file whose halves are equal in every row (a ProNE or eigenmaps baseline) L unless this is given")
+	fs.StringVar(&c.ratios, "ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "-mat and -labels: training shares of the labelled nodes, comma-separated")
+	fs.IntVar(&c.repeats, "repeats", 10, "-mat and -labels: random splits per training share")
+	fs.Uint64Var(&c.seed, "seed", 1, "-mat and -labels: seed of the random splits (a share's splits depend on the seed and the share only: -ratios 0.5 scores the 50% splits of the whole protocol); -graph: seed of the sampled rows")
+	fs.Float64Var(&c.logregC, "logreg-c", 1, "-mat, -labels, -planetoid and -edge-ops: inverse regularisation strength `C` of the logistic regression (scikit-learn's C; 1, its default, is what the DeepWalk, node2vec and NetMF scoring scripts use)")
+	fs.IntVar(&c.workers, "workers", 0, "-mat, -labels, -planetoid and -graph goroutines (0: all cores); the result does not depend on it")
 	fs.StringVar(&c.score, "score", "", "`SCORE` of a pair for link prediction: lr (L_u·R_v, [L | R] files), dot (Y_u·Y_v) or cosine (default: lr for [L | R], dot for a single table)")
 	fs.StringVar(&c.missing, "missing", "error", "`MODE` for nodes without a vector: error, or zero (score them as zero vectors)")
 	fs.StringVar(&c.rep, "report", "", "write the numbers as JSON to `FILE`")
@@ -123,31 +126,36 @@ func (c *evalFlags) check() error {
 	if err := c.emb.check(); err != nil {
 		return err
 	}
-	if c.split == "" && c.planetoid == "" && c.mat == "" && c.graph == "" {
-		return usagef("nothing to evaluate: give -split DIR (link prediction), -planetoid PREFIX (node classification), -mat FILE (multi-label classification) or -graph FILE (graph reconstruction)")
+	if c.split == "" && c.planetoid == "" && c.mat == "" && c.labels == "" && c.graph == "" {
+		return usagef("nothing to evaluate: give -split DIR (link prediction), -planetoid PREFIX (node classification), -mat FILE or -labels FILE (multi-label classification) or -graph FILE (graph reconstruction)")
 	}
+	multi := c.mat != "" || c.labels != ""
 	var ignored string
 	c.fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "features", "logreg-c":
-			if c.mat == "" && c.edgeOps == "" && c.planetoid == "" && ignored == "" {
-				ignored = fmt.Sprintf("-%s is a setting of the logistic regressions of -mat, -planetoid and -edge-ops; give -mat FILE, -planetoid PREFIX or -edge-ops OPS", f.Name)
+			if !multi && c.edgeOps == "" && c.planetoid == "" && ignored == "" {
+				ignored = fmt.Sprintf("-%s is a setting of the logistic regressions of -mat, -labels, -planetoid and -edge-ops; give -mat FILE, -labels FILE, -planetoid PREFIX or -edge-ops OPS", f.Name)
 			}
 		case "ratios", "repeats":
-			if c.mat == "" && ignored == "" {
-				ignored = fmt.Sprintf("-%s is a setting of multi-label classification; give -mat FILE", f.Name)
+			if !multi && ignored == "" {
+				ignored = fmt.Sprintf("-%s is a setting of multi-label classification; give -mat FILE or -labels FILE", f.Name)
 			}
-		case "rows", "k", "header":
+		case "header":
+			if c.graph == "" && c.labels == "" && ignored == "" {
+				ignored = "-header is a setting of graph reconstruction and -labels; give -graph FILE or -labels FILE"
+			}
+		case "rows", "k":
 			if c.graph == "" && ignored == "" {
 				ignored = fmt.Sprintf("-%s is a setting of graph reconstruction; give -graph FILE", f.Name)
 			}
 		case "seed":
-			if c.mat == "" && c.graph == "" && c.edgeOps == "" && ignored == "" {
-				ignored = "-seed is a setting of multi-label classification, graph reconstruction and -edge-ops; give -mat FILE, -graph FILE or -edge-ops OPS"
+			if !multi && c.graph == "" && c.edgeOps == "" && ignored == "" {
+				ignored = "-seed is a setting of multi-label classification, graph reconstruction and -edge-ops; give -mat FILE, -labels FILE, -graph FILE or -edge-ops OPS"
 			}
 		case "workers":
-			if c.mat == "" && c.graph == "" && c.planetoid == "" && ignored == "" {
-				ignored = "-workers is a setting of multi-label classification, -planetoid's logistic regression and graph reconstruction; give -mat FILE, -planetoid PREFIX or -graph FILE"
+			if !multi && c.graph == "" && c.planetoid == "" && ignored == "" {
+				ignored = "-workers is a setting of multi-label classification, -planetoid's logistic regression and graph reconstruction; give -mat FILE, -labels FILE, -planetoid PREFIX or -graph FILE"
 			}
 		}
 	})
@@ -224,7 +232,7 @@ func (c *evalFlags) run(ctx context.Context, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if c.mat != "" {
+	if c.mat != "" || c.labels != "" {
 		if err := c.multiLabel(ctx, stdout, emb, rep); err != nil {
 			return err
 		}
@@ -462,7 +470,7 @@ func (c *evalFlags) writeReport(stdout io.Writer, rep *evalReport) error {
 		return nil
 	}
 	inputs := []string{c.emb.path}
-	for _, p := range []string{c.split, c.mat, c.graph} {
+	for _, p := range []string{c.split, c.mat, c.labels, c.graph} {
 		if p != "" {
 			inputs = append(inputs, p)
 		}
@@ -504,21 +512,43 @@ func parseList[T any](s string, parse func(string) (T, bool), bad string) ([]T, 
 	return out, nil
 }
 
-// multiLabel runs the DeepWalk/node2vec multi-label protocol
-// (eval.MultiLabel) on the graph and labels of a .mat file.
-func (c *evalFlags) multiLabel(ctx context.Context, stdout io.Writer, emb *graphio.Embeddings, rep *evalReport) error {
+// multiLabelInput reads the nodes and labels of -mat (its network's rows
+// and its group matrix) or -labels, and returns them with the file's
+// name.
+func (c *evalFlags) multiLabelInput(ctx context.Context, stdout io.Writer) (*pipeline.NodeIDs, *pipeline.MultiLabels, string, error) {
+	if c.labels != "" {
+		nl, err := graphio.LoadMultiLabels(ctx, c.labels, c.header)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		if nl.Duplicates > 0 {
+			fmt.Fprintf(stdout, "note: %d (node, label) pairs of %s are listed more than once: counted once\n", nl.Duplicates, c.labels)
+		}
+		return nl.IDs, nl.Labels, c.labels, nil
+	}
 	g, lab, _, err := graphio.LoadMAT(ctx, c.mat, graphio.LoadOptions{})
 	if err != nil {
-		return err
+		return nil, nil, "", err
 	}
 	if lab == nil {
-		return fmt.Errorf("%s has no variable group: multi-label classification needs the labels (an N x L matrix named group)", c.mat)
+		return nil, nil, "", fmt.Errorf("%s has no variable group: multi-label classification needs the labels (an N x L matrix named group)", c.mat)
 	}
-	y, _, err := c.align(stdout, emb, g.IDs, g.N(), c.mat)
+	return g.IDs, lab, c.mat, nil
+}
+
+// multiLabel runs the DeepWalk/node2vec multi-label protocol
+// (eval.MultiLabel) on the labels of -mat or -labels.
+func (c *evalFlags) multiLabel(ctx context.Context, stdout io.Writer, emb *graphio.Embeddings, rep *evalReport) error {
+	ids, lab, what, err := c.multiLabelInput(ctx, stdout)
 	if err != nil {
 		return err
 	}
-	x, f, err := c.nodeFeatures(emb, y, g.N())
+	n := len(lab.Of)
+	y, _, err := c.align(stdout, emb, ids, n, what)
+	if err != nil {
+		return err
+	}
+	x, f, err := c.nodeFeatures(emb, y, n)
 	if err != nil {
 		return err
 	}
@@ -528,13 +558,13 @@ func (c *evalFlags) multiLabel(ctx context.Context, stdout io.Writer, emb *graph
 		return err
 	}
 	t0 := time.Now()
-	res, err := eval.MultiLabel(ctx, x, g.N(), f, lab, splits, eval.MultiLabelConfig{Workers: c.workers, LogReg: eval.LogRegConfig{C: c.logregC}})
+	res, err := eval.MultiLabel(ctx, x, n, f, lab, splits, eval.MultiLabelConfig{Workers: c.workers, LogReg: eval.LogRegConfig{C: c.logregC}})
 	if err != nil {
 		return err
 	}
 	rep.MultiLabel = res
 	fmt.Fprintf(stdout, "multi-label classification of %s: %d labelled nodes, %d labels, %d features, %d splits per share, logistic regression C = %g (%.1fs):\n%s",
-		c.mat, res.Nodes, res.Labels, f, c.repeats, res.C, time.Since(t0).Seconds(), res.Table())
+		what, res.Nodes, res.Labels, f, c.repeats, res.C, time.Since(t0).Seconds(), res.Table())
 	return nil
 }
 
@@ -597,7 +627,7 @@ func (c *evalFlags) reconstruction(ctx context.Context, stdout io.Writer, emb *g
 // and so halve the logistic regressions' penalty per direction. An
 // explicit -features is kept.
 func (c *evalFlags) sameHalvesFeatures(stdout io.Writer, emb *graphio.Embeddings) {
-	if !emb.Halves || (c.mat == "" && c.planetoid == "" && c.edgeOps == "") {
+	if !emb.Halves || (c.mat == "" && c.labels == "" && c.planetoid == "" && c.edgeOps == "") {
 		return
 	}
 	set := false

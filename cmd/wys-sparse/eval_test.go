@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -568,5 +570,74 @@ func TestEvalLogRegC(t *testing.T) {
 	}
 	if one < 0.95 {
 		t.Errorf("C = 1: Micro-F1 %.4f on the label indicators, want at least 0.95", one)
+	}
+}
+
+// TestEvalLabelsMatchesMat writes PPI's labels as the text a label file
+// holds (one "node,label" line per pair, shuffled, as BlogCatalog's
+// group-edges.csv) and requires -labels to give every split's Micro- and
+// Macro-F1 that -mat gives from the .mat file itself: the two readers
+// must agree on nodes, labels and rows, since the splits are drawn over
+// rows.
+func TestEvalLabelsMatchesMat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads PPI twice and fits 200 logistic regressions on each")
+	}
+	mat, g, lab, _ := ppiIndicator(t)
+	tmp := t.TempDir()
+	n, half := g.N(), 8
+	noisy := &pipeline.Result{N: n, Half: half, L: make([]float32, n*half), R: make([]float32, n*half)}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for v, ls := range lab.Of {
+		for i := range half {
+			noisy.L[v*half+i] = float32(rng.NormFloat64())
+			noisy.R[v*half+i] = float32(rng.NormFloat64())
+		}
+		for _, l := range ls { // a weak signal, so that F1 is neither 0 nor 1
+			noisy.L[v*half+int(l)%half] += 0.5
+		}
+	}
+	emb := filepath.Join(tmp, "emb.npy")
+	if err := graphio.WriteEmbeddings(emb, graphio.FormatNPY, noisy, g.IDs); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for v, ls := range lab.Of {
+		for _, l := range ls {
+			lines = append(lines, fmt.Sprintf("%d,%d", v, l))
+		}
+	}
+	rng.Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
+	text := filepath.Join(tmp, "group-edges.csv")
+	if err := os.WriteFile(text, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type f1 struct {
+		MultiLabel struct {
+			Nodes, Labels int
+			Ratios        []struct{ Micro, Macro []float64 }
+		}
+	}
+	var got [2]f1
+	for i, src := range [][]string{{"-mat", mat}, {"-labels", text}} {
+		rep := filepath.Join(tmp, fmt.Sprint(i, ".json"))
+		args := append([]string{"eval", "-emb", emb, "-ratios", "0.3,0.7", "-repeats", "2", "-report", rep}, src...)
+		if code, _, stderr := runCLI(t, args...); code != 0 {
+			t.Fatal(stderr)
+		}
+		readJSON(t, rep, &got[i])
+	}
+	m, l := got[0].MultiLabel, got[1].MultiLabel
+	t.Logf("-mat %+v\n-labels %+v", m, l)
+	if m.Nodes != 3890 || l.Nodes != m.Nodes || l.Labels != m.Labels || len(l.Ratios) != 2 || len(m.Ratios) != 2 {
+		t.Fatalf("-mat %+v, -labels %+v", m, l)
+	}
+	for r := range m.Ratios {
+		if !slices.Equal(m.Ratios[r].Micro, l.Ratios[r].Micro) || !slices.Equal(m.Ratios[r].Macro, l.Ratios[r].Macro) {
+			t.Errorf("ratio %d: -mat %v / %v, -labels %v / %v", r, m.Ratios[r].Micro, m.Ratios[r].Macro, l.Ratios[r].Micro, l.Ratios[r].Macro)
+		}
+		if mi := m.Ratios[r].Micro[0]; mi < 0.05 || mi > 0.95 {
+			t.Errorf("ratio %d: Micro-F1 %v carries no signal to compare", r, mi)
+		}
 	}
 }

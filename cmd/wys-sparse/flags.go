@@ -619,7 +619,7 @@ func (c *config) checkFlags() error {
 	case c.labelSplit != "" && c.labels == "":
 		return usagef("-label-split needs -labels")
 	case c.labels != "" && c.labelSplit == "":
-		return usagef("-labels needs -label-split to know the train, validation and test nodes")
+		return usagef("-labels needs -label-split to know the train, validation and test nodes; to score random splits of the labelled nodes instead (the DeepWalk protocol, Micro- and Macro-F1), write the embeddings with -out FILE and run wys-sparse eval -emb FILE -labels LABELS")
 	case c.resume && c.checkpoint == "":
 		return usagef("-resume needs -checkpoint DIR (the directory the interrupted run saved to)")
 	case c.checkpoint != "" && (c.trainer != "sparse" || c.method != "wys"):

@@ -119,6 +119,8 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 	edges := filepath.Join("testdata", "evalcheck", "train.edges.txt")
 	ragged := filepath.Join(tmp, "ragged.txt")
 	os.WriteFile(ragged, []byte("2 3\na 1 2 3\nb 1 2\n"), 0o644)
+	labels := filepath.Join(tmp, "group-edges.csv")
+	os.WriteFile(labels, []byte("node,group\n1,2\n3,4\n"), 0o644)
 	cases := []struct {
 		name string
 		args []string
@@ -143,6 +145,9 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-bad-k", []string{"eval", "-emb", gensim, "-graph", edges, "-k", "10,0"}},
 		{"eval-graph-missing-nodes", []string{"eval", "-emb", emb, "-graph", edges}},
 		{"eval-bad-edge-op", []string{"eval", "-emb", gensim, "-split", split, "-edge-ops", "hadamard,cosine"}},
+		{"eval-labels-header", []string{"eval", "-emb", gensim, "-labels", labels}},
+		{"eval-labels-missing-nodes", []string{"eval", "-emb", gensim, "-labels", labels, "-header"}},
+		{"eval-header-without-graph", []string{"eval", "-emb", gensim, "-split", split, "-header"}},
 		{"eval-edge-ops-without-split", []string{"eval", "-emb", gensim, "-graph", edges, "-edge-ops", "all"}},
 		{"neighbors-k-zero", []string{"neighbors", "-emb", emb, "-k", "0"}},
 		{"neighbors-unknown-node", []string{"neighbors", "-emb", emb, "-node", "v1"}},

@@ -1,0 +1,142 @@
+package graphio
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/wys-project/wys/pipeline"
+)
+
+// NodeLabels is a multi-label assignment read from text by
+// ReadMultiLabels.
+type NodeLabels struct {
+	// IDs names the nodes the file lists; their rows are those of Labels.
+	IDs *pipeline.NodeIDs
+	// Labels holds the labels of each row; Labels.Count is the number of
+	// distinct labels.
+	Labels *pipeline.MultiLabels
+	// Names names the labels: label i is Names.Name(i).
+	Names *pipeline.NodeIDs
+	// Duplicates counts the (node, label) pairs listed more than once.
+	Duplicates int
+}
+
+// ReadMultiLabels reads node labels from r (plain or gzip): lines
+// "node label [label …]" with fields separated by spaces, tabs or commas,
+// skipping blank lines and '#' or '%' comments. That is the form of
+// BlogCatalog's and Flickr's group-edges.csv ("node,group"), of OpenNE's
+// and BioNEV's label files, and of the "node<TAB>class" files ReadLabels
+// reads. A node may be listed on several lines: its labels are their
+// union. The label -1 marks a node without a label (as in ReadLabels).
+//
+// Nodes and labels are numbered as an edge list numbers its nodes
+// (pipeline.SortedIDs), so the numbering, and whatever is drawn from it
+// with a seed, does not depend on the order of the lines. header skips
+// the first line. Errors name the file and line and wrap
+// pipeline.ErrFormat.
+func ReadMultiLabels(ctx context.Context, r io.Reader, name string, header bool) (*NodeLabels, error) {
+	in, err := openText(r, name)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	type pair struct{ node, label string }
+	var (
+		pairs        []pair
+		lines        int // data lines
+		firstLine    int
+		firstNumeric bool // whether the first data line's node is an integer
+		textAfter    bool // whether a later line's node is not
+	)
+	err = in.lines(ctx, func(line int, text []byte) error {
+		text = dropBOM(line, text)
+		f := splitFields(text)
+		if len(f) == 0 || f[0][0] == '#' || f[0][0] == '%' || header && line == 1 {
+			return nil
+		}
+		if len(f) < 2 {
+			return formatErr(name, line, "want a node and at least one label (\"node label [label …]\"), got %d field", len(f))
+		}
+		lines++
+		if _, ok := ParseNodeID([]byte(f[0]), IDAuto); lines == 1 {
+			firstLine, firstNumeric = line, ok
+		} else if !ok {
+			textAfter = true
+		}
+		for _, l := range f[1:] {
+			pairs = append(pairs, pair{f[0], l})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(pairs) == 0 {
+		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: no label lines found (expected lines like \"node label\")", pipeline.ErrFormat)}
+	}
+	if !header && !firstNumeric && !textAfter && lines > 1 {
+		return nil, formatErr(name, firstLine, "node %q is not an integer while every later node is: if line %d holds column names, skip it (-header)", pairs[0].node, firstLine)
+	}
+	nodes := make([]string, 0, len(pairs))
+	var labels []string
+	for _, p := range pairs {
+		nodes = append(nodes, p.node)
+		if p.label != "-1" {
+			labels = append(labels, p.label)
+		}
+	}
+	out := &NodeLabels{IDs: pipeline.SortedIDs(nodes), Names: pipeline.SortedIDs(labels)}
+	if len(labels) == 0 {
+		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: every node has label -1 (none): nothing to classify", pipeline.ErrFormat)}
+	}
+	of := make([][]int32, out.IDs.Len())
+	for _, p := range pairs {
+		if p.label == "-1" {
+			continue
+		}
+		v, _ := out.IDs.Row(p.node)
+		l, _ := out.Names.Row(p.label)
+		of[v] = append(of[v], int32(l))
+	}
+	for v, ls := range of {
+		slices.Sort(ls)
+		k := len(ls)
+		ls = slices.Compact(ls)
+		out.Duplicates += k - len(ls)
+		of[v] = slices.Clip(ls)
+	}
+	out.Labels = &pipeline.MultiLabels{Of: of, Count: out.Names.Len()}
+	return out, nil
+}
+
+// splitFields splits a line at runs of spaces, tabs and commas.
+func splitFields(line []byte) []string {
+	var f []string
+	for i := 0; i < len(line); {
+		for i < len(line) && isSpace(line[i]) {
+			i++
+		}
+		j := i
+		for j < len(line) && !isSpace(line[j]) {
+			j++
+		}
+		if j > i {
+			f = append(f, string(line[i:j]))
+		}
+		i = j
+	}
+	return f
+}
+
+// LoadMultiLabels opens path and reads it with ReadMultiLabels.
+func LoadMultiLabels(ctx context.Context, path string, header bool) (*NodeLabels, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w (check the path)", err)
+	}
+	defer f.Close()
+	return ReadMultiLabels(ctx, f, path, header)
+}
