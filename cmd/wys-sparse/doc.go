@@ -88,7 +88,8 @@
 // or bare), with the code training uses: link prediction ROC-AUC on a
 // split directory (pipeline.PairAUC; a directed split also against the
 // reversed arcs; with -edge-ops, node2vec's logistic regression on edge
-// features, eval.EdgeClassifier), the paper's smooth-kNN node classification on a
+// features, eval.EdgeClassifier; with -mrr, MRR and Hits@1/10/50 of each test
+// edge ranked against random or all nodes, eval.Rank), the paper's smooth-kNN node classification on a
 // Planetoid dataset, and the DeepWalk/node2vec multi-label protocol
 // (one-vs-rest logistic regression, Micro- and Macro-F1 per training
 // share) on a .mat file or a text file of "node label [label …]" lines

@@ -44,8 +44,8 @@ type evalFlags struct {
 	emb              embFlags
 	split, planetoid string
 	directed, header bool
-	// node2vec's edge classifier on -split.
-	edgeOps string
+	// node2vec's edge classifier and the ranking measures on -split.
+	edgeOps, mrr string
 	// Graph reconstruction.
 	graph, precisionK   string
 	rows                int
@@ -66,6 +66,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	c.emb.bind(fs)
 	fs.StringVar(&c.split, "split", "", "split `DIR` (as wys-sparse -split reads) for link prediction")
 	fs.StringVar(&c.edgeOps, "edge-ops", "", "-split: also node2vec's protocol: a logistic regression on op(x_u, x_v) of the train pairs scores the test pairs, for each `OPS` (comma-separated: average, hadamard, l1, l2, or all); x: the rows of the file (-features for [L | R] files)")
+	fs.StringVar(&c.mrr, "mrr", "", "-split: also rank each test edge's tail against `K` random nodes and its head against K others (all: every node), unfiltered as PyTorch-BigGraph does: MRR, Hits@1/10/50 and mean rank")
 	fs.BoolVar(&c.directed, "directed", false, "the split's pairs are arcs (as wys-sparse -split -directed); -graph: its edges are arcs (default: each edge both ways)")
 	fs.StringVar(&c.graph, "graph", "", "graph reconstruction: rank every other node for each node of the edge list or .mat `FILE` (as wys-sparse -graph reads it) and score how its arcs come first: MAP and precision@k")
 	fs.BoolVar(&c.header, "header", false, "-graph and -labels: skip the first line of FILE (column names)")
@@ -77,7 +78,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.StringVar(&c.features, "features", eval.DefaultFeatures, "-mat, -labels, -planetoid and -edge-ops features of an [L | R] file: LR, L, R or L+R, each optionally +norm (unit rows); a single table uses its rows, and a file whose halves are equal in every row (a ProNE or eigenmaps baseline) L unless this is given")
 	fs.StringVar(&c.ratios, "ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "-mat and -labels: training shares of the labelled nodes, comma-separated")
 	fs.IntVar(&c.repeats, "repeats", 10, "-mat and -labels: random splits per training share")
-	fs.Uint64Var(&c.seed, "seed", 1, "-mat and -labels: seed of the random splits (a share's splits depend on the seed and the share only: -ratios 0.5 scores the 50% splits of the whole protocol); -graph: seed of the sampled rows")
+	fs.Uint64Var(&c.seed, "seed", 1, "-mat and -labels: seed of the random splits (a share's splits depend on the seed and the share only: -ratios 0.5 scores the 50% splits of the whole protocol); -graph: seed of the sampled rows; -mrr: of the candidates")
 	fs.Float64Var(&c.logregC, "logreg-c", 1, "-mat, -labels, -planetoid and -edge-ops: inverse regularisation strength `C` of the logistic regression (scikit-learn's C; 1, its default, is what the DeepWalk, node2vec and NetMF scoring scripts use)")
 	fs.IntVar(&c.workers, "workers", 0, "-mat, -labels, -planetoid and -graph goroutines (0: all cores); the result does not depend on it")
 	fs.StringVar(&c.score, "score", "", "`SCORE` of a pair for link prediction: lr (L_u·R_v, [L | R] files), dot (Y_u·Y_v) or cosine (default: lr for [L | R], dot for a single table)")
@@ -118,6 +119,7 @@ type linkResult struct {
 	TestAUC         *float64 `json:"test_auc"`
 	TestDirectedAUC *float64 `json:"test_directed_auc,omitempty"`
 	rankMetrics
+	Ranking        *eval.RankResult             `json:"ranking,omitempty"`
 	EdgeClassifier []*eval.EdgeClassifierResult `json:"edge_classifier,omitempty"`
 }
 
@@ -150,8 +152,8 @@ func (c *evalFlags) check() error {
 				ignored = fmt.Sprintf("-%s is a setting of graph reconstruction; give -graph FILE", f.Name)
 			}
 		case "seed":
-			if !multi && c.graph == "" && c.edgeOps == "" && ignored == "" {
-				ignored = "-seed is a setting of multi-label classification, graph reconstruction and -edge-ops; give -mat FILE, -labels FILE, -graph FILE or -edge-ops OPS"
+			if !multi && c.graph == "" && c.edgeOps == "" && c.mrr == "" && ignored == "" {
+				ignored = "-seed is a setting of multi-label classification, graph reconstruction, -edge-ops and -mrr; give -mat FILE, -labels FILE, -graph FILE, -edge-ops OPS or -mrr K"
 			}
 		case "workers":
 			if !multi && c.graph == "" && c.planetoid == "" && ignored == "" {
@@ -173,6 +175,12 @@ func (c *evalFlags) check() error {
 	}
 	if c.edgeOps != "" && c.split == "" {
 		return usagef("-edge-ops scores the pairs of a split; give -split DIR")
+	}
+	if _, err := parseMRR(c.mrr); err != nil {
+		return err
+	}
+	if c.mrr != "" && c.split == "" {
+		return usagef("-mrr ranks the test edges of a split; give -split DIR")
 	}
 	if c.repeats < 1 {
 		return usagef("-repeats %d: want at least 1", c.repeats)
@@ -316,9 +324,47 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 		fmt.Fprintf(stdout, "  against reversed arcs and random non-edges: %.4f\n", directed)
 	}
 	res.rankMetrics.print(stdout, len(s.TestNeg))
+	if c.mrr != "" {
+		if err := c.ranking(ctx, stdout, l, r, w, s, res); err != nil {
+			return err
+		}
+	}
 	if c.edgeOps != "" {
 		return c.edgeClassifier(ctx, stdout, emb, y, s, res)
 	}
+	return nil
+}
+
+// parseMRR reads -mrr: "" (off, -1), all (0) or a count of candidates.
+func parseMRR(s string) (int, error) {
+	switch s {
+	case "":
+		return -1, nil
+	case "all":
+		return 0, nil
+	}
+	k, err := strconv.Atoi(s)
+	if err != nil || k < 1 {
+		return 0, usagef("-mrr %q: want a number of candidates per side of at least 1, such as 1000, or all", s)
+	}
+	return k, nil
+}
+
+// ranking ranks the split's test edges (eval.Rank) by the score's tables.
+func (c *evalFlags) ranking(ctx context.Context, stdout io.Writer, l, r []float32, w int, s *pipeline.Split, res *linkResult) error {
+	k, _ := parseMRR(c.mrr)
+	t0 := time.Now()
+	rk, err := eval.Rank(ctx, l, r, w, s.N, s.Test, eval.RankConfig{Negatives: k, Seed: c.seed})
+	if err != nil {
+		return err
+	}
+	res.Ranking = rk
+	against := fmt.Sprintf("%d random nodes (-seed %d)", k, c.seed)
+	if k == 0 {
+		against = fmt.Sprintf("all %d other nodes", s.N-1)
+	}
+	fmt.Fprintf(stdout, "ranking (unfiltered, as PyTorch-BigGraph): each of the %d test edges' tail and head against %s: MRR %.4f, Hits@1/10/50 %.4f / %.4f / %.4f, mean rank %.1f (%.1fs)\n",
+		len(s.Test), against, rk.MRR, rk.Hits["1"], rk.Hits["10"], rk.Hits["50"], rk.MeanRank, time.Since(t0).Seconds())
 	return nil
 }
 

@@ -181,6 +181,51 @@ func TestEvalMatchesSklearn(t *testing.T) {
 	}
 }
 
+// TestEvalRankMatchesNumpy ranks the test pairs of testdata/evalcheck's
+// split against every node (-mrr all) with the gensim file, by dot product
+// and cosine, and compares MRR, mean rank and Hits@k with numpy's in
+// rank.json (benchmarks/scripts/rank_check.py). With -mrr 50000 on 60
+// nodes every other node is drawn many times, so the sampled ranks come
+// within a few percent of the full ones.
+func TestEvalRankMatchesNumpy(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "evalcheck")
+	var want map[string]json.RawMessage
+	readJSON(t, filepath.Join(dir, "rank.json"), &want)
+	for _, score := range []string{"dot", "cosine"} {
+		var w eval.RankResult
+		if err := json.Unmarshal(want[score], &w); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"all", "50000"} {
+			rep := filepath.Join(t.TempDir(), "eval.json")
+			code, stdout, stderr := runCLI(t, "eval", "-emb", filepath.Join(dir, "gensim.txt"), "-split", filepath.Join(dir, "split"), "-score", score, "-mrr", k, "-report", rep)
+			if code != 0 {
+				t.Fatal(stderr)
+			}
+			var got struct {
+				LinkPrediction linkResult `json:"link_prediction"`
+			}
+			readJSON(t, rep, &got)
+			g := got.LinkPrediction.Ranking
+			if g == nil || !strings.Contains(stdout, "MRR") {
+				t.Fatalf("%s -mrr %s: no ranking in\n%s", score, k, stdout)
+			}
+			if k == "all" {
+				if g.Pairs != 60 || math.Abs(g.MRR-w.MRR) > 1e-12 || math.Abs(g.MeanRank-w.MeanRank) > 1e-9 || !maps.Equal(g.Hits, w.Hits) {
+					t.Errorf("%s: eval %+v, numpy %+v", score, g, w)
+				}
+				continue
+			}
+			// (rank − 1) scales with the candidates: 50000/59 per node above.
+			full := 1 + 50000.0/59*(w.MeanRank-1)
+			if math.Abs(g.MeanRank-full) > 0.02*full {
+				t.Errorf("%s -mrr 50000: mean rank %v, want about %v", score, g.MeanRank, full)
+			}
+		}
+	}
+}
+
 // TestClassifyLogRegMatchesSklearn runs -planetoid on the Planetoid-style
 // files of testdata/evalcheck with the gensim file and compares the
 // logistic regression's test accuracy and Macro-F1, at C = 1 and 0.1,
