@@ -323,6 +323,10 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	if lr.Header != "" {
 		fmt.Fprintf(stdout, "skipped the header line %q\n", lr.Header)
 	}
+	if lr.ExtraColumns > 0 {
+		fmt.Fprintf(stdout, "note: %d of the %d edge lines %s a third column, which is not read: add -weighted if it holds the edge weights\n",
+			lr.ExtraColumns, lr.EdgesRead, map[bool]string{true: "has", false: "have"}[lr.ExtraColumns == 1])
+	}
 	if c.lcc {
 		before := g.N()
 		g = pipeline.LargestComponent(g)

@@ -1024,3 +1024,29 @@ func sameOutputLine(want, got string) bool {
 	}
 	return true
 }
+
+// TestExtraColumnNote: an edge list with a third column read without
+// -weighted says that the column is not read; with -weighted it is the
+// weight and nothing is said.
+func TestExtraColumnNote(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "%d %d %d\n", i, (i+1)%40, 1+i%3)
+	}
+	path := filepath.Join(t.TempDir(), "w.txt")
+	if err := os.WriteFile(path, []byte(b.String()+"0 20\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "-graph", path, "-dim", "4", "-epochs", "1", "-progress", "none")
+	if note := "note: 40 of the 41 edge lines have a third column, which is not read: add -weighted if it holds the edge weights\n"; code != 0 || !strings.Contains(stdout, note) {
+		t.Errorf("unweighted: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if err := os.WriteFile(path, []byte(b.String()+"0 20 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runCLI(t, "-graph", path, "-weighted", "-dim", "4", "-epochs", "1", "-progress", "none")
+	if code != 0 || strings.Contains(stdout, "third column") {
+		t.Errorf("weighted: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -106,6 +106,9 @@ type LoadReport struct {
 	// entries whose transposed entry was missing or, when weighted, had
 	// another weight: symmetrising changed the matrix there.
 	Asymmetric int `json:"asymmetric,omitempty"`
+	// ExtraColumns counts the edge lines of an unweighted read that have
+	// a third column, which is not read (with Weighted it is the weight).
+	ExtraColumns int `json:"extra_columns,omitempty"`
 }
 
 // maxLine bounds the length of one line of text input.
@@ -471,6 +474,8 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	}
 	if p.opt.Weighted {
 		p.w.push(e.W)
+	} else if e.Extra {
+		p.rep.ExtraColumns++
 	}
 	if !p.decided {
 		p.decide()
@@ -518,14 +523,18 @@ type EdgeLine struct {
 	Numeric bool
 	// W is the weight when the options say Weighted, else 0.
 	W float64
+	// Extra reports a third column, which is the weight when the options
+	// say Weighted and is not read otherwise.
+	Extra bool
 }
 
 // ParseEdgeLine parses line ln (1-based; only line 1 may start with a
 // UTF-8 byte-order mark, which is dropped) of the edge list name, given
 // without its line end, with ReadEdgeList's rules and error messages:
-// comment and blank lines, a missing column, a missing, non-finite or
-// non-positive weight when opt.Weighted, and under IDInteger an id that
-// is not an integer are errors naming name and ln and wrapping ErrFormat.
+// comment and blank lines, a missing column, a quoted id, a missing,
+// non-finite or non-positive weight when opt.Weighted, and under
+// IDInteger an id that is not an integer are errors naming name and ln
+// and wrapping ErrFormat.
 // Whether the graph's ids end up numeric is decided over all its lines
 // (IDAuto: numeric when every id of every line is; see IDMode).
 func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine, error) {
@@ -543,6 +552,12 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 	if n < 2 {
 		return e, formatErr(name, ln, "missing column: want \"u v\" or \"u v weight\" (separated by spaces, tabs or commas), got %q", bytes.TrimSpace(line))
 	}
+	for _, id := range f[:2] {
+		if id[0] == '"' || id[len(id)-1] == '"' {
+			return e, formatErr(name, ln, "node id %s is in quotes, which are not read (a quoted id holding a space or comma would be split, and the quotes kept); write the ids without quotes, e.g. with sed 's/\"//g' or pandas' to_csv(quoting=csv.QUOTE_NONE)", id)
+		}
+	}
+	e.Extra = n > 2
 	if opt.Weighted {
 		if n < 3 {
 			return e, formatErr(name, ln, "missing weight column: the graph is read as weighted, so every edge needs \"u v weight\" (or read it unweighted)")

@@ -188,6 +188,8 @@ func TestReadEdgeListErrors(t *testing.T) {
 		mention    string
 	}{
 		{"missing column", "1 2\n3\n", LoadOptions{}, pipeline.ErrFormat, 2, "missing column"},
+		{"quoted id", "1 2\n\"a b\",c\n", LoadOptions{}, pipeline.ErrFormat, 2, "node id \"a is in quotes, which are not read"},
+		{"quoted ids", "\"1\",\"2\"\n", LoadOptions{}, pipeline.ErrFormat, 1, "node id \"1\" is in quotes"},
 		{"integer mode", "a b\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 1, `"a"`},
 		{"integer mode later", "1 2\n2 x\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 2, `"x"`},
 		{"negative id in integer mode", "1 2\n-3 4\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 2, `"-3"`},
@@ -242,7 +244,7 @@ type edgeListOracle struct {
 	ids                           []string // in row order
 	arcs                          map[[2]string]float64
 	lines, comments, blank, edges int
-	unique, loops                 int
+	unique, loops, extra          int // extra: unweighted lines with a third column
 	numeric                       bool
 	header                        string
 }
@@ -294,6 +296,14 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 		}
 		if len(f) < 2 {
 			return o
+		}
+		for _, id := range f[:2] {
+			if strings.HasPrefix(id, `"`) || strings.HasSuffix(id, `"`) {
+				return o
+			}
+		}
+		if len(f) > 2 && !opt.Weighted {
+			o.extra++
 		}
 		w := 1.0
 		if opt.Weighted {
@@ -413,7 +423,8 @@ func checkAgainstOracle(t *testing.T, text string, opt LoadOptions, g *pipeline.
 	}
 	want := LoadReport{File: rep.File, Lines: o.lines, Comments: o.comments, Blank: o.blank, EdgesRead: o.edges,
 		SelfLoops: o.loops, KeptSelfLoops: opt.KeepSelfLoops, Duplicates: o.edges - o.unique, UniqueEdges: o.unique,
-		Nodes: len(o.ids), Arcs: len(o.arcs), Directed: opt.Directed, Weighted: opt.Weighted, NumericIDs: o.numeric, Header: o.header}
+		Nodes: len(o.ids), Arcs: len(o.arcs), Directed: opt.Directed, Weighted: opt.Weighted, NumericIDs: o.numeric, Header: o.header,
+		ExtraColumns: o.extra}
 	if *rep != want {
 		t.Fatalf("%q %+v: report\n%+v\nwant\n%+v", text, opt, *rep, want)
 	}
@@ -565,6 +576,7 @@ func FuzzReadEdgeList(f *testing.F) {
 		"1 2\n2 3\n", "# c\r\n1\t2\r\n", "a b 1.5\nb c 2\n", "1 2 3 4 5\n", "\x1f\x8b\x08",
 		"18446744073709551615 0\n", "1\n", "1 1\n", "% x\n\n\n", "1 2 -0\n", "1 2 1e308\n",
 		"1 2\n2 x\n", "01 1\n1 a\n", "1 2\r3 4\n", "a #b\n", "u,v,w\n1,2,1\n2, 3 ,2\n", "u v\n1 2\n",
+		"\"a b\",c\n", "\"1\",\"2\"\n", "1 2\"\n", "a\"b c\n",
 	} {
 		f.Add(s, false, false, false, uint8(0))
 		f.Add(s, true, true, true, uint8(1))
