@@ -225,6 +225,9 @@ func (t *textReader) linesAt(ctx context.Context, fn func(line int, off int64, t
 		}
 		start := off
 		off += int64(len(text))
+		if start < binaryScan && bytes.IndexByte(text, 0) >= 0 {
+			return t.binaryErr(ln, start, text)
+		}
 		text = bytes.TrimSuffix(text, []byte{'\n'})
 		text = bytes.TrimSuffix(text, []byte{'\r'})
 		if bytes.IndexByte(text, '\r') >= 0 {
@@ -242,6 +245,23 @@ func (t *textReader) linesAt(ctx context.Context, fn func(line int, off int64, t
 			return nil
 		}
 	}
+}
+
+// binaryScan is how far into a text the readers look for a NUL byte,
+// which no text file holds and nearly every binary file has early on.
+const binaryScan = 1 << 16
+
+// binaryErr is the error for line ln at byte offset start, which holds a
+// NUL byte: the file is binary, and its first bytes may say what it is.
+func (t *textReader) binaryErr(ln int, start int64, text []byte) error {
+	what := "a binary file, not text"
+	switch {
+	case start == 0 && bytes.HasPrefix(text, []byte("\x93NUMPY")):
+		what = "a NumPy .npy array, not text (an edge list or label file is text: one pair per line)"
+	case start == 0 && bytes.HasPrefix(text, []byte("MATLAB")):
+		what = "a MATLAB .mat file, not text (.mat files are read by a name ending in .mat or .mat.gz, and their labels by eval -mat)"
+	}
+	return formatErr(t.name, ln, "a NUL byte: this is %s", what)
 }
 
 // ReadLines reads the lines of r as ReadEdgeList does (plain text or

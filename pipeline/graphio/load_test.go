@@ -190,6 +190,9 @@ func TestReadEdgeListErrors(t *testing.T) {
 		{"missing column", "1 2\n3\n", LoadOptions{}, pipeline.ErrFormat, 2, "missing column"},
 		{"quoted id", "1 2\n\"a b\",c\n", LoadOptions{}, pipeline.ErrFormat, 2, "node id \"a is in quotes, which are not read"},
 		{"quoted ids", "\"1\",\"2\"\n", LoadOptions{}, pipeline.ErrFormat, 1, "node id \"1\" is in quotes"},
+		{"npy", "\x93NUMPY\x01\x00v\x00{}\n", LoadOptions{}, pipeline.ErrFormat, 1, "a NUL byte: this is a NumPy .npy array, not text"},
+		{"mat", "MATLAB 5.0 MAT-file\x00\x01", LoadOptions{}, pipeline.ErrFormat, 1, "a MATLAB .mat file, not text"},
+		{"binary", "1 2\n\x01\x00\x02\n", LoadOptions{}, pipeline.ErrFormat, 2, "a NUL byte: this is a binary file, not text"},
 		{"integer mode", "a b\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 1, `"a"`},
 		{"integer mode later", "1 2\n2 x\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 2, `"x"`},
 		{"negative id in integer mode", "1 2\n-3 4\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 2, `"-3"`},
@@ -275,8 +278,15 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 		return err == nil && (opt.IDs != IDAuto || strconv.FormatUint(v, 10) == s)
 	}
 	tokenLines, firstToken := 0, -1 // IDAuto: edge lines whose ids are not both integers
+	off := 0
 	for i, line := range lines {
 		o.lines++
+		// A NUL byte in a line that starts in the first 64 KiB marks a
+		// binary file.
+		if off < 1<<16 && strings.Contains(line, "\x00") {
+			return o
+		}
+		off += len(line) + 1
 		line = strings.TrimSuffix(line, "\r")
 		if strings.Contains(line, "\r") {
 			return o
@@ -576,7 +586,7 @@ func FuzzReadEdgeList(f *testing.F) {
 		"1 2\n2 3\n", "# c\r\n1\t2\r\n", "a b 1.5\nb c 2\n", "1 2 3 4 5\n", "\x1f\x8b\x08",
 		"18446744073709551615 0\n", "1\n", "1 1\n", "% x\n\n\n", "1 2 -0\n", "1 2 1e308\n",
 		"1 2\n2 x\n", "01 1\n1 a\n", "1 2\r3 4\n", "a #b\n", "u,v,w\n1,2,1\n2, 3 ,2\n", "u v\n1 2\n",
-		"\"a b\",c\n", "\"1\",\"2\"\n", "1 2\"\n", "a\"b c\n",
+		"\"a b\",c\n", "\"1\",\"2\"\n", "1 2\"\n", "a\"b c\n", "1 2\n3\x004\n", "\x93NUMPY\x01\x00",
 	} {
 		f.Add(s, false, false, false, uint8(0))
 		f.Add(s, true, true, true, uint8(1))
