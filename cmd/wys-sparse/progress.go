@@ -126,8 +126,12 @@ func (p *progress) Record(e pipeline.Event) {
 	case pipeline.Eval:
 		p.done()
 		pt := e.Point
-		fmt.Fprintf(p.w, "[%s] %s  epoch %.1f  loss %.4g  %s AUC %s  test AUC %s  Q1 %.3f\n",
-			e.Stage, counter(e), pt.Epoch, pt.Loss, selectionName(p.val), auc(pt.TrainAUC), auc(pt.TestAUC), first(pt.Q))
+		test := "  test AUC " + auc(pt.TestAUC)
+		if math.IsNaN(pt.TestAUC) {
+			test = "" // nothing held out: the whole graph is embedded
+		}
+		fmt.Fprintf(p.w, "[%s] %s  epoch %.1f  loss %.4g  %s AUC %s%s  Q1 %.3f\n",
+			e.Stage, counter(e), pt.Epoch, pt.Loss, selectionName(p.val), auc(pt.TrainAUC), test, first(pt.Q))
 	}
 }
 

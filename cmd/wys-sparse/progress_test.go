@@ -29,6 +29,13 @@ func TestProgressTerminal(t *testing.T) {
 	if got := b.String(); got != want {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
+	// With nothing held out the line names no test AUC.
+	b.Reset()
+	pt.TestAUC = math.NaN()
+	p.Record(pipeline.Event{Kind: pipeline.Eval, Stage: "train", Done: 60, Total: 100, Unit: "batches", Point: &pt, Elapsed: 12 * time.Second})
+	if got, want := b.String(), "[train] 60/100 batches  60%  5.0 batches/s  ETA 8s  epoch 1.0  loss 2  train AUC 0.9000  Q1 0.500\n"; got != want {
+		t.Errorf("without a test set: got\n%q\nwant\n%q", got, want)
+	}
 }
 
 // TestProgressPlain: off a terminal, one plain line per tenth of a stage,
