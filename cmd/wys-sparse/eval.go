@@ -80,7 +80,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.IntVar(&c.repeats, "repeats", 10, "-mat and -labels: random splits per training share")
 	fs.Uint64Var(&c.seed, "seed", 1, "-mat and -labels: seed of the random splits (a share's splits depend on the seed and the share only: -ratios 0.5 scores the 50% splits of the whole protocol); -graph: seed of the sampled rows; -mrr: of the candidates")
 	fs.Float64Var(&c.logregC, "logreg-c", 1, "-mat, -labels, -planetoid and -edge-ops: inverse regularisation strength `C` of the logistic regression (scikit-learn's C; 1, its default, is what the DeepWalk, node2vec and NetMF scoring scripts use)")
-	fs.IntVar(&c.workers, "workers", 0, "-mat, -labels, -planetoid and -graph goroutines (0: all cores); the result does not depend on it")
+	fs.IntVar(&c.workers, "workers", 0, "-mat, -labels, -planetoid, -graph and -mrr goroutines (0: all cores); the result does not depend on it")
 	fs.StringVar(&c.score, "score", "", "`SCORE` of a pair for link prediction: lr (L_u·R_v, [L | R] files), dot (Y_u·Y_v) or cosine (default: lr for [L | R], dot for a single table)")
 	fs.StringVar(&c.missing, "missing", "error", "`MODE` for nodes without a vector: error, or zero (score them as zero vectors)")
 	fs.StringVar(&c.rep, "report", "", "write the numbers as JSON to `FILE`")
@@ -132,6 +132,9 @@ func (c *evalFlags) check() error {
 		return usagef("nothing to evaluate: give -split DIR (link prediction), -planetoid PREFIX (node classification), -mat FILE or -labels FILE (multi-label classification) or -graph FILE (graph reconstruction)")
 	}
 	multi := c.mat != "" || c.labels != ""
+	if c.mat != "" && c.labels != "" {
+		return usagef("-mat and -labels each give the labels of one run of multi-label classification; give one of them")
+	}
 	var ignored string
 	c.fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
@@ -156,8 +159,8 @@ func (c *evalFlags) check() error {
 				ignored = "-seed is a setting of multi-label classification, graph reconstruction, -edge-ops and -mrr; give -mat FILE, -labels FILE, -graph FILE, -edge-ops OPS or -mrr K"
 			}
 		case "workers":
-			if !multi && c.graph == "" && c.planetoid == "" && ignored == "" {
-				ignored = "-workers is a setting of multi-label classification, -planetoid's logistic regression and graph reconstruction; give -mat FILE, -labels FILE, -planetoid PREFIX or -graph FILE"
+			if !multi && c.graph == "" && c.planetoid == "" && c.mrr == "" && ignored == "" {
+				ignored = "-workers is a setting of multi-label classification, -planetoid's logistic regression, graph reconstruction and -mrr; give -mat FILE, -labels FILE, -planetoid PREFIX, -graph FILE or -mrr K"
 			}
 		}
 	})
@@ -354,7 +357,7 @@ func parseMRR(s string) (int, error) {
 func (c *evalFlags) ranking(ctx context.Context, stdout io.Writer, l, r []float32, w int, s *pipeline.Split, res *linkResult) error {
 	k, _ := parseMRR(c.mrr)
 	t0 := time.Now()
-	rk, err := eval.Rank(ctx, l, r, w, s.N, s.Test, eval.RankConfig{Negatives: k, Seed: c.seed})
+	rk, err := eval.Rank(ctx, l, r, w, s.N, s.Test, eval.RankConfig{Negatives: k, Seed: c.seed, Workers: c.workers})
 	if err != nil {
 		return err
 	}
