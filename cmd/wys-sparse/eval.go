@@ -131,40 +131,10 @@ func (c *evalFlags) check() error {
 	if c.split == "" && c.planetoid == "" && c.mat == "" && c.labels == "" && c.graph == "" {
 		return usagef("nothing to evaluate: give -split DIR (link prediction), -planetoid PREFIX (node classification), -mat FILE or -labels FILE (multi-label classification) or -graph FILE (graph reconstruction)")
 	}
-	multi := c.mat != "" || c.labels != ""
 	if c.mat != "" && c.labels != "" {
 		return usagef("-mat and -labels each give the labels of one run of multi-label classification; give one of them")
 	}
-	var ignored string
-	c.fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "features", "logreg-c":
-			if !multi && c.edgeOps == "" && c.planetoid == "" && ignored == "" {
-				ignored = fmt.Sprintf("-%s is a setting of the logistic regressions of -mat, -labels, -planetoid and -edge-ops; give -mat FILE, -labels FILE, -planetoid PREFIX or -edge-ops OPS", f.Name)
-			}
-		case "ratios", "repeats":
-			if !multi && ignored == "" {
-				ignored = fmt.Sprintf("-%s is a setting of multi-label classification; give -mat FILE or -labels FILE", f.Name)
-			}
-		case "header":
-			if c.graph == "" && c.labels == "" && ignored == "" {
-				ignored = "-header is a setting of graph reconstruction and -labels; give -graph FILE or -labels FILE"
-			}
-		case "rows", "k":
-			if c.graph == "" && ignored == "" {
-				ignored = fmt.Sprintf("-%s is a setting of graph reconstruction; give -graph FILE", f.Name)
-			}
-		case "seed":
-			if !multi && c.graph == "" && c.edgeOps == "" && c.mrr == "" && ignored == "" {
-				ignored = "-seed is a setting of multi-label classification, graph reconstruction, -edge-ops and -mrr; give -mat FILE, -labels FILE, -graph FILE, -edge-ops OPS or -mrr K"
-			}
-		case "workers":
-			if !multi && c.graph == "" && c.planetoid == "" && c.mrr == "" && ignored == "" {
-				ignored = "-workers is a setting of multi-label classification, -planetoid's logistic regression, graph reconstruction and -mrr; give -mat FILE, -labels FILE, -planetoid PREFIX, -graph FILE or -mrr K"
-			}
-		}
-	})
-	if ignored != "" {
+	if ignored := c.ignoredFlag(); ignored != "" {
 		return usagef("%s", ignored)
 	}
 	if c.rows < 0 {
@@ -204,6 +174,42 @@ func (c *evalFlags) check() error {
 		return usagef("-missing %q: want %s", c.missing, want)
 	}
 	return checkOutputPath(c.rep)
+}
+
+// ignoredFlag returns the usage error for the first flag given that no
+// asked-for evaluation reads, or "".
+func (c *evalFlags) ignoredFlag() string {
+	multi := c.mat != "" || c.labels != ""
+	var ignored string
+	c.fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "features", "logreg-c":
+			if !multi && c.edgeOps == "" && c.planetoid == "" && ignored == "" {
+				ignored = fmt.Sprintf("-%s is a setting of the logistic regressions of -mat, -labels, -planetoid and -edge-ops; give -mat FILE, -labels FILE, -planetoid PREFIX or -edge-ops OPS", f.Name)
+			}
+		case "ratios", "repeats":
+			if !multi && ignored == "" {
+				ignored = fmt.Sprintf("-%s is a setting of multi-label classification; give -mat FILE or -labels FILE", f.Name)
+			}
+		case "header":
+			if c.graph == "" && c.labels == "" && ignored == "" {
+				ignored = "-header is a setting of graph reconstruction and -labels; give -graph FILE or -labels FILE"
+			}
+		case "rows", "k":
+			if c.graph == "" && ignored == "" {
+				ignored = fmt.Sprintf("-%s is a setting of graph reconstruction; give -graph FILE", f.Name)
+			}
+		case "seed":
+			if !multi && c.graph == "" && c.edgeOps == "" && c.mrr == "" && ignored == "" {
+				ignored = "-seed is a setting of multi-label classification, graph reconstruction, -edge-ops and -mrr; give -mat FILE, -labels FILE, -graph FILE, -edge-ops OPS or -mrr K"
+			}
+		case "workers":
+			if !multi && c.graph == "" && c.planetoid == "" && c.mrr == "" && ignored == "" {
+				ignored = "-workers is a setting of multi-label classification, -planetoid's logistic regression, graph reconstruction and -mrr; give -mat FILE, -labels FILE, -planetoid PREFIX, -graph FILE or -mrr K"
+			}
+		}
+	})
+	return ignored
 }
 
 func (c *evalFlags) run(ctx context.Context, stdout, stderr io.Writer) error {

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wys-project/wys/internal/atomicfile"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/baseline"
 	"github.com/wys-project/wys/pipeline/graphio"
@@ -671,6 +672,13 @@ func (c *config) checkOutputs() error {
 		if err != nil {
 			return outFormatErr("-out", c.out, "-format", err)
 		}
+		if named, err := graphio.FormatFromPath(c.out); err == nil && named != format && (named == graphio.FormatNPY || format == graphio.FormatNPY) {
+			ext := map[string]string{graphio.FormatNPY: ".npy", graphio.FormatTSV: ".tsv", graphio.FormatCSV: ".csv"}[format]
+			if ext == "" {
+				ext = ".txt"
+			}
+			return usagef("-format %s -out %s: eval, neighbors and numpy go by the name and would read it as %s; name the file %s", format, c.out, named, strings.TrimSuffix(c.out, filepath.Ext(c.out))+ext)
+		}
 		if format == graphio.FormatNPY && strings.EqualFold(filepath.Ext(c.out), ".gz") {
 			return usagef("-out %s: numpy.load cannot read a gzip-compressed .npy; drop the .gz, or write word2vec text (.txt.gz), TSV (.tsv.gz) or CSV (.csv.gz)", c.out)
 		}
@@ -680,7 +688,61 @@ func (c *config) checkOutputs() error {
 			return usagef("-q-plot %s: use a .png or .svg file name", c.qPlot)
 		}
 	}
+	return c.checkCollisions()
+}
+
+// checkCollisions refuses an output that is not a regular file (a device
+// such as /dev/stdout, a named pipe: atomicfile.Target) or that would
+// replace an input or another output, the embeddings' .ids.txt and
+// marker included.
+func (c *config) checkCollisions() error {
+	inputs := map[string]string{} // absolute path → flag
+	for _, in := range [][2]string{{"-graph", c.graph}, {"-labels", c.labels}, {"-label-split", c.labelSplit}} {
+		if in[1] != "" && in[1] != "-" {
+			inputs[absTarget(in[1])] = in[0]
+		}
+	}
+	outs := [][2]string{{"-q-out", c.qJSON}, {"-q-plot", c.qPlot}, {"-report", c.report}}
+	if c.out != "" {
+		outs = append(outs, [2]string{"-out", c.out}, [2]string{"-out's marker", graphio.MarkerPath(c.out)})
+		if f, _ := graphio.ResolveFormat(c.format, c.out); f == graphio.FormatNPY {
+			outs = append(outs, [2]string{"-out's ids", graphio.IDsPath(c.out)})
+		}
+	}
+	written := map[string]string{}
+	for _, o := range outs {
+		if o[1] == "" {
+			continue
+		}
+		if _, err := atomicfile.Target(o[1]); err != nil {
+			return usagef("%s: %v", o[0], err)
+		}
+		abs := absTarget(o[1])
+		if in, ok := inputs[abs]; ok {
+			return usagef("%s %s is the input %s: writing it would replace it; give the output another name", o[0], o[1], in)
+		}
+		if other, ok := written[abs]; ok {
+			return usagef("%s and %s would both write %s; give each output its own name", other, o[0], o[1])
+		}
+		written[abs] = o[0]
+	}
 	return nil
+}
+
+// absTarget returns the absolute path of the file that p names, through
+// symbolic links (p itself when it does not exist).
+func absTarget(p string) string {
+	if t, err := atomicfile.Target(p); err == nil {
+		p = t
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return abs
 }
 
 // outFormatErr turns FormatFromPath's refusal of the file name given to
@@ -729,6 +791,9 @@ func checkOutputPath(p string) error {
 	}
 	if st, err := os.Stat(p); err == nil && st.IsDir() {
 		return usagef("cannot write %s: it is a directory; give a file name inside it, e.g. %s", p, filepath.Join(p, "embeddings.txt"))
+	}
+	if _, err := atomicfile.Target(p); err != nil {
+		return usagef("%v", err)
 	}
 	dir := filepath.Dir(p)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {

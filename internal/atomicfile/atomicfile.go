@@ -1,20 +1,31 @@
 // Package atomicfile writes files so that a reader, or an interrupted
 // run, never sees a partial one: the content goes to a temporary file in
-// the same directory, is synced, and is renamed into place.
+// the same directory, is synced, and is renamed into place. A path that
+// is a symbolic link is written through (its target is replaced, the
+// link kept), and a path that is not a regular file (a device such as
+// /dev/stdout, a named pipe, a directory) is refused: renaming onto it
+// would replace it.
 package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Write writes a file through a temporary file in the same
 // directory, synced and renamed into place, so that an interrupted run
 // never leaves a partial file at path. fill writes the content.
 func Write(path string, fill func(w io.Writer) error) error {
+	path, err := Target(path)
+	if err != nil {
+		return err
+	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".partial-*")
 	if err != nil {
@@ -49,4 +60,70 @@ func Write(path string, fill func(w io.Writer) error) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// Target returns the file that Write(path) replaces: path itself, or
+// the file a symbolic link at path leads to (which need not exist yet).
+// It is an error for that file to exist and not be a regular file.
+func Target(path string) (string, error) {
+	// Stat follows every link, /proc's magic ones to pipes included.
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return "", fmt.Errorf("cannot write %s: it is a directory; give a file name inside it", path)
+	} else if err == nil && !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("cannot write %s: it is not a regular file (%s), and writing it would replace it; give the name of a file", path, kind(fi.Mode()))
+	}
+	for range 40 { // as many links as Linux follows
+		if system(path) {
+			return "", fmt.Errorf("cannot write %s: it is a system path (a process's stream or a device), and writing it would replace it; give the name of a file", path)
+		}
+		fi, err := os.Lstat(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return path, nil
+		case err != nil:
+			return "", fmt.Errorf("cannot write %s: %w", path, err)
+		case fi.Mode()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(path)
+			if err != nil {
+				return "", fmt.Errorf("cannot write %s: %w", path, err)
+			}
+			if !filepath.IsAbs(link) {
+				link = filepath.Join(filepath.Dir(path), link)
+			}
+			path = link
+		default:
+			return path, nil
+		}
+	}
+	return "", fmt.Errorf("cannot write %s: too many levels of symbolic links", path)
+}
+
+// system reports whether path lies under /dev or /proc, where
+// /dev/stdout and /proc/self/fd/1 lead to the process's own output: a
+// rename onto the file it is redirected to would replace that file while
+// the process still writes to the old one.
+func system(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	for _, dir := range []string{"/dev", "/proc"} {
+		if abs == dir || strings.HasPrefix(abs, dir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// kind names a non-regular file mode.
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
 }

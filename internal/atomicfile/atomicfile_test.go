@@ -36,3 +36,44 @@ func TestWrite(t *testing.T) {
 		t.Errorf("mode %v, want 0644", st.Mode().Perm())
 	}
 }
+
+// TestWriteThroughLinks: a symbolic link (here a relative link to a link)
+// is written through, the links kept and the final target replaced; a
+// dangling link creates its target; a directory is refused.
+func TestWriteThroughLinks(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "real")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(sub, "target.txt")
+	os.WriteFile(target, []byte("old"), 0o644)
+	if err := os.Symlink("real/target.txt", filepath.Join(dir, "mid")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	os.Symlink(filepath.Join(dir, "mid"), filepath.Join(dir, "link"))
+	os.Symlink("real/new.txt", filepath.Join(dir, "dangling"))
+	put := func(p, s string) error {
+		return Write(p, func(w io.Writer) error { _, err := io.WriteString(w, s); return err })
+	}
+	if err := put(filepath.Join(dir, "link"), "new"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new" {
+		t.Errorf("target holds %q, want the new content", b)
+	}
+	for _, l := range []string{"link", "mid"} {
+		if fi, err := os.Lstat(filepath.Join(dir, l)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a link: %v %v", l, fi, err)
+		}
+	}
+	if err := put(filepath.Join(dir, "dangling"), "x"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(sub, "new.txt")); string(b) != "x" {
+		t.Errorf("the dangling link's target holds %q", b)
+	}
+	if err := put(sub, "x"); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("directory: %v", err)
+	}
+}
