@@ -362,6 +362,9 @@ func parseMRR(s string) (int, error) {
 // ranking ranks the split's test edges (eval.Rank) by the score's tables.
 func (c *evalFlags) ranking(ctx context.Context, stdout io.Writer, l, r []float32, w int, s *pipeline.Split, res *linkResult) error {
 	k, _ := parseMRR(c.mrr)
+	if k >= s.N-1 {
+		return fmt.Errorf("-mrr %d: as many candidates as the split's %d other nodes, or more; give -mrr all to rank against each of them once, or fewer candidates", k, s.N-1)
+	}
 	t0 := time.Now()
 	rk, err := eval.Rank(ctx, l, r, w, s.N, s.Test, eval.RankConfig{Negatives: k, Seed: c.seed, Workers: c.workers})
 	if err != nil {
