@@ -35,7 +35,8 @@ type Prep struct {
 	// last line without its line end stay that file's).
 	Input string `json:"input"`
 	// Load says how to read them, as graphio.ReadEdgeList does (Header
-	// skips each file's first line). One check is the loader's alone: a
+	// skips each file's first line that is not blank or a comment, which
+	// must start in the file's first range). One check is the loader's alone: a
 	// first line that looks like column names, its ids not integers
 	// while all others are, is an error there and an edge here.
 	Load graphio.LoadOptions `json:"load"`
@@ -219,6 +220,7 @@ func readRange(ctx context.Context, r Range, opt graphio.LoadOptions, fn func(of
 		}
 		first, in = r.Start-1+skipped, io.MultiReader(strings.NewReader("\n"), br)
 	}
+	header := r.Start == 0 && opt.Header
 	err = graphio.ReadLines(ctx, in, r.File, func(ln int, off int64, text []byte) error {
 		if r.Start > 0 {
 			if ln == 1 {
@@ -229,8 +231,9 @@ func readRange(ctx context.Context, r Range, opt graphio.LoadOptions, fn func(of
 		if off >= r.End {
 			return errRangeEnd
 		}
-		if r.Start == 0 && ln == 1 && opt.Header {
-			return nil // column names (only a file's first range has its line 1)
+		if header && !graphio.IsCommentLine(ln, text) {
+			header = false
+			return nil // column names: the first line that is not blank or a comment, in a file's first range
 		}
 		e, err := graphio.ParseEdgeLine(r.File, ln, text, opt)
 		if err == nil && e.Edge {
@@ -239,6 +242,9 @@ func readRange(ctx context.Context, r Range, opt graphio.LoadOptions, fn func(of
 		return err
 	})
 	if errors.Is(err, errRangeEnd) {
+		if header {
+			return &pipeline.ParseError{File: r.File, Err: fmt.Errorf("%w: the line of column names (-header: the first line that is not blank or a comment) does not start in the file's first %d bytes, the first range; remove the comments before it or read larger ranges", pipeline.ErrFormat, r.End)}
+		}
 		return nil
 	}
 	var pe *pipeline.ParseError

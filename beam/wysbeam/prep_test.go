@@ -127,6 +127,12 @@ func TestPrepEqualsLoader(t *testing.T) {
 	csv := filepath.Join(dir, "edges.csv")
 	writeText(t, csv, "source,target,weight\r\n1,2,0.5\r\n2, 3 ,1\r\n3,1,2\r\n4,1,1\r\n")
 	checkPrep(t, Prep{Input: csv, Load: graphio.LoadOptions{Weighted: true, Header: true}, Dir: filepath.Join(dir, "d"), Shards: 2, RangeBytes: 6}, csv)
+
+	// Column names after a comment: Header skips the first line that is
+	// not one, as the loader does.
+	commented := filepath.Join(dir, "commented.csv")
+	writeText(t, commented, "# by a tool\n\nsource,target\n1,2\n2,3\n3,1\n4,1\n")
+	checkPrep(t, Prep{Input: commented, Load: graphio.LoadOptions{Header: true}, Dir: filepath.Join(dir, "e"), Shards: 2, RangeBytes: 16}, commented)
 }
 
 // TestPrepSharedFile reads ca-HepTh's SNAP edge list, decompressed and

@@ -69,7 +69,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.StringVar(&c.mrr, "mrr", "", "-split: also rank each test edge's tail against `K` random nodes and its head against K others (all: every node), unfiltered as PyTorch-BigGraph does: MRR, Hits@1/10/50 and mean rank")
 	fs.BoolVar(&c.directed, "directed", false, "the split's pairs are arcs (as wys-sparse -split -directed); -graph: its edges are arcs (default: each edge both ways)")
 	fs.StringVar(&c.graph, "graph", "", "graph reconstruction: rank every other node for each node of the edge list or .mat `FILE` (as wys-sparse -graph reads it) and score how its arcs come first: MAP and precision@k")
-	fs.BoolVar(&c.header, "header", false, "-graph and -labels: skip the first line of FILE (column names)")
+	fs.BoolVar(&c.header, "header", false, "-graph and -labels: skip the first line of FILE that is not blank or a comment (column names)")
 	fs.IntVar(&c.rows, "rows", 0, "-graph: nodes whose rankings are scored (0: every node up to 10,000 nodes, a sample of 2,048 above; the sample is drawn with -seed)")
 	fs.StringVar(&c.precisionK, "k", "10,100,1000,10000", "-graph: the k of precision@k (the share of arcs among the k best-scored pairs of all ranked rows), comma-separated")
 	fs.StringVar(&c.planetoid, "planetoid", "", "node classification on `PREFIX`.edges.tsv, PREFIX.labels.tsv and PREFIX.split.tsv (plain or .gz): the paper's smooth-kNN rule, and a one-vs-rest logistic regression on the features (-features) of the train nodes")

@@ -73,7 +73,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&c.keepLoops, "keep-self-loops", false, "keep u-u edges of -graph (default: dropped and counted)")
 	fs.BoolVar(&c.lcc, "lcc", false, "keep only the largest (weakly) connected component of -graph, as the paper does")
 	fs.StringVar(&c.ids, "ids", "auto", "node ids of -graph: auto, int or token")
-	fs.BoolVar(&c.header, "header", false, "skip the first line of -graph (column names, as in a CSV file)")
+	fs.BoolVar(&c.header, "header", false, "skip the first line of -graph that is not blank or a comment (column names, as in a CSV file)")
 	fs.Float64Var(&c.testFraction, "test-fraction", 0, "with -graph: fraction of edges held out to evaluate link prediction, e.g. 0.5 (0: embed the whole graph, as every peer does; the demo holds out 0.5)")
 	fs.Float64Var(&c.valFraction, "val-fraction", 0, "share of the held-out test edges (and as many of the test non-edges) that select the model instead of the train AUC, e.g. 0.1; the test AUC is then measured on the others (0: select on the train AUC, as the paper does)")
 	fs.StringVar(&c.trainer, "trainer", "sparse", "sparse (minibatch, scales to millions of nodes) or dense (exact paper reference, O(N²) memory)")

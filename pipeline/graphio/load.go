@@ -54,8 +54,9 @@ type LoadOptions struct {
 	KeepSelfLoops bool
 	// IDs selects how ids are read; 0 means IDAuto.
 	IDs IDMode
-	// Header skips the first line of the input: column names, as a CSV
-	// file written by pandas or a spreadsheet has. Without it, under
+	// Header skips the first line of the input that is not blank or a
+	// comment: column names, as a CSV file written by pandas or a
+	// spreadsheet has (after comments, as some tools write them). Without it, under
 	// IDAuto, a first edge line whose ids are not integers while every
 	// other line's are is an error that suggests this option.
 	Header bool `json:"header,omitempty"`
@@ -73,7 +74,7 @@ func (o LoadOptions) Validate() error {
 type LoadReport struct {
 	File  string `json:"file"`
 	Lines int    `json:"lines"` // lines read, comments and blank lines included
-	// Header holds the first line when LoadOptions.Header skipped it.
+	// Header holds the line LoadOptions.Header skipped.
 	Header   string `json:"header,omitempty"`
 	Comments int    `json:"comments"` // lines whose first field starts with '#' or '%'
 	Blank    int    `json:"blank"`
@@ -354,8 +355,9 @@ type edgeParser struct {
 	opt  LoadOptions
 	rep  *LoadReport
 
-	decided bool // id mode fixed
-	numeric bool
+	decided    bool // id mode fixed
+	headerSeen bool // LoadOptions.Header: the line of column names was skipped
+	numeric    bool
 	// tokenLines counts the edge lines (under IDAuto) with an id that is
 	// no integer in any spelling; firstToken (0: none) is the line of
 	// the first of them, as written, when it is the first edge line.
@@ -477,7 +479,8 @@ func fields(line []byte, out *[3][]byte) int {
 
 func (p *edgeParser) line(ln int, line []byte) error {
 	p.rep.Lines = ln
-	if ln == 1 && p.opt.Header {
+	if p.opt.Header && !p.headerSeen && !IsCommentLine(ln, line) {
+		p.headerSeen = true
 		p.rep.Header = string(bytes.TrimSpace(dropBOM(ln, line)))
 		return nil
 	}
@@ -606,6 +609,15 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 		return e, formatErr(name, ln, "node id %q is not an integer: ids must be non-negative integers below 2^64 (or read ids as tokens)%s", bad, headerHint(ln))
 	}
 	return e, nil
+}
+
+// IsCommentLine reports whether line ln (1-based) of an edge list is blank
+// or a comment (its first field starts with '#' or '%'), as ReadEdgeList
+// and ParseEdgeLine read it. LoadOptions.Header skips the first line that
+// is not.
+func IsCommentLine(ln int, line []byte) bool {
+	var f [3][]byte
+	return fields(dropBOM(ln, line), &f) == 0 || f[0][0] == '#' || f[0][0] == '%'
 }
 
 // dropBOM returns line ln without a UTF-8 byte-order mark (as some

@@ -278,7 +278,7 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 		return err == nil && (opt.IDs != IDAuto || strconv.FormatUint(v, 10) == s)
 	}
 	tokenLines, firstToken := 0, -1 // IDAuto: edge lines whose ids are not both integers
-	off := 0
+	off, headerSeen := 0, false
 	for i, line := range lines {
 		o.lines++
 		// A NUL byte in a line that starts in the first 64 KiB marks a
@@ -291,11 +291,15 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 		if strings.Contains(line, "\r") {
 			return o
 		}
-		if i == 0 && opt.Header {
-			o.header = strings.TrimSpace(strings.TrimPrefix(line, "\ufeff"))
-			continue
+		if i == 0 {
+			line = strings.TrimPrefix(line, "\ufeff")
 		}
 		f := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == '\v' || r == '\f' || r == ',' })
+		if opt.Header && !headerSeen && len(f) > 0 && f[0][0] != '#' && f[0][0] != '%' {
+			headerSeen = true // the first line that is not blank or a comment
+			o.header = strings.TrimSpace(line)
+			continue
+		}
 		if len(f) == 0 {
 			o.blank++
 			continue

@@ -35,7 +35,7 @@ type NodeLabels struct {
 // Nodes and labels are numbered as an edge list numbers its nodes
 // (pipeline.SortedIDs), so the numbering, and whatever is drawn from it
 // with a seed, does not depend on the order of the lines. header skips
-// the first line. Errors name the file and line and wrap
+// the first line that is not blank or a comment (column names). Errors name the file and line and wrap
 // pipeline.ErrFormat.
 func ReadMultiLabels(ctx context.Context, r io.Reader, name string, header bool) (*NodeLabels, error) {
 	in, err := openText(r, name)
@@ -43,6 +43,7 @@ func ReadMultiLabels(ctx context.Context, r io.Reader, name string, header bool)
 		return nil, err
 	}
 	defer in.Close()
+	skipHeader := header
 	type pair struct{ node, label string }
 	var (
 		pairs        []pair
@@ -54,7 +55,11 @@ func ReadMultiLabels(ctx context.Context, r io.Reader, name string, header bool)
 	err = in.lines(ctx, func(line int, text []byte) error {
 		text = dropBOM(line, text)
 		f := splitFields(text)
-		if len(f) == 0 || f[0][0] == '#' || f[0][0] == '%' || header && line == 1 {
+		if len(f) == 0 || f[0][0] == '#' || f[0][0] == '%' {
+			return nil
+		}
+		if header {
+			header = false // the first line that is not a comment
 			return nil
 		}
 		if len(f) < 2 {
@@ -77,7 +82,7 @@ func ReadMultiLabels(ctx context.Context, r io.Reader, name string, header bool)
 	if len(pairs) == 0 {
 		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: no label lines found (expected lines like \"node label\")", pipeline.ErrFormat)}
 	}
-	if !header && !firstNumeric && !textAfter && lines > 1 {
+	if !skipHeader && !firstNumeric && !textAfter && lines > 1 {
 		return nil, formatErr(name, firstLine, "node %q is not an integer while every later node is: if line %d holds column names, skip it (-header)", pairs[0].node, firstLine)
 	}
 	nodes := make([]string, 0, len(pairs))

@@ -42,7 +42,7 @@ func TestReadMultiLabels(t *testing.T) {
 	if got := nl.Labels.Labelled(); !slices.Equal(got, []int{0, 1, 2}) {
 		t.Errorf("labelled rows %v", got)
 	}
-	hdr, err := ReadMultiLabels(ctx, strings.NewReader("node,group\n1,5\n2,5\n"), "h.csv", true)
+	hdr, err := ReadMultiLabels(ctx, strings.NewReader("# written by a tool\n\nnode,group\n1,5\n2,5\n"), "h.csv", true)
 	if err != nil || hdr.IDs.Len() != 2 || hdr.Labels.Count != 1 {
 		t.Fatalf("with header: %v %+v", err, hdr)
 	}
