@@ -48,6 +48,7 @@ type evalFlags struct {
 	edgeOps, mrr string
 	// Graph reconstruction.
 	graph, precisionK   string
+	ids                 string
 	rows                int
 	score, missing, rep string
 	quiet               bool
@@ -69,6 +70,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.StringVar(&c.mrr, "mrr", "", "-split: also rank each test edge's tail against `K` random nodes and its head against K others (all: every node), unfiltered as PyTorch-BigGraph does: MRR, Hits@1/10/50 and mean rank")
 	fs.BoolVar(&c.directed, "directed", false, "the split's pairs are arcs (as wys-sparse -split -directed); -graph: its edges are arcs (default: each edge both ways)")
 	fs.StringVar(&c.graph, "graph", "", "graph reconstruction: rank every other node for each node of the edge list or .mat `FILE` (as wys-sparse -graph reads it) and score how its arcs come first: MAP and precision@k")
+	fs.StringVar(&c.ids, "ids", "auto", "-graph: node ids of FILE: auto, int or token (as wys-sparse -graph reads them)")
 	fs.BoolVar(&c.header, "header", false, "-graph and -labels: skip the first line of FILE that is not blank or a comment (column names)")
 	fs.IntVar(&c.rows, "rows", 0, "-graph: nodes whose rankings are scored (0: every node up to 10,000 nodes, a sample of 2,048 above; the sample is drawn with -seed)")
 	fs.StringVar(&c.precisionK, "k", "10,100,1000,10000", "-graph: the k of precision@k (the share of arcs among the k best-scored pairs of all ranked rows), comma-separated")
@@ -170,6 +172,9 @@ func (c *evalFlags) check() error {
 	if ok, want := oneOf(c.score, scoreLR, scoreDot, scoreCosine); !ok && c.score != "" {
 		return usagef("-score %q: want %s", c.score, want)
 	}
+	if _, ok := idModes[c.ids]; !ok {
+		return usagef("-ids %q: want auto, int or token", c.ids)
+	}
 	if ok, want := oneOf(c.missing, "error", "zero"); !ok {
 		return usagef("-missing %q: want %s", c.missing, want)
 	}
@@ -195,7 +200,7 @@ func (c *evalFlags) ignoredFlag() string {
 			if c.graph == "" && c.labels == "" && ignored == "" {
 				ignored = "-header is a setting of graph reconstruction and -labels; give -graph FILE or -labels FILE"
 			}
-		case "rows", "k":
+		case "rows", "k", "ids":
 			if c.graph == "" && ignored == "" {
 				ignored = fmt.Sprintf("-%s is a setting of graph reconstruction; give -graph FILE", f.Name)
 			}
@@ -645,7 +650,7 @@ func parseK(s string) ([]int, error) {
 // node by the chosen score and reports how the node's arcs come first
 // (eval.Reconstruction).
 func (c *evalFlags) reconstruction(ctx context.Context, stdout io.Writer, emb *graphio.Embeddings, rep *evalReport) error {
-	g, _, err := graphio.LoadGraph(ctx, c.graph, graphio.LoadOptions{Directed: c.directed, Header: c.header})
+	g, _, err := graphio.LoadGraph(ctx, c.graph, graphio.LoadOptions{Directed: c.directed, Header: c.header, IDs: idModes[c.ids]})
 	if err != nil {
 		return err
 	}

@@ -150,6 +150,8 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-header-without-graph", []string{"eval", "-emb", gensim, "-split", split, "-header"}},
 		{"eval-mat-and-labels", []string{"eval", "-emb", gensim, "-mat", "x.mat", "-labels", labels}},
 		{"eval-mrr-above-nodes", []string{"eval", "-emb", gensim, "-split", split, "-mrr", "59"}},
+		{"eval-bad-ids", []string{"eval", "-emb", gensim, "-graph", edges, "-ids", "name"}},
+		{"eval-ids-without-graph", []string{"eval", "-emb", gensim, "-split", split, "-ids", "token"}},
 		{"eval-bad-mrr", []string{"eval", "-emb", gensim, "-split", split, "-mrr", "0"}},
 		{"eval-mrr-without-split", []string{"eval", "-emb", gensim, "-graph", edges, "-mrr", "all"}},
 		{"eval-edge-ops-without-split", []string{"eval", "-emb", gensim, "-graph", edges, "-edge-ops", "all"}},
