@@ -160,6 +160,9 @@ func (c *evalFlags) check() error {
 	if c.repeats < 1 {
 		return usagef("-repeats %d: want at least 1", c.repeats)
 	}
+	if c.workers < 0 {
+		return usagef("-workers %d: want 0 (all cores) or more", c.workers)
+	}
 	if !(c.logregC > 0) || math.IsInf(c.logregC, 1) {
 		return usagef("-logreg-c %v: want a positive, finite C", c.logregC)
 	}
@@ -195,6 +198,10 @@ func (c *evalFlags) ignoredFlag() string {
 		case "ratios", "repeats":
 			if !multi && ignored == "" {
 				ignored = fmt.Sprintf("-%s is a setting of multi-label classification; give -mat FILE or -labels FILE", f.Name)
+			}
+		case "score":
+			if c.split == "" && c.graph == "" && c.planetoid == "" && ignored == "" {
+				ignored = "-score is the pair score of link prediction, graph reconstruction and -planetoid's kNN rule; multi-label classification reads the features (-features)"
 			}
 		case "header":
 			if c.graph == "" && c.labels == "" && ignored == "" {

@@ -531,6 +531,27 @@ func unusedFlags(c *config, set map[string]bool) error {
 			}
 		}
 	}
+	return dependentFlags(c, set)
+}
+
+// dependentFlags refuses a flag given without the flag it qualifies,
+// and two flags that set the same thing.
+func dependentFlags(c *config, set map[string]bool) error {
+	switch {
+	case set["tol"] && !c.Sparse.Converge:
+		return usagef("-tol is the tolerance of -converge; add -converge, or drop -tol")
+	case set["checkpoint-every"] && c.checkpoint == "":
+		return usagef("-checkpoint-every sets how often -checkpoint DIR saves; add -checkpoint DIR, or drop -checkpoint-every")
+	case set["format"] && c.out == "":
+		return usagef("-format is the format of -out; add -out FILE, or drop -format")
+	case set["warm-start"] && set["start"]:
+		return usagef("-warm-start and -start both choose the start of L and R; give -start alone")
+	}
+	for _, f := range []string{"qlr", "beta"} {
+		if set[f] && c.fixedQ != "" {
+			return usagef("-%s acts on the learned Q, and -fixed-q %s fixes Q; drop one of them", f, c.fixedQ)
+		}
+	}
 	return nil
 }
 

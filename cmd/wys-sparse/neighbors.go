@@ -75,6 +75,9 @@ func (c *neighborsFlags) check() error {
 	if c.k < 1 {
 		return usagef("-k %d: want at least 1", c.k)
 	}
+	if c.workers < 0 {
+		return usagef("-workers %d: want 0 (all cores) or more", c.workers)
+	}
 	if ok, want := oneOf(c.by, byOut, byIn, scoreDot, scoreCosine); !ok && c.by != "" {
 		return usagef("-by %q: want %s", c.by, want)
 	}

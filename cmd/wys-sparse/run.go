@@ -400,11 +400,15 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	}
 	fmt.Fprintln(stdout)
 	if res.Q != nil {
+		how := "learned"
+		if c.fixedQ != "" {
+			how = "fixed (-fixed-q " + c.fixedQ + ")"
+		}
 		if len(res.Q) > obj.C {
 			extra := strings.Join(obj.ContextNames()[obj.C:], ", ")
-			fmt.Fprintf(stdout, "learned context distribution Q (k = 1..%d, then %s):\n  %s\n", obj.C, extra, formatQ(res.Q))
+			fmt.Fprintf(stdout, "%s context distribution Q (k = 1..%d, then %s):\n  %s\n", how, obj.C, extra, formatQ(res.Q))
 		} else {
-			fmt.Fprintf(stdout, "learned context distribution Q (k = 1..%d):\n  %s\n", len(res.Q), formatQ(res.Q))
+			fmt.Fprintf(stdout, "%s context distribution Q (k = 1..%d):\n  %s\n", how, len(res.Q), formatQ(res.Q))
 		}
 	}
 	if !math.IsNaN(res.TestAUC) {
