@@ -343,6 +343,8 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 	fmt.Fprintf(stdout, "link prediction ROC-AUC (score %s = %s): test %.4f, train %.4f\n", c.score, scoreNames[c.score], test, train)
 	if !math.IsNaN(directed) {
 		fmt.Fprintf(stdout, "  against reversed arcs and random non-edges: %.4f\n", directed)
+	} else if c.directed {
+		fmt.Fprintf(stdout, "note: %s has no test.directed.neg.txt.npy (reversed test arcs): the test AUC is against its random non-edges only\n", c.split)
 	}
 	res.rankMetrics.print(stdout, len(s.TestNeg))
 	if c.mrr != "" {
@@ -679,14 +681,19 @@ func (c *evalFlags) reconstruction(ctx context.Context, stdout io.Writer, emb *g
 	}
 	fmt.Fprintf(stdout, "graph reconstruction of %s (score %s = %s, %s ranked, %d with arcs, %.1fs): MAP %.4f\n",
 		c.graph, c.score, scoreNames[c.score], sample, res.RowsWithArcs, time.Since(t0).Seconds(), res.MAP)
-	var kk, pk []string
+	var kk, pk, over []string
 	for _, k := range ks {
 		if p, ok := res.PrecisionAtK[strconv.Itoa(k)]; ok {
 			kk, pk = append(kk, strconv.Itoa(k)), append(pk, fmt.Sprintf("%.4f", p))
+		} else {
+			over = append(over, strconv.Itoa(k))
 		}
 	}
 	if len(kk) > 0 {
 		fmt.Fprintf(stdout, "precision@%s (share of arcs among the k best of %d ranked pairs): %s\n", strings.Join(kk, "/"), res.Pairs, strings.Join(pk, " / "))
+	}
+	if len(over) > 0 {
+		fmt.Fprintf(stdout, "note: no precision@%s: more than the %d pairs ranked (rank more rows with -rows)\n", strings.Join(over, "/"), res.Pairs)
 	}
 	return nil
 }

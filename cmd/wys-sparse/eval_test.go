@@ -686,3 +686,20 @@ func TestEvalLabelsMatchesMat(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalNotes: what eval cannot score is said, not dropped silently: a
+// directed split without reversed test arcs, and a precision@k beyond the
+// pairs ranked.
+func TestEvalNotes(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "evalcheck")
+	emb := filepath.Join(dir, "gensim.txt")
+	code, stdout, stderr := runCLI(t, "eval", "-emb", emb, "-split", filepath.Join(dir, "split"), "-directed")
+	if code != 0 || !strings.Contains(stdout, "has no test.directed.neg.txt.npy (reversed test arcs): the test AUC is against its random non-edges only") {
+		t.Errorf("directed split: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runCLI(t, "eval", "-emb", emb, "-graph", filepath.Join(dir, "train.edges.txt"), "-k", "10,5000")
+	if code != 0 || !strings.Contains(stdout, "note: no precision@5000: more than the 3540 pairs ranked") {
+		t.Errorf("large k: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
