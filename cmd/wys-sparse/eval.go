@@ -635,8 +635,9 @@ func (c *evalFlags) multiLabel(ctx context.Context, stdout io.Writer, emb *graph
 		return err
 	}
 	rep.MultiLabel = res
-	fmt.Fprintf(stdout, "multi-label classification of %s: %d labelled nodes, %d labels, %d features, %d splits per share, logistic regression C = %g (%.1fs):\n%s",
-		what, res.Nodes, res.Labels, f, c.repeats, res.C, time.Since(t0).Seconds(), res.Table())
+	fmt.Fprintf(stdout, "multi-label classification of %s: %s, %s, %s, %s per share, logistic regression C = %g (%.1fs):\n%s",
+		what, count(res.Nodes, "labelled node", "labelled nodes"), count(res.Labels, "label", "labels"), count(f, "feature", "features"),
+		count(c.repeats, "split", "splits"), res.C, time.Since(t0).Seconds(), res.Table())
 	return nil
 }
 

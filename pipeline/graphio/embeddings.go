@@ -437,7 +437,7 @@ func readIDLines(ctx context.Context, r io.Reader, name string, n int) (*pipelin
 	}
 	ids, err := pipeline.NewIndexedIDs(names)
 	if err != nil {
-		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: %v (rows are lines − 1): each id once", pipeline.ErrFormat, err)}
+		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: %s (rows are lines − 1): each id once", pipeline.ErrFormat, strings.TrimPrefix(err.Error(), "pipeline: "))}
 	}
 	return ids, nil
 }

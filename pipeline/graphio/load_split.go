@@ -233,7 +233,7 @@ func ReadIndexTSV(ctx context.Context, r io.Reader, name string) (*pipeline.Node
 	}
 	ids, err := pipeline.NewIndexedIDs(names)
 	if err != nil {
-		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: %v", pipeline.ErrFormat, err)}
+		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: %s", pipeline.ErrFormat, strings.TrimPrefix(err.Error(), "pipeline: "))}
 	}
 	return ids, nil
 }

@@ -43,7 +43,7 @@ type Config struct {
 	// Patience stops training when this many steps have passed since the
 	// best train AUC, as the authors' code does with 100; 0 means never
 	// stop early.
-	Patience int
+	Patience int `json:"patience"`
 }
 
 // Resolve returns c with every zero field replaced by its default: the
