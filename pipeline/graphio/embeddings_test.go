@@ -170,7 +170,7 @@ func TestEmbeddingsFileErrors(t *testing.T) {
 	cases := []struct{ file, want string }{
 		{"short.npy", "short.npy: malformed input: the payload ends in row 3 of 4: the file is truncated"},
 		{"fewids.npy", "fewids.ids.txt: malformed input: 2 ids for the 4 rows of the .npy beside it"},
-		{"dupids.npy", "dupids.ids.txt: malformed input: pipeline: node id \"2\" is given rows 1 and 3 (rows are lines − 1): each id once"},
+		{"dupids.npy", "dupids.ids.txt: malformed input: node id \"2\" is given rows 1 and 3 (rows are lines − 1): each id once"},
 		{"stale.npy", "stale.npy.wys.json: malformed input: says 5 x 4 but"},
 		{"ints.npy", "dtype \"<i4\", want float32 or float64 embeddings"},
 	}
