@@ -51,6 +51,7 @@ type config struct {
 	out, format          string
 	qJSON, qPlot, report string
 	labels, labelSplit   string
+	saveSplit            string
 	progress             string
 	quiet                bool
 	version              bool
@@ -124,6 +125,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.qJSON, "q-out", "", "write the learned Q and q as JSON to `FILE`")
 	fs.StringVar(&c.qPlot, "q-plot", "", "draw the learned Q (log scale, like the paper's Figure 2a) to `FILE`.png or .svg")
 	fs.StringVar(&c.report, "report", "", "write a JSON report (inputs with sha256, settings, curves, metrics, timings, memory) to `FILE`")
+	fs.StringVar(&c.saveSplit, "save-split", "", "with -test-fraction: write the split (train and test edges, their non-edges, the node ids) to `DIR` in the layout -split and eval -split read, so that other tools' embeddings of the same training graph are scored on the same pairs")
 	fs.StringVar(&c.labels, "labels", "", "node classes (`FILE`: node<TAB>class) for node classification")
 	fs.StringVar(&c.labelSplit, "label-split", "", "Planetoid-style split (`FILE`: node<TAB>train|val|test) for -labels")
 	fs.StringVar(&c.checkpoint, "checkpoint", "", "sparse: save the training state (L, R, q, optimiser) to `DIR` periodically and at the end")
@@ -638,6 +640,8 @@ func (c *config) checkFlags() error {
 		return usagef("-fixed-q %q: want deepwalk or glove", c.fixedQ)
 	case c.fixedQ != "" && c.trainer == "dense":
 		return usagef("-fixed-q is available with the sparse trainer only")
+	case c.saveSplit != "" && c.testFraction == 0:
+		return usagef("-save-split writes the edges -test-fraction holds out; add -test-fraction (a -split directory is already one)")
 	case c.labelSplit != "" && c.labels == "":
 		return usagef("-label-split needs -labels")
 	case c.labels != "" && c.labelSplit == "":

@@ -111,6 +111,14 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 		return err
 	}
 	rep.Stages = append(rep.Stages, stage{"load", time.Since(started).Seconds()})
+	if c.saveSplit != "" {
+		// The pairs the run scores: with -val-fraction the test pairs
+		// are those left after the validation pairs.
+		if err := graphio.WriteSplitDir(ctx, c.saveSplit, in.split); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote the split to %s (score any embedding of the graph on it with wys-sparse eval -split %s%s)\n", c.saveSplit, c.saveSplit, map[bool]string{true: " -directed"}[in.split.Directed])
+	}
 	t1 := time.Now()
 	res, err := c.train(ctx, in, prog, rep)
 	prog.done()

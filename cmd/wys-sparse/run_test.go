@@ -135,6 +135,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"plot-extension", []string{"-graph", good, "-q-plot", filepath.Join(tmp, "q.jpg")}},
 		{"out-format-name", []string{"-graph", good, "-out", filepath.Join(tmp, "emb.parquet")}},
 		{"out-binary-word2vec", []string{"-graph", good, "-out", filepath.Join(tmp, "emb.bin")}},
+		{"save-split-without-test", []string{"-graph", good, "-save-split", filepath.Join(tmp, "s")}},
 		{"tol-without-converge", []string{"-graph", good, "-tol", "0.01"}},
 		{"checkpoint-every-alone", []string{"-graph", good, "-checkpoint-every", "1s"}},
 		{"format-without-out", []string{"-graph", good, "-format", "npy"}},
@@ -1058,5 +1059,52 @@ func TestExtraColumnNote(t *testing.T) {
 	code, stdout, stderr = runCLI(t, "-graph", path, "-weighted", "-dim", "4", "-epochs", "1", "-progress", "none")
 	if code != 0 || strings.Contains(stdout, "third column") {
 		t.Errorf("weighted: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestSaveSplit: -save-split writes the pairs the run scores, so that
+// eval -split on the written embeddings gives the test AUC training
+// reported, undirected and directed, with validation pairs held out.
+func TestSaveSplit(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	var b strings.Builder
+	for v := range 60 {
+		fmt.Fprintf(&b, "%d %d\n%d %d\n", v, (v+1)%60, v, (v+7)%60)
+	}
+	graph := filepath.Join(tmp, "g.txt")
+	if err := os.WriteFile(graph, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, extra := range [][]string{nil, {"-directed", "-val-fraction", "0.2"}} {
+		dir, emb, rep := filepath.Join(tmp, fmt.Sprint("split", i)), filepath.Join(tmp, fmt.Sprint("e", i, ".npy")), filepath.Join(tmp, fmt.Sprint("r", i, ".json"))
+		args := append([]string{"-graph", graph, "-test-fraction", "0.4", "-dim", "4", "-epochs", "3", "-progress", "none",
+			"-save-split", dir, "-out", emb, "-report", rep}, extra...)
+		code, stdout, stderr := runCLI(t, args...)
+		if code != 0 || !strings.Contains(stdout, "wrote the split to "+dir) {
+			t.Fatalf("%v: exit %d\n%s%s", extra, code, stdout, stderr)
+		}
+		var trained struct {
+			Result struct {
+				TestAUC float64 `json:"test_auc"`
+			}
+		}
+		readJSON(t, rep, &trained)
+		evalArgs := []string{"eval", "-emb", emb, "-split", dir, "-report", rep}
+		if len(extra) > 0 {
+			evalArgs = append(evalArgs, "-directed")
+		}
+		if code, _, stderr := runCLI(t, evalArgs...); code != 0 {
+			t.Fatal(stderr)
+		}
+		var scored struct {
+			LinkPrediction struct {
+				TestAUC float64 `json:"test_auc"`
+			} `json:"link_prediction"`
+		}
+		readJSON(t, rep, &scored)
+		if got, want := scored.LinkPrediction.TestAUC, trained.Result.TestAUC; got != want || want == 0 {
+			t.Errorf("%v: eval on the saved split gives test AUC %v, training reported %v", extra, got, want)
+		}
 	}
 }
