@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -473,16 +474,38 @@ func settingsDiff(savedLines, nowLines []string) string {
 		saved[k] = v
 	}
 	var diffs []string
+	now := map[string]bool{}
 	for _, l := range nowLines {
 		k, v, _ := strings.Cut(l, "=")
-		if old, ok := saved[k]; ok && old != v {
-			diffs = append(diffs, fmt.Sprintf("%s %s (checkpoint: %s)", k, v, old))
+		now[k] = true
+		if old, ok := saved[k]; !ok || old != v {
+			diffs = append(diffs, fmt.Sprintf("%s %s (checkpoint: %s)", k, showSetting(k, v), showSetting(k, old)))
 		}
 	}
+	// A setting left at its zero value is not recorded (omitempty).
+	for k, old := range saved {
+		if !now[k] {
+			diffs = append(diffs, fmt.Sprintf("%s %s (checkpoint: %s)", k, showSetting(k, ""), showSetting(k, old)))
+		}
+	}
+	slices.Sort(diffs)
 	if len(diffs) == 0 {
 		return "the same settings and graph size, so the graph's arcs or the evaluation pairs differ"
 	}
 	return "settings that differ: " + strings.Join(diffs, ", ")
+}
+
+// showSetting shows a setting's JSON value v in a difference: "not set"
+// for a setting that is absent (left at zero), a duration in nanoseconds
+// (a key ending in _ns) as a duration.
+func showSetting(k, v string) string {
+	if v == "" {
+		return "not set"
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && strings.HasSuffix(k, "_ns") {
+		return time.Duration(n).String()
+	}
+	return v
 }
 
 // CheckpointPath returns the checkpoint file inside directory dir.

@@ -296,6 +296,14 @@ func TestResumeBitForBit(t *testing.T) {
 	if want := "settings that differ: negatives 2 (checkpoint: 1), seed 6 (checkpoint: 5)"; !errors.Is(err, train.ErrCheckpoint) || !strings.Contains(err.Error(), want) {
 		t.Errorf("foreign checkpoint: %v; want an error naming %q", err, want)
 	}
+	// A setting left at zero now (absent from the settings) is named too,
+	// a duration as one.
+	cfg.Seed, cfg.Negatives, cfg.TimeBudget = 5, 0, 3*time.Second
+	_, err = train.Run(context.Background(), tg, split, cfg, nil)
+	if want := "settings that differ: time_budget_ns 3s (checkpoint: not set)"; !errors.Is(err, train.ErrCheckpoint) || !strings.Contains(err.Error(), want) {
+		t.Errorf("a setting the checkpoint lacks: %v; want an error naming %q", err, want)
+	}
+	cfg.TimeBudget = 0
 	// With the same settings on other evaluation pairs, it says so.
 	cfg.Seed, cfg.Negatives = 5, 0
 	_, err = train.Run(context.Background(), tg, &pipeline.Split{Train: split.Train}, cfg, nil)
