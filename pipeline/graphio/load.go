@@ -340,6 +340,13 @@ func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions
 		// Every id is an integer but those of the first edge line: most
 		// likely column names, which would become an edge between two
 		// made-up nodes and turn every id into a token.
+		var f [3][]byte
+		fields([]byte(p.firstTokenText), &f)
+		for _, id := range f[:2] {
+			if why := integerTrouble(id); why != "" {
+				return nil, nil, formatErr(name, p.firstToken, "node id %s %s, which is read as a token, while every other line's ids are integers: read all ids as tokens (-ids token)", id, why)
+			}
+		}
 		return nil, nil, formatErr(name, p.firstToken, "%q looks like a header (every other line's ids are integers): skip it (-header) or, if it is an edge, read ids as tokens (-ids token)", p.firstTokenText)
 	}
 	g, err := p.build(ctx)
@@ -606,9 +613,29 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 		if ok1 {
 			bad = f[1]
 		}
+		if why := integerTrouble(bad); why != "" {
+			return e, formatErr(name, ln, "node id %s %s: ids read as integers (-ids int) must be non-negative and below 2^64; read them as tokens (-ids token)", bad, why)
+		}
 		return e, formatErr(name, ln, "node id %q is not an integer: ids must be non-negative integers below 2^64 (or read ids as tokens)%s", bad, headerHint(ln))
 	}
 	return e, nil
+}
+
+// integerTrouble says why an id written as an integer is not one wys
+// reads as a number ("is negative", "is 2^64 or more"), or "" when it is
+// not written as an integer at all.
+func integerTrouble(id []byte) string {
+	digits := bytes.TrimPrefix(id, []byte("-"))
+	if len(digits) == 0 || bytes.IndexFunc(digits, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+		return ""
+	}
+	if len(digits) < len(id) {
+		return "is negative"
+	}
+	if _, ok := parseID(digits); !ok {
+		return "is 2^64 or more"
+	}
+	return ""
 }
 
 // IsCommentLine reports whether line ln (1-based) of an edge list is blank
