@@ -334,6 +334,14 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	if lr.Header != "" {
 		fmt.Fprintf(stdout, "skipped the header line %q\n", lr.Header)
 	}
+	if lr.LeadingZero != "" {
+		plain := strings.TrimLeft(lr.LeadingZero, "0")
+		if plain == "" {
+			plain = "0"
+		}
+		fmt.Fprintf(stdout, "note: the ids are read as tokens from line %d, whose id %s has a leading zero, so %s and %s are two nodes; add -ids int to read every id as a number\n",
+			lr.LeadingZeroLine, lr.LeadingZero, lr.LeadingZero, plain)
+	}
 	if lr.ExtraColumns > 0 {
 		fmt.Fprintf(stdout, "note: %d of the %d edge lines %s a third column, which is not read: add -weighted if it holds the edge weights\n",
 			lr.ExtraColumns, lr.EdgesRead, map[bool]string{true: "has", false: "have"}[lr.ExtraColumns == 1])

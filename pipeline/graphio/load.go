@@ -107,6 +107,11 @@ type LoadReport struct {
 	// entries whose transposed entry was missing or, when weighted, had
 	// another weight: symmetrising changed the matrix there.
 	Asymmetric int `json:"asymmetric,omitempty"`
+	// LeadingZero names, when the ids were read as tokens (IDAuto)
+	// because of an integer written with a leading zero, the first such
+	// id and its line: "01" and "1" are then two nodes.
+	LeadingZero     string `json:"leading_zero,omitempty"`
+	LeadingZeroLine int    `json:"leading_zero_line,omitempty"`
 	// ExtraColumns counts the edge lines of an unweighted read that have
 	// a third column, which is not read (with Weighted it is the weight).
 	ExtraColumns int `json:"extra_columns,omitempty"`
@@ -526,6 +531,12 @@ func (p *edgeParser) line(ln int, line []byte) error {
 			return nil
 		}
 		p.toTokens()
+		for _, id := range [][]byte{e.U, e.V} {
+			if p.opt.IDs == IDAuto && len(id) > 1 && id[0] == '0' && isInteger(id) {
+				p.rep.LeadingZero, p.rep.LeadingZeroLine = string(id), ln
+				break
+			}
+		}
 	}
 	a, err := p.intern(e.U)
 	if err != nil {

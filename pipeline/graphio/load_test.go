@@ -252,6 +252,8 @@ type edgeListOracle struct {
 	unique, loops, extra          int // extra: unweighted lines with a third column
 	numeric                       bool
 	header                        string
+	leadingZero                   string // the id with a leading zero that made the ids tokens
+	leadingZeroLine               int
 }
 
 func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
@@ -344,6 +346,12 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 				return o
 			}
 			numeric = false // ids read so far become their decimal text
+			for _, id := range f[:2] {
+				if _, err := strconv.ParseUint(id, 10, 64); err == nil && opt.IDs == IDAuto && len(id) > 1 && id[0] == '0' {
+					o.leadingZero, o.leadingZeroLine = id, i+1
+					break
+				}
+			}
 			for i := range edges {
 				edges[i].a, edges[i].b = canon(edges[i].a), canon(edges[i].b)
 			}
@@ -440,7 +448,7 @@ func checkAgainstOracle(t *testing.T, text string, opt LoadOptions, g *pipeline.
 	want := LoadReport{File: rep.File, Lines: o.lines, Comments: o.comments, Blank: o.blank, EdgesRead: o.edges,
 		SelfLoops: o.loops, KeptSelfLoops: opt.KeepSelfLoops, Duplicates: o.edges - o.unique, UniqueEdges: o.unique,
 		Nodes: len(o.ids), Arcs: len(o.arcs), Directed: opt.Directed, Weighted: opt.Weighted, NumericIDs: o.numeric, Header: o.header,
-		ExtraColumns: o.extra}
+		ExtraColumns: o.extra, LeadingZero: o.leadingZero, LeadingZeroLine: o.leadingZeroLine}
 	if *rep != want {
 		t.Fatalf("%q %+v: report\n%+v\nwant\n%+v", text, opt, *rep, want)
 	}
