@@ -105,6 +105,16 @@ func (r *report) setResult(res *pipeline.Result, split *pipeline.Split) {
 		TestDirectedAUC: finite(res.TestDirectedAUC), BestStep: res.BestStep, Q: res.Q, QLogits: res.QLogits,
 		PairsPerSecond: res.Stats.PairsPerSecond, EstimatedBytes: res.Stats.EstimatedBytes}
 	r.Result.TrainAUC, r.Result.ValAUC = selectionAUC(res.TrainAUC, val)
+	switch {
+	case val && res.L != nil:
+		// The train AUC beside the train AP, although the model was
+		// selected on the validation pairs.
+		r.Result.TrainAUC = finite(pipeline.PairAUC(res.L, res.R, res.Half, split.Train, split.TrainNeg))
+	case r.Result.TrainAUC == nil:
+		// The whole graph embedded: the selection AUC is the fit to a
+		// sample of its own arcs, on the curve at the selected step.
+		r.Result.TrainAUC = finite(selectedFit(res))
+	}
 	if split != nil && res.L != nil {
 		r.Result.rankMetrics = newRankMetrics(scoreSplit(res.L, res.R, res.Half, split))
 	}
@@ -114,6 +124,18 @@ func (r *report) setResult(res *pipeline.Result, split *pipeline.Split) {
 			TestAUC: finite(p.TestAUC), Q: p.Q, Seconds: p.Elapsed.Seconds()}
 		r.Curve[i].TrainAUC, r.Curve[i].ValAUC = selectionAUC(p.TrainAUC, val)
 	}
+}
+
+// selectedFit returns the selection AUC on res's curve at its selected
+// step (a whole-graph run's fit to a sample of the graph's own arcs), or
+// NaN.
+func selectedFit(res *pipeline.Result) float64 {
+	for _, p := range res.Curve {
+		if p.Step == res.BestStep {
+			return p.TrainAUC
+		}
+	}
+	return math.NaN()
 }
 
 // write hashes the inputs that were given (besides those already hashed

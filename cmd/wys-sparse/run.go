@@ -438,6 +438,9 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	if !math.IsNaN(res.TestDirectedAUC) {
 		fmt.Fprintf(stdout, "  against reversed arcs and random non-edges: %.4f\n", res.TestDirectedAUC)
 	}
+	if fit := selectedFit(res); math.IsNaN(res.TestAUC) && math.IsNaN(res.TrainAUC) && !math.IsNaN(fit) {
+		fmt.Fprintf(stdout, "fit to the graph's own arcs (a sample of them against random non-edges): ROC-AUC %.4f (model selected at step %d)\n", fit, res.BestStep)
+	}
 }
 
 // classify scores the embeddings with the paper's node classification

@@ -628,7 +628,7 @@ func TestReportSettingsResolved(t *testing.T) {
 func TestReportWithoutEvaluation(t *testing.T) {
 	tmp := t.TempDir()
 	graph, rep := writeGoodGraph(t, tmp), filepath.Join(tmp, "r.json")
-	code, _, stderr := runCLI(t, "-graph", graph, "-test-fraction", "0", "-epochs", "2", "-dim", "4", "-report", rep, "-progress", "none")
+	code, stdout, stderr := runCLI(t, "-graph", graph, "-test-fraction", "0", "-epochs", "2", "-dim", "4", "-report", rep, "-progress", "none")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
@@ -638,9 +638,12 @@ func TestReportWithoutEvaluation(t *testing.T) {
 	}
 	var r struct {
 		Result struct {
-			TestAUC *float64 `json:"test_auc"`
+			TestAUC  *float64 `json:"test_auc"`
+			TrainAUC *float64 `json:"train_auc"`
+			BestStep int      `json:"best_step"`
 		}
 		Curve []struct {
+			Step     int      `json:"step"`
 			TrainAUC *float64 `json:"train_auc"`
 			TestAUC  *float64 `json:"test_auc"`
 		}
@@ -651,10 +654,23 @@ func TestReportWithoutEvaluation(t *testing.T) {
 	if r.Result.TestAUC != nil || len(r.Curve) == 0 {
 		t.Fatalf("result test AUC %v, %d curve points; want null and a curve", r.Result.TestAUC, len(r.Curve))
 	}
+	selected := false
 	for i, p := range r.Curve {
 		if p.TestAUC != nil || p.TrainAUC == nil {
-			t.Errorf("curve point %d: test AUC %v, train AUC %v; want null and the fit to the graph's own arcs", i, p.TestAUC, p.TrainAUC)
+			t.Fatalf("curve point %d: test AUC %v, train AUC %v; want null and the fit to the graph's own arcs", i, p.TestAUC, p.TrainAUC)
 		}
+		// The result's train AUC is the fit at the selected step, and
+		// stdout gives it.
+		if p.Step == r.Result.BestStep {
+			selected = true
+			line := fmt.Sprintf("fit to the graph's own arcs (a sample of them against random non-edges): ROC-AUC %.4f (model selected at step %d)", *p.TrainAUC, p.Step)
+			if r.Result.TrainAUC == nil || *r.Result.TrainAUC != *p.TrainAUC || !strings.Contains(stdout, line) {
+				t.Errorf("result train AUC %v, curve %v at step %d; stdout:\n%s", r.Result.TrainAUC, *p.TrainAUC, p.Step, stdout)
+			}
+		}
+	}
+	if !selected {
+		t.Errorf("no curve point at the selected step %d", r.Result.BestStep)
 	}
 }
 
@@ -703,7 +719,7 @@ func TestValidationFraction(t *testing.T) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Graph.TestPairs != rest || r.Graph.ValidationPairs != val || r.Result.TrainAUC != nil || r.Result.ValAUC == nil || len(r.Curve) == 0 {
+	if r.Graph.TestPairs != rest || r.Graph.ValidationPairs != val || r.Result.TrainAUC == nil || r.Result.ValAUC == nil || len(r.Curve) == 0 {
 		t.Fatalf("report: %+v, train AUC %v, validation AUC %v, %d curve points", r.Graph, r.Result.TrainAUC, r.Result.ValAUC, len(r.Curve))
 	}
 	for i, p := range r.Curve {
@@ -1086,7 +1102,8 @@ func TestSaveSplit(t *testing.T) {
 		}
 		var trained struct {
 			Result struct {
-				TestAUC float64 `json:"test_auc"`
+				TestAUC  float64 `json:"test_auc"`
+				TrainAUC float64 `json:"train_auc"`
 			}
 		}
 		readJSON(t, rep, &trained)
@@ -1099,12 +1116,18 @@ func TestSaveSplit(t *testing.T) {
 		}
 		var scored struct {
 			LinkPrediction struct {
-				TestAUC float64 `json:"test_auc"`
+				TestAUC  float64 `json:"test_auc"`
+				TrainAUC float64 `json:"train_auc"`
 			} `json:"link_prediction"`
 		}
 		readJSON(t, rep, &scored)
 		if got, want := scored.LinkPrediction.TestAUC, trained.Result.TestAUC; got != want || want == 0 {
 			t.Errorf("%v: eval on the saved split gives test AUC %v, training reported %v", extra, got, want)
+		}
+		// With validation pairs the report's train AUC is still that of
+		// the train pairs.
+		if got, want := scored.LinkPrediction.TrainAUC, trained.Result.TrainAUC; got != want || want == 0 {
+			t.Errorf("%v: eval on the saved split gives train AUC %v, training reported %v", extra, got, want)
 		}
 	}
 }
