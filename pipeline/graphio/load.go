@@ -942,5 +942,14 @@ func assemble(ctx context.Context, name string, n, lines int, edge func(e int) (
 	if adj.NNZ() == 0 {
 		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: every edge is a self-loop, and self-loops are dropped (keep them to load this graph)", pipeline.ErrEmptyGraph)}
 	}
+	// Every row sum, and the volume the code formulation weighs the
+	// positives by, is at most the total.
+	total, largest := 0.0, 0.0
+	for _, x := range adj.Data {
+		total, largest = total+x, max(largest, x)
+	}
+	if math.IsInf(total, 0) {
+		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: the edge weights sum beyond the largest float64 (the largest weight is %g): divide them by a constant", pipeline.ErrFormat, largest)}
+	}
 	return adj, nil
 }
