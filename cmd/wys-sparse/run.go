@@ -301,6 +301,26 @@ func repeats(lr *graphio.LoadReport) string {
 	return what + ")"
 }
 
+// isolated counts the nodes of g with no arc in or out.
+func isolated(g *pipeline.Graph) int {
+	touched := make([]bool, g.N())
+	for v := range g.N() {
+		if g.Adj.RowNNZ(v) > 0 {
+			touched[v] = true
+		}
+	}
+	for _, u := range g.Adj.Indices {
+		touched[u] = true
+	}
+	n := 0
+	for _, t := range touched {
+		if !t {
+			n++
+		}
+	}
+	return n
+}
+
 // idModes are the values of -ids.
 var idModes = map[string]graphio.IDMode{"auto": graphio.IDAuto, "int": graphio.IDInteger, "token": graphio.IDToken}
 
@@ -333,6 +353,9 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 		display, count(lr.Nodes, "node", "nodes"), count(edges, unit, units), loops, repeats(lr), time.Since(t0).Seconds())
 	if lr.Header != "" {
 		fmt.Fprintf(stdout, "skipped the header line %q\n", lr.Header)
+	}
+	if n := isolated(g); n > 0 && lr.SelfLoops > 0 && !lr.KeptSelfLoops && !c.lcc {
+		fmt.Fprintf(stdout, "note: %s only a self-loop, which is dropped, and no other arc: the vectors of such nodes are placed by negative pairs alone (add -keep-self-loops, or leave them out)\n", count(n, "node has", "nodes have"))
 	}
 	if lr.LeadingZero != "" {
 		plain := strings.TrimLeft(lr.LeadingZero, "0")

@@ -1145,3 +1145,21 @@ func TestLeadingZeroNote(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestSelfLoopOnlyNote: nodes whose only arc is a dropped self-loop are
+// counted in a note, which -keep-self-loops and -lcc make moot.
+func TestSelfLoopOnlyNote(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "g.txt")
+	if err := os.WriteFile(path, []byte("1 2\n2 3\n3 4\n4 1\n5 5\n6 6\n2 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	note := "note: 2 nodes have only a self-loop, which is dropped, and no other arc"
+	for _, extra := range [][]string{nil, {"-keep-self-loops"}, {"-lcc"}} {
+		args := append([]string{"-graph", path, "-dim", "4", "-epochs", "1", "-progress", "none"}, extra...)
+		code, stdout, stderr := runCLI(t, args...)
+		if code != 0 || strings.Contains(stdout, note) != (extra == nil) {
+			t.Errorf("%v: exit %d\n%s%s", extra, code, stdout, stderr)
+		}
+	}
+}

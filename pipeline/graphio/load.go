@@ -263,7 +263,7 @@ func (t *textReader) binaryErr(ln int, start int64, text []byte) error {
 	what := "a binary file, not text"
 	switch {
 	case start == 0 && bytes.HasPrefix(text, []byte("\x93NUMPY")):
-		what = "a NumPy .npy array, not text (an edge list or label file is text: one pair per line)"
+		what = "a NumPy .npy array, not text"
 	case start == 0 && bytes.HasPrefix(text, []byte("MATLAB")):
 		what = "a MATLAB .mat file, not text (.mat files are read by a name ending in .mat or .mat.gz, and their labels by eval -mat)"
 	}
