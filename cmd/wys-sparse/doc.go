@@ -118,8 +118,8 @@
 // # Exit status
 //
 // 0 on success, 1 when the run fails (bad input data, not enough memory),
-// 2 for a usage error (bad flag value), 130 when interrupted (SIGINT or
-// SIGTERM stop the run cleanly).
+// 2 for a usage error (bad flag value), 130 when interrupted by SIGINT
+// and 143 by SIGTERM (either stops the run cleanly).
 //
 // # Determinism
 //

@@ -28,7 +28,8 @@ const (
 	exitOK          = 0
 	exitFailure     = 1
 	exitUsage       = 2
-	exitInterrupted = 130
+	exitInterrupted = 130 // 128 + SIGINT
+	exitTerminated  = 143 // 128 + SIGTERM (main turns 130 into it)
 )
 
 // usageError is a bad flag or flag combination: exit code 2.
