@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/wys-project/wys/pipeline"
 )
@@ -54,7 +55,8 @@ func ReadMultiLabels(ctx context.Context, r io.Reader, name string, header bool)
 	)
 	err = in.lines(ctx, func(line int, text []byte) error {
 		text = dropBOM(line, text)
-		f := splitFields(text)
+		// Fields as an edge list's: runs of spaces, tabs and commas.
+		f := strings.FieldsFunc(string(text), func(r rune) bool { return r < 0x80 && isSpace(byte(r)) })
 		if len(f) == 0 || f[0][0] == '#' || f[0][0] == '%' {
 			return nil
 		}
@@ -115,25 +117,6 @@ func ReadMultiLabels(ctx context.Context, r io.Reader, name string, header bool)
 	}
 	out.Labels = &pipeline.MultiLabels{Of: of, Count: out.Names.Len()}
 	return out, nil
-}
-
-// splitFields splits a line at runs of spaces, tabs and commas.
-func splitFields(line []byte) []string {
-	var f []string
-	for i := 0; i < len(line); {
-		for i < len(line) && isSpace(line[i]) {
-			i++
-		}
-		j := i
-		for j < len(line) && !isSpace(line[j]) {
-			j++
-		}
-		if j > i {
-			f = append(f, string(line[i:j]))
-		}
-		i = j
-	}
-	return f
 }
 
 // LoadMultiLabels opens path and reads it with ReadMultiLabels.
