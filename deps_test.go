@@ -51,6 +51,7 @@ var layer = map[string]int{
 	"benchmarks/cmd/lowrank":     9,
 	"benchmarks/cmd/multilabel":  9,
 	"benchmarks/cmd/reconstruct": 9,
+	"benchmarks/cmd/rank":        9,
 	"benchmarks/cmd/scale":       9,
 	"benchmarks/cmd/sensitivity": 9,
 	"benchmarks/cmd/speed":       9,
