@@ -55,6 +55,17 @@ func (p *progress) stage(name, msg string) {
 	p.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: name, Message: msg})
 }
 
+// dataNote writes a note about the input to stdout, as "note: …", and
+// with -progress json also as a note event of stage, so that a program
+// reading the JSON lines sees every note.
+func (p *progress) dataNote(stdout io.Writer, stage, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintf(stdout, "note: %s\n", msg)
+	if p.mode == "json" {
+		p.Record(pipeline.Event{Kind: pipeline.Note, Stage: stage, Message: msg})
+	}
+}
+
 // done erases a redrawn bar, so that the next line starts clean.
 func (p *progress) done() {
 	if p.inLine {

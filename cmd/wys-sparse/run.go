@@ -356,18 +356,18 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 		fmt.Fprintf(stdout, "skipped the header line %q\n", lr.Header)
 	}
 	if n := isolated(g); n > 0 && lr.SelfLoops > 0 && !lr.KeptSelfLoops && !c.lcc {
-		fmt.Fprintf(stdout, "note: %s only a self-loop, which is dropped, and no other arc: the vectors of such nodes are placed by negative pairs alone (add -keep-self-loops, or leave them out)\n", count(n, "node has", "nodes have"))
+		prog.dataNote(stdout, "load", "%s only a self-loop, which is dropped, and no other arc: the vectors of such nodes are placed by negative pairs alone (add -keep-self-loops, or leave them out)", count(n, "node has", "nodes have"))
 	}
 	if lr.LeadingZero != "" {
 		plain := strings.TrimLeft(lr.LeadingZero, "0")
 		if plain == "" {
 			plain = "0"
 		}
-		fmt.Fprintf(stdout, "note: the ids are read as tokens from line %d, whose id %s has a leading zero, so %s and %s are two nodes; add -ids int to read every id as a number\n",
+		prog.dataNote(stdout, "load", "the ids are read as tokens from line %d, whose id %s has a leading zero, so %s and %s are two nodes; add -ids int to read every id as a number",
 			lr.LeadingZeroLine, lr.LeadingZero, lr.LeadingZero, plain)
 	}
 	if lr.ExtraColumns > 0 {
-		fmt.Fprintf(stdout, "note: %d of the %d edge lines %s a third column, which is not read: add -weighted if it holds the edge weights\n",
+		prog.dataNote(stdout, "load", "%d of the %d edge lines %s a third column, which is not read: add -weighted if it holds the edge weights",
 			lr.ExtraColumns, lr.EdgesRead, map[bool]string{true: "has", false: "have"}[lr.ExtraColumns == 1])
 	}
 	if c.lcc {

@@ -1065,9 +1065,14 @@ func TestExtraColumnNote(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()+"0 20\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := runCLI(t, "-graph", path, "-dim", "4", "-epochs", "1", "-progress", "none")
-	if note := "note: 40 of the 41 edge lines have a third column, which is not read: add -weighted if it holds the edge weights\n"; code != 0 || !strings.Contains(stdout, note) {
+	code, stdout, stderr := runCLI(t, "-graph", path, "-dim", "4", "-epochs", "1", "-progress", "json")
+	msg := "40 of the 41 edge lines have a third column, which is not read: add -weighted if it holds the edge weights"
+	if code != 0 || !strings.Contains(stdout, "note: "+msg+"\n") {
 		t.Errorf("unweighted: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// -progress json carries it too.
+	if !strings.Contains(stderr, `"kind":"note","stage":"load","message":"`+msg+`"`) {
+		t.Errorf("no JSON note:\n%s", stderr)
 	}
 	if err := os.WriteFile(path, []byte(b.String()+"0 20 1\n"), 0o644); err != nil {
 		t.Fatal(err)
