@@ -462,10 +462,23 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	if !math.IsNaN(res.TestDirectedAUC) {
 		fmt.Fprintf(stdout, "  against reversed arcs and random non-edges: %.4f\n", res.TestDirectedAUC)
 	}
-	if fit := selectedFit(res); math.IsNaN(res.TestAUC) && math.IsNaN(res.TrainAUC) && !math.IsNaN(fit) {
+	fit := selectedFit(res)
+	if math.IsNaN(res.TestAUC) && math.IsNaN(res.TrainAUC) && !math.IsNaN(fit) {
 		fmt.Fprintf(stdout, "fit to the graph's own arcs (a sample of them against random non-edges): ROC-AUC %.4f (model selected at step %d)\n", fit, res.BestStep)
 	}
+	if !math.IsNaN(res.TrainAUC) {
+		fit = res.TrainAUC
+	}
+	// A model that cannot tell its own training arcs from non-edges did
+	// not learn (a diverging step size, an input read wrong).
+	if c.method == "wys" && !split.HasValidation() && fit < unfitAUC {
+		fmt.Fprintf(stdout, "note: the selected model tells its own training arcs from non-edges at AUC %.4f, close to chance (0.5): training did not fit the graph; check the learning rate (-lr) and how the input was read\n", fit)
+	}
 }
+
+// unfitAUC is the train AUC below which a run is said not to have fit
+// its graph: a trained model scores its own arcs near 1.
+const unfitAUC = 0.6
 
 // classify scores the embeddings with the paper's node classification
 // rule and with a logistic regression on the [L | R] rows, or on the rows

@@ -1168,3 +1168,17 @@ func TestSelfLoopOnlyNote(t *testing.T) {
 		}
 	}
 }
+
+// TestUnfitNote: a run whose selected model scores its own training arcs
+// near chance (here a diverging learning rate) says so; a normal run does
+// not.
+func TestUnfitNote(t *testing.T) {
+	t.Parallel()
+	note := "training did not fit the graph; check the learning rate (-lr)"
+	for _, lr := range []string{"1e6", "0.02"} {
+		code, stdout, stderr := runCLI(t, "-epochs", "20", "-lr", lr, "-progress", "none")
+		if code != 0 || strings.Contains(stdout, note) != (lr == "1e6") {
+			t.Errorf("-lr %s: exit %d\n%s%s", lr, code, stdout, stderr)
+		}
+	}
+}
