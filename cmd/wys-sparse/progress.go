@@ -55,6 +55,11 @@ func (p *progress) stage(name, msg string) {
 	p.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: name, Message: msg})
 }
 
+// end closes a stage of the command itself that took d.
+func (p *progress) end(name string, d time.Duration) {
+	p.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: name, Elapsed: d})
+}
+
 // dataNote writes a note about the input to stdout, as "note: …", and
 // with -progress json also as a note event of stage, so that a program
 // reading the JSON lines sees every note.

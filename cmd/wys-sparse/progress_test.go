@@ -138,3 +138,33 @@ func TestProgressJSON(t *testing.T) {
 		t.Errorf("objects by kind %v, want 2 stage-start, 2 note, %d progress", kinds, 2*len(want))
 	}
 }
+
+// TestProgressJSONStagesClosed: in -progress json every stage that starts
+// also ends, the command's own (load, split) as the trainer's.
+func TestProgressJSONStagesClosed(t *testing.T) {
+	code, _, stderr := runCLI(t, "-epochs", "2", "-dim", "8", "-progress", "json")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	open := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		var e struct{ Kind, Stage string }
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		switch e.Kind {
+		case "stage-start":
+			open[e.Stage]++
+		case "stage-end":
+			open[e.Stage]--
+		}
+	}
+	for stage, n := range open {
+		if n != 0 {
+			t.Errorf("stage %s: %d more starts than ends\n%s", stage, n, stderr)
+		}
+	}
+	if _, ok := open["split"]; !ok {
+		t.Errorf("no split stage:\n%s", stderr)
+	}
+}

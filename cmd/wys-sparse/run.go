@@ -152,10 +152,12 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 	switch {
 	case c.split != "":
 		prog.stage("load", "reading split "+c.split)
+		t0 := time.Now()
 		s, err := graphio.LoadSplitDir(ctx, c.split, c.directed)
 		if err != nil {
 			return nil, err
 		}
+		prog.end("load", time.Since(t0))
 		in.split, in.ids = s, s.IDs
 		fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges, %d / %d negatives%s\n", c.split, s.N,
 			len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg), directedNote(s))
@@ -178,10 +180,12 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 		in.ids = g.IDs
 		if c.testFraction > 0 {
 			prog.stage("split", fmt.Sprintf("holding out %.0f%% of the edges", 100*c.testFraction))
+			t0 := time.Now()
 			s, err := pipeline.SplitEdges(ctx, g, c.testFraction, c.Sparse.Seed)
 			if err != nil {
 				return nil, err
 			}
+			prog.end("split", time.Since(t0))
 			fmt.Fprintf(stdout, "split: %d train / %d test edges (train graph keeps its connectivity), %d / %d sampled non-edges\n",
 				len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg))
 			in.split = s
@@ -350,6 +354,7 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	if c.directed {
 		unit, units = "arc", "arcs"
 	}
+	prog.end("load", time.Since(t0))
 	fmt.Fprintf(stdout, "loaded %s: %s, %s (%s)%s (%.2fs)\n",
 		display, count(lr.Nodes, "node", "nodes"), count(edges, unit, units), loops, repeats(lr), time.Since(t0).Seconds())
 	if lr.Header != "" {
