@@ -537,12 +537,14 @@ func readNPYRows(ctx context.Context, br io.Reader, name, descr string, fortran 
 	if len(shape) != 2 || shape[0] == 0 || shape[1] == 0 {
 		return nil, 0, 0, bad("array shape %v, want (N, D) with N, D > 0: one row per node", shape)
 	}
-	if fortran {
-		return nil, 0, 0, bad("Fortran-ordered array; save it in C order (numpy.ascontiguousarray)")
-	}
 	n, d := shape[0], shape[1]
 	if n > math.MaxInt32 || d > 1<<20 || n*d > 1<<34 {
 		return nil, 0, 0, bad("array shape (%d, %d) is too large for an embedding table", n, d)
+	}
+	if fortran {
+		// Column-major: read the (D, N) array in row order, then
+		// transpose it.
+		n, d = d, n
 	}
 	// Rows are read a chunk at a time and the table grows (doubling) with
 	// what was read, so a header that claims a huge shape over a short
@@ -573,14 +575,27 @@ func readNPYRows(ctx context.Context, br io.Reader, name, descr string, fortran 
 				x = float32(math.Float64frombits(order.Uint64(chunk[8*j:])))
 			}
 			if x != x || x > math.MaxFloat32 || x < -math.MaxFloat32 {
-				return nil, 0, 0, bad("row %d column %d is %v: embeddings must be finite (the run that wrote them diverged)", i+j/d, j%d, x)
+				r, c := i+j/d, j%d
+				if fortran {
+					r, c = c, r
+				}
+				return nil, 0, 0, bad("row %d column %d is %v: embeddings must be finite (the run that wrote them diverged)", r, c, x)
 			}
 			dst[j] = x
 		}
 	}
 	rowBytes := buf[:1]
 	if k, _ := br.Read(rowBytes[:1]); k > 0 {
-		return nil, 0, 0, bad("bytes after the (%d, %d) array: the header's shape is wrong", n, d)
+		return nil, 0, 0, bad("bytes after the (%d, %d) array: the header's shape is wrong", shape[0], shape[1])
+	}
+	if fortran {
+		t := make([]float32, n*d)
+		for r := range n {
+			for c := range d {
+				t[c*n+r] = y[r*d+c]
+			}
+		}
+		return t, d, n, nil
 	}
 	return y, n, d, nil
 }

@@ -3,11 +3,13 @@ package graphio
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -248,5 +250,46 @@ func TestAlignByRow(t *testing.T) {
 	y, missing := e.Align(pipeline.NewStringIDs([]string{"x", "y", "z"}), 3)
 	if want := []float32{5, 6, 0}; !slicesEqual(y, want) || len(missing) != 1 || missing[0] != 2 {
 		t.Errorf("Align = %v, missing %v; want %v, [2]", y, missing, want)
+	}
+}
+
+// npyBytes returns a version 1.0 .npy file of float32 values with the
+// given header dictionary.
+func npyBytes(dict string, vals []float32) []byte {
+	h := dict
+	for (10+len(h)+1)%64 != 0 {
+		h += " "
+	}
+	h += "\n"
+	var b bytes.Buffer
+	b.WriteString("\x93NUMPY\x01\x00")
+	binary.Write(&b, binary.LittleEndian, uint16(len(h)))
+	b.WriteString(h)
+	binary.Write(&b, binary.LittleEndian, vals)
+	return b.Bytes()
+}
+
+// TestReadMatrixNPYFortran: a Fortran-ordered (column-major) array, as
+// numpy.asfortranarray saves it, reads as the same matrix as its C-ordered
+// twin; a NaN is named by its row and column in the matrix.
+func TestReadMatrixNPYFortran(t *testing.T) {
+	ctx := context.Background()
+	// The 3 x 2 matrix [[1 2] [3 4] [5 6]].
+	c := npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2), }", []float32{1, 2, 3, 4, 5, 6})
+	f := npyBytes("{'descr': '<f4', 'fortran_order': True, 'shape': (3, 2), }", []float32{1, 3, 5, 2, 4, 6})
+	yc, nc, dc, err := ReadMatrixNPY(ctx, bytes.NewReader(c), "c.npy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	yf, nf, df, err := ReadMatrixNPY(ctx, bytes.NewReader(f), "f.npy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nc != 3 || dc != 2 || nf != nc || df != dc || !slices.Equal(yc, yf) {
+		t.Errorf("C order %v (%d x %d), Fortran order %v (%d x %d)", yc, nc, dc, yf, nf, df)
+	}
+	nan := npyBytes("{'descr': '<f4', 'fortran_order': True, 'shape': (3, 2), }", []float32{1, 3, 5, 2, float32(math.NaN()), 6})
+	if _, _, _, err := ReadMatrixNPY(ctx, bytes.NewReader(nan), "n.npy"); err == nil || !strings.Contains(err.Error(), "row 1 column 1 is NaN") {
+		t.Errorf("NaN at (1, 1): %v", err)
 	}
 }
