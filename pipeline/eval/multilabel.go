@@ -111,11 +111,16 @@ func (r *MultiLabelResult) At(ratio float64) *RatioF1 {
 }
 
 // Table formats the result as a Markdown table: one row per ratio with
-// Micro- and Macro-F1 as mean ± standard deviation over the splits.
+// Micro- and Macro-F1 as mean ± standard deviation over the splits (the
+// value alone for a single split).
 func (r *MultiLabelResult) Table() string {
 	var b strings.Builder
 	b.WriteString("| labelled nodes for training | Micro-F1 | Macro-F1 |\n|---|---|---|\n")
 	for _, s := range r.Ratios {
+		if len(s.Micro) == 1 { // one split: no spread to give
+			fmt.Fprintf(&b, "| %.0f%% | %.4f | %.4f |\n", 100*s.Ratio, s.MicroMean, s.MacroMean)
+			continue
+		}
 		fmt.Fprintf(&b, "| %.0f%% | %.4f ± %.4f | %.4f ± %.4f |\n", 100*s.Ratio, s.MicroMean, s.MicroStd, s.MacroMean, s.MacroStd)
 	}
 	return b.String()

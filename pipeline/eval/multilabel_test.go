@@ -290,3 +290,17 @@ func BenchmarkMultiLabel(b *testing.B) {
 		}
 	}
 }
+
+// TestMultiLabelTable: mean ± sample standard deviation per ratio, and
+// the value alone for a ratio scored on a single split.
+func TestMultiLabelTable(t *testing.T) {
+	r := &MultiLabelResult{Ratios: []RatioF1{
+		{Ratio: 0.1, Micro: []float64{0.5, 0.7}, Macro: []float64{0.4, 0.6}, MicroMean: 0.6, MicroStd: 0.1414, MacroMean: 0.5, MacroStd: 0.1414},
+		{Ratio: 0.5, Micro: []float64{0.8}, Macro: []float64{0.75}, MicroMean: 0.8, MacroMean: 0.75},
+	}}
+	want := "| labelled nodes for training | Micro-F1 | Macro-F1 |\n|---|---|---|\n" +
+		"| 10% | 0.6000 ± 0.1414 | 0.5000 ± 0.1414 |\n| 50% | 0.8000 | 0.7500 |\n"
+	if got := r.Table(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
