@@ -30,6 +30,7 @@ import (
 type config struct {
 	graph, split       string
 	directed, weighted bool
+	header, keepLoops  bool
 	testFraction       float64
 	partitions, perRnd int
 	out, format        string
@@ -44,6 +45,8 @@ func bindFlags(fs *flag.FlagSet) *config {
 	fs.StringVar(&c.split, "split", "", "released split `DIR` (train/test .npy arrays and index.tsv) instead of -graph")
 	fs.BoolVar(&c.directed, "directed", false, "treat edges as arcs (default: undirected, both arcs stored)")
 	fs.BoolVar(&c.weighted, "weighted", false, "read the third column of -graph as an edge weight")
+	fs.BoolVar(&c.header, "header", false, "skip the first line of each -graph file that is not blank or a comment (column names)")
+	fs.BoolVar(&c.keepLoops, "keep-self-loops", false, "keep u→u edges of -graph (default: dropped)")
 	fs.Float64Var(&c.testFraction, "test-fraction", 0, "with -graph: fraction of edges held out to evaluate link prediction (0: embed the whole graph)")
 	fs.IntVar(&c.partitions, "partitions", 4, "P: node partitions; each round trains P buckets of P x P in parallel (1: the single-machine trainer)")
 	fs.IntVar(&c.perRnd, "round-batches", 1, "minibatch steps of each bucket per round (1: the trainer's schedule; more: fewer, longer rounds)")
@@ -72,6 +75,12 @@ func main() {
 	c := bindFlags(flag.CommandLine)
 	flag.Parse()
 	beam.Init() // a worker process runs its bundles here and never returns
+	if flag.NArg() > 0 {
+		// A flag after it would be dropped without a word: an unquoted
+		// glob expands to several arguments.
+		fmt.Fprintf(os.Stderr, "wys-beam: unexpected argument %q: give the graph with -graph FILE, and quote a glob (-graph 'parts/*.txt')\n", flag.Arg(0))
+		os.Exit(2)
+	}
 	if err := run(context.Background(), c, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "wys-beam:", err)
 		os.Exit(1)

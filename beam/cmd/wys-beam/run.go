@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/wys-project/wys/beam/wysbeam"
+	"github.com/wys-project/wys/internal/atomicfile"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/pipeline/train"
@@ -38,8 +40,8 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 		fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges\n", c.split, s.N, len(s.Train), len(s.Test))
 		return g, s, "", err
 	}
-	p := wysbeam.Prep{Input: c.graph, Load: graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted}, Dir: dir + "/prep",
-		TestFraction: max(c.testFraction, 0), Seed: c.Sparse.Seed}
+	p := wysbeam.Prep{Input: c.graph, Load: graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted, Header: c.header, KeepSelfLoops: c.keepLoops},
+		Dir: dir + "/prep", TestFraction: c.testFraction, Seed: c.Sparse.Seed}
 	ranges, err := wysbeam.PlanRanges(ctx, p)
 	if err != nil {
 		return nil, nil, "", err
@@ -104,10 +106,16 @@ func finite(x float64) *float64 {
 	return &x
 }
 
-// checkOut refuses, before any work, an -out whose format is unknown:
-// an unknown -format, or a name that promises a format wys does not
-// write (graphio.FormatFromPath).
+// checkOut refuses, before any work, an -out whose format is unknown
+// (an unknown -format, or a name that promises a format wys does not
+// write: graphio.FormatFromPath), and an output file that cannot be
+// written on the driver.
 func (c *config) checkOut() error {
+	for _, o := range [][2]string{{"-out", c.out}, {"-q-out", c.qOut}, {"-report", c.report}} {
+		if err := checkLocalOutput(o[0], o[1]); err != nil {
+			return err
+		}
+	}
 	switch {
 	case c.out == "":
 		return nil
@@ -118,14 +126,62 @@ func (c *config) checkOut() error {
 	return err
 }
 
+// checkLocalOutput refuses an output path ("" is none) that the driver
+// cannot write: a URL (outputs go to the driver's file system), a
+// directory, a device or pipe (atomicfile.Target), or one in a missing
+// directory.
+func checkLocalOutput(flagName, p string) error {
+	switch {
+	case p == "":
+		return nil
+	case strings.Contains(p, "://"):
+		return fmt.Errorf("%s %s: the outputs are written on the driver's file system; give a local path (the cluster's files go under -temp_location)", flagName, p)
+	}
+	if _, err := atomicfile.Target(p); err != nil {
+		return fmt.Errorf("%s: %v", flagName, err)
+	}
+	if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s %s: directory %s does not exist", flagName, p, filepath.Dir(p))
+	}
+	return nil
+}
+
+// checkFlags refuses, before any work, settings that cannot run or that
+// the run would ignore.
+func (c *config) checkFlags() error {
+	switch {
+	case !(c.testFraction >= 0 && c.testFraction < 1):
+		return fmt.Errorf("-test-fraction %v: want a fraction in [0, 1)", c.testFraction)
+	case c.split != "" && (c.testFraction > 0 || c.weighted || c.header || c.keepLoops):
+		return errors.New("-test-fraction, -weighted, -header and -keep-self-loops are settings of reading -graph; a released split (-split) fixes the graph and its test edges")
+	case c.partitions < 0:
+		return fmt.Errorf("-partitions %d: want at least 1", c.partitions)
+	case c.perRnd < 0:
+		return fmt.Errorf("-round-batches %d: want at least 1", c.perRnd)
+	}
+	if err := c.Sparse.Objective.Validate(); err != nil {
+		return err
+	}
+	return c.Sparse.Validate()
+}
+
+// joinDir appends elem to a -temp_location, a local directory or a URL
+// (gs://bucket/dir): path.Join would turn "gs://" into "gs:/".
+func joinDir(root, elem string) string {
+	return strings.TrimRight(root, "/") + "/" + elem
+}
+
 // run loads the input, runs the pipeline on the chosen runner, gathers
 // the blocks and writes the outputs.
 func run(ctx context.Context, c *config, stdout io.Writer) error {
+	if err := c.checkFlags(); err != nil {
+		return err
+	}
 	if err := c.checkOut(); err != nil {
 		return err
 	}
 	started := time.Now()
-	dir := path.Join(tempRoot(), fmt.Sprintf("wys-beam-%d", started.UnixNano()))
+	dir := joinDir(tempRoot(), fmt.Sprintf("wys-beam-%d", started.UnixNano()))
 	g, split, graphPath, err := c.load(ctx, dir, stdout)
 	if err != nil {
 		return err
@@ -146,12 +202,17 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 		return err
 	}
 	rounds := s.Rounds()
+	if rounds < int64(c.partitions) {
+		// A round trains the buckets of one offset between the parts;
+		// with fewer rounds than P some pairs of parts are never trained.
+		fmt.Fprintf(stdout, "note: %d rounds, fewer than the %d (one per offset between the P parts) that train every pair of parts once: the pairs at the other offsets are not trained; lower -round-batches or give more -epochs\n", rounds, c.partitions)
+	}
 	fmt.Fprintf(stdout, "%d rounds of %d buckets (%d minibatch steps), blocks under %s\n", rounds, c.partitions, s.Steps(), job.Dir)
 	p, scope := beam.NewPipelineWithRoot()
 	wysbeam.Build(scope, job, rounds)
 	t0 := time.Now()
 	if err := beamx.Run(ctx, p); err != nil {
-		return fmt.Errorf("pipeline: %w", err)
+		return fmt.Errorf("training pipeline: %s", lastLine(err))
 	}
 	elapsed := time.Since(t0)
 	m, err := wysbeam.Gather(ctx, job, s, rounds)

@@ -217,3 +217,35 @@ func TestRunBadLine(t *testing.T) {
 		t.Fatalf("error %v, want the loader's %v after the pipeline's prefix", err, want)
 	}
 }
+
+// TestRunRefusesEarly: settings that cannot run, or that the run would
+// ignore, and outputs the driver cannot write are refused before any
+// pipeline runs; a -temp_location URL keeps its "//".
+func TestRunRefusesEarly(t *testing.T) {
+	dir := t.TempDir()
+	graph := filepath.Join(dir, "g.txt")
+	if err := os.WriteFile(graph, []byte("1 2\n2 3\n3 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		c    config
+		want string
+	}{
+		{config{graph: graph, testFraction: 1.5}, "-test-fraction 1.5: want a fraction in [0, 1)"},
+		{config{graph: graph, testFraction: -0.3}, "-test-fraction -0.3: want a fraction in [0, 1)"},
+		{config{split: dir, weighted: true}, "a released split (-split) fixes the graph"},
+		{config{graph: graph, out: "gs://bucket/e.npy"}, "-out gs://bucket/e.npy: the outputs are written on the driver's file system"},
+		{config{graph: graph, report: dir}, "-report: cannot write " + dir + ": it is a directory"},
+		{config{graph: graph, qOut: filepath.Join(dir, "no", "q.json")}, "does not exist"},
+	}
+	for _, tc := range cases {
+		var out bytes.Buffer
+		err := run(context.Background(), &tc.c, &out)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || out.Len() > 0 {
+			t.Errorf("%+v: error %v, output %q; want %q before any work", tc.c, err, out.String(), tc.want)
+		}
+	}
+	if got := joinDir("gs://bucket/tmp/", "wys-beam-1"); got != "gs://bucket/tmp/wys-beam-1" {
+		t.Errorf("joinDir: %s", got)
+	}
+}
