@@ -84,6 +84,19 @@ func (s *Split) ReciprocalTrain() int {
 	return n
 }
 
+// WeightsFrom sets the weight of every arc of g to the weight of the same
+// arc in w, a graph that holds every arc of g: the input a split was
+// drawn from, so that the split's training graph (TrainGraph, which is
+// unweighted) keeps the input's weights.
+func (g *Graph) WeightsFrom(w *Graph) {
+	for i := range g.N() {
+		idx, val := g.Adj.Row(i)
+		for k, j := range idx {
+			val[k] = w.Adj.At(i, int(j))
+		}
+	}
+}
+
 // TrainGraph returns the training graph of s: an unweighted adjacency
 // matrix over s.N nodes with the Train pairs (both arcs of each pair when s
 // is undirected). Duplicate pairs are merged; self-loops are kept.

@@ -189,9 +189,14 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 			fmt.Fprintf(stdout, "split: %d train / %d test edges (train graph keeps its connectivity), %d / %d sampled non-edges\n",
 				len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg))
 			in.split = s
-			if g, err = s.TrainGraph(); err != nil {
+			tg, err := s.TrainGraph()
+			if err != nil {
 				return nil, err
 			}
+			if c.weighted {
+				tg.WeightsFrom(g) // TrainGraph is unweighted
+			}
+			g = tg
 		} else {
 			in.split = &pipeline.Split{N: g.N(), IDs: g.IDs, Directed: g.Directed}
 		}

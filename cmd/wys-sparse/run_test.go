@@ -1182,3 +1182,46 @@ func TestUnfitNote(t *testing.T) {
 		}
 	}
 }
+
+// TestWeightedSplitKeepsWeights: with -weighted and -test-fraction the
+// training graph keeps the file's weights (its split used to drop them:
+// the embeddings were those of the unweighted run): weights of 1 give
+// the unweighted run's bytes, other weights do not.
+func TestWeightedSplitKeepsWeights(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name string, weight func(i int) int) string {
+		var b strings.Builder
+		for i := range 80 {
+			fmt.Fprintf(&b, "%d,%d,%d\n", i, (i+1)%80, weight(i))
+			fmt.Fprintf(&b, "%d,%d,%d\n", i, (i+9)%80, weight(i+80))
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	skew := func(i int) int { return 1 + i%7 }
+	embed := func(graph string, extra ...string) []byte {
+		out := filepath.Join(dir, filepath.Base(graph)+strings.Join(extra, "")+".npy")
+		args := append([]string{"-graph", graph, "-test-fraction", "0.3", "-epochs", "3", "-dim", "4", "-progress", "none", "-out", out}, extra...)
+		if code, _, stderr := runCLI(t, args...); code != 0 {
+			t.Fatal(stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	skewed := embed(write("skew.csv", skew), "-weighted")
+	flat := embed(write("flat.csv", func(int) int { return 1 }), "-weighted")
+	unweighted := embed(write("skew2.csv", skew))
+	if bytes.Equal(skewed, flat) || bytes.Equal(skewed, unweighted) {
+		t.Error("the weights did not reach training: the weighted run equals an unweighted one")
+	}
+	if !bytes.Equal(flat, unweighted) {
+		t.Error("weights of 1 differ from no weights")
+	}
+}
