@@ -365,8 +365,11 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	if lr.Header != "" {
 		fmt.Fprintf(stdout, "skipped the header line %q\n", lr.Header)
 	}
-	if n := isolated(g); n > 0 && lr.SelfLoops > 0 && !lr.KeptSelfLoops && !c.lcc {
-		prog.dataNote(stdout, "load", "%s only a self-loop, which is dropped, and no other arc: the vectors of such nodes are placed by negative pairs alone (add -keep-self-loops, or leave them out)", count(n, "node has", "nodes have"))
+	// Only a dropped self-loop leaves an edge list's node without arcs.
+	if lr.SelfLoops > 0 && !lr.KeptSelfLoops && !c.lcc {
+		if n := isolated(g); n > 0 {
+			prog.dataNote(stdout, "load", "%s only a self-loop, which is dropped, and no other arc: the vectors of such nodes are placed by negative pairs alone (add -keep-self-loops, or leave them out)", count(n, "node has", "nodes have"))
+		}
 	}
 	if lr.LeadingZero != "" {
 		plain := strings.TrimLeft(lr.LeadingZero, "0")

@@ -942,14 +942,25 @@ func assemble(ctx context.Context, name string, n, lines int, edge func(e int) (
 	if adj.NNZ() == 0 {
 		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: every edge is a self-loop, and self-loops are dropped (keep them to load this graph)", pipeline.ErrEmptyGraph)}
 	}
-	// Every row sum, and the volume the code formulation weighs the
-	// positives by, is at most the total.
+	if opt.Weighted {
+		if err := checkWeightTotal(name, adj.Data); err != nil {
+			return nil, err
+		}
+	}
+	return adj, nil
+}
+
+// checkWeightTotal refuses weights whose sum overflows float64: every row
+// sum, and the volume the code formulation weighs the positives by, is at
+// most the total. (Unit weights cannot overflow: there are fewer than
+// 2^53 arcs.)
+func checkWeightTotal(name string, w []float64) error {
 	total, largest := 0.0, 0.0
-	for _, x := range adj.Data {
+	for _, x := range w {
 		total, largest = total+x, max(largest, x)
 	}
 	if math.IsInf(total, 0) {
-		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: the edge weights sum beyond the largest float64 (the largest weight is %g): divide them by a constant", pipeline.ErrFormat, largest)}
+		return &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: the edge weights sum beyond the largest float64 (the largest weight is %g): divide them by a constant", pipeline.ErrFormat, largest)}
 	}
-	return adj, nil
+	return nil
 }
