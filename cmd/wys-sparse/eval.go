@@ -175,7 +175,7 @@ func (c *evalFlags) check() error {
 	if ok, want := oneOf(c.score, scoreLR, scoreDot, scoreCosine); !ok && c.score != "" {
 		return usagef("-score %q: want %s", c.score, want)
 	}
-	if _, ok := idModes[c.ids]; !ok {
+	if !validIDMode(c.ids) {
 		return usagef("-ids %q: want auto, int or token", c.ids)
 	}
 	if ok, want := oneOf(c.missing, "error", "zero"); !ok {
@@ -660,7 +660,8 @@ func parseK(s string) ([]int, error) {
 // node by the chosen score and reports how the node's arcs come first
 // (eval.Reconstruction).
 func (c *evalFlags) reconstruction(ctx context.Context, stdout io.Writer, emb *graphio.Embeddings, rep *evalReport) error {
-	g, _, err := graphio.LoadGraph(ctx, c.graph, graphio.LoadOptions{Directed: c.directed, Header: c.header, IDs: idModes[c.ids]})
+	mode, _ := graphio.ParseIDMode(c.ids) // checked by validate
+	g, _, err := graphio.LoadGraph(ctx, c.graph, graphio.LoadOptions{Directed: c.directed, Header: c.header, IDs: mode})
 	if err != nil {
 		return err
 	}

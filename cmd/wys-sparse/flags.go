@@ -632,7 +632,7 @@ func (c *config) checkFlags() error {
 		return usagef("-val-fraction takes its pairs from the held-out test edges: add -test-fraction (e.g. 0.5) or give -split")
 	case c.progress != "text" && c.progress != "json" && c.progress != "none":
 		return usagef("-progress %q: want text, json or none", c.progress)
-	case c.ids != "auto" && c.ids != "int" && c.ids != "token":
+	case !validIDMode(c.ids):
 		return usagef("-ids %q: want auto, int or token", c.ids)
 	case c.method != "wys" && !baseline.IsMethod(c.method):
 		return usagef("-method %q: want wys, svd, eigenmaps, netmf, prone, wys-fixed-deepwalk or wys-fixed-glove", c.method)
@@ -844,4 +844,10 @@ func writableDir(dir string) error {
 	name := f.Name()
 	f.Close()
 	return os.Remove(name)
+}
+
+// validIDMode reports whether s is a value of -ids.
+func validIDMode(s string) bool {
+	_, ok := graphio.ParseIDMode(s)
+	return ok
 }

@@ -331,9 +331,6 @@ func isolated(g *pipeline.Graph) int {
 	return n
 }
 
-// idModes are the values of -ids.
-var idModes = map[string]graphio.IDMode{"auto": graphio.IDAuto, "int": graphio.IDInteger, "token": graphio.IDToken}
-
 // loadGraph reads -graph with the reading flags and reports what the
 // reader did.
 func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer, rep *report) (*pipeline.Graph, error) {
@@ -343,7 +340,7 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 		display = "standard input"
 	}
 	prog.stage("load", "reading "+display)
-	mode := idModes[c.ids]
+	mode, _ := graphio.ParseIDMode(c.ids) // checked by validate
 	g, lr, err := c.readGraph(ctx, graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted, KeepSelfLoops: c.keepLoops, IDs: mode, Header: c.header}, rep)
 	if err != nil {
 		return nil, err

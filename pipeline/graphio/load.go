@@ -24,6 +24,23 @@ func formatErr(file string, line int, format string, args ...any) error {
 	return &pipeline.ParseError{File: file, Line: line, Err: fmt.Errorf("%w: "+format, append([]any{pipeline.ErrFormat}, args...)...)}
 }
 
+// HeaderError is the loader's error for an edge list, read under IDAuto
+// without Header, whose ids are all integers but those of its first edge
+// line, line ln of file, text as written: most likely column names, which
+// would become an edge between two made-up nodes and turn every id into a
+// token. A first line of integers the loader cannot read (negative, or
+// 2^64 or more) is named as such instead.
+func HeaderError(file string, ln int, text string) error {
+	var f [3][]byte
+	fields([]byte(text), &f)
+	for _, id := range f[:2] {
+		if why := integerTrouble(id); why != "" {
+			return formatErr(file, ln, "node id %s %s, which is read as a token, while every other line's ids are integers: read all ids as tokens (-ids token)", id, why)
+		}
+	}
+	return formatErr(file, ln, "%q looks like a header (every other line's ids are integers): skip it (-header) or, if it is an edge, read ids as tokens (-ids token)", text)
+}
+
 // IDMode says how node ids in an edge list are read.
 type IDMode int
 
@@ -40,6 +57,20 @@ const (
 	// IDToken treats every id as an opaque token, ordered as byte strings.
 	IDToken
 )
+
+// ParseIDMode returns the IDMode the command-line tools name auto, int
+// or token, and false for any other name.
+func ParseIDMode(name string) (IDMode, bool) {
+	switch name {
+	case "auto":
+		return IDAuto, true
+	case "int":
+		return IDInteger, true
+	case "token":
+		return IDToken, true
+	}
+	return 0, false
+}
 
 // LoadOptions controls ReadEdgeList. The zero value reads an undirected,
 // unweighted graph with integer-or-token ids and drops self-loops.
@@ -342,17 +373,7 @@ func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions
 		return nil, nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
 	}
 	if p.tokenLines == 1 && rep.EdgesRead > 1 && p.firstToken > 0 {
-		// Every id is an integer but those of the first edge line: most
-		// likely column names, which would become an edge between two
-		// made-up nodes and turn every id into a token.
-		var f [3][]byte
-		fields([]byte(p.firstTokenText), &f)
-		for _, id := range f[:2] {
-			if why := integerTrouble(id); why != "" {
-				return nil, nil, formatErr(name, p.firstToken, "node id %s %s, which is read as a token, while every other line's ids are integers: read all ids as tokens (-ids token)", id, why)
-			}
-		}
-		return nil, nil, formatErr(name, p.firstToken, "%q looks like a header (every other line's ids are integers): skip it (-header) or, if it is an edge, read ids as tokens (-ids token)", p.firstTokenText)
+		return nil, nil, HeaderError(name, p.firstToken, p.firstTokenText)
 	}
 	g, err := p.build(ctx)
 	if err != nil {
@@ -515,7 +536,7 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	if !p.decided {
 		p.decide()
 	}
-	if p.opt.IDs == IDAuto && !e.Numeric && !(isInteger(e.U) && isInteger(e.V)) {
+	if p.opt.IDs == IDAuto && e.TokenIDs() {
 		if p.tokenLines == 0 && p.rep.EdgesRead == 0 {
 			p.firstToken, p.firstTokenText = ln, string(bytes.TrimSpace(dropBOM(ln, line)))
 		}
@@ -568,6 +589,11 @@ type EdgeLine struct {
 	// say Weighted and is not read otherwise.
 	Extra bool
 }
+
+// TokenIDs reports whether an edge line read under IDAuto has an id not
+// written as an integer (a leading zero still counts as one): the lines
+// HeaderError's rule counts.
+func (e EdgeLine) TokenIDs() bool { return !e.Numeric && !(isInteger(e.U) && isInteger(e.V)) }
 
 // ParseEdgeLine parses line ln (1-based; only line 1 may start with a
 // UTF-8 byte-order mark, which is dropped) of the edge list name, given
