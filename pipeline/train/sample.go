@@ -186,6 +186,14 @@ func negativeCandidate(n int, rng *rand.Rand) (int32, int32) {
 	return int32(rng.IntN(n)), int32(rng.IntN(n))
 }
 
+// FitPairs returns the pairs on which a run without train pairs measures
+// its fit to the graph: those Run draws with the same seed (up to k arcs
+// of g and as many uniform non-edges), so a bucketed run's fit is
+// scored on the pairs of the single-machine run's.
+func FitPairs(g *pipeline.Graph, k int, seed uint64) (pos, neg []pipeline.Pair) {
+	return fitPairs(g, k, pipeline.Stream(seed, pipeline.StreamEval, 0))
+}
+
 // fitPairs draws the model-selection pairs of a run without train pairs:
 // k arcs of g drawn uniformly (with replacement) and as many uniform
 // non-edges. Their AUC

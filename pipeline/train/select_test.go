@@ -78,3 +78,36 @@ func TestSelectionMargin(t *testing.T) {
 		}
 	}
 }
+
+// TestFitPairs: a whole-graph run selects on its fit to a sample of the
+// graph's own arcs; FitPairs gives that sample, so the returned
+// embeddings score on it the train AUC the curve recorded at the kept
+// step (what wys-beam reports as the fit of a bucketed run).
+func TestFitPairs(t *testing.T) {
+	t.Parallel()
+	_, tg := communitySplit(t, 3)
+	cfg := train.Config{Start: train.StartRandom, Dim: 16, Epochs: 100, EvalEvery: 20, Seed: 7, EvalPairs: 500}
+	res, err := train.Run(context.Background(), tg, nil, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, neg := train.FitPairs(tg, cfg.EvalPairs, cfg.Seed)
+	if len(pos) != cfg.EvalPairs || len(neg) != cfg.EvalPairs {
+		t.Fatalf("%d and %d pairs, want %d each", len(pos), len(neg), cfg.EvalPairs)
+	}
+	for _, p := range neg {
+		if tg.Adj.Has(int(p.U), int(p.V)) {
+			t.Fatalf("non-edge %v is an arc", p)
+		}
+	}
+	got := pipeline.PairAUC(res.L, res.R, res.Half, pos, neg)
+	for _, p := range res.Curve {
+		if p.Step == res.BestStep {
+			if got != p.TrainAUC {
+				t.Fatalf("fit AUC on FitPairs %v, the run recorded %v at the kept step %d", got, p.TrainAUC, p.Step)
+			}
+			return
+		}
+	}
+	t.Fatalf("kept step %d is not on the curve", res.BestStep)
+}
