@@ -2,6 +2,7 @@ package wysbeam
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -81,16 +82,33 @@ type edgeBatch struct {
 // batchLines is the number of edge lines per edgeBatch.
 const batchLines = 1 << 14
 
+// rangeIDs is what one range tells the ids step about its edge lines, for
+// the loader's header rule (graphio.HeaderError): how many it holds, how
+// many of them have an id not written as an integer (IDAuto), and, for a
+// range that starts its file, that file's first edge line when it is one
+// of those (its line number is known only there).
+type rangeIDs struct {
+	File       string
+	Index      int32
+	Edges      int64
+	TokenLines int64
+	FirstLine  int // 0 unless the file's first edge line has token ids
+	FirstText  string
+}
+
 func init() { // Emitter1[int] and Iter1[int] are registered in pipeline.go
 	beam.RegisterType(reflect.TypeOf((*Range)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*edgeBatch)(nil)).Elem())
-	register.DoFn3x1[context.Context, Range, func(edgeBatch), error](&readFn{})
+	beam.RegisterType(reflect.TypeOf((*rangeIDs)(nil)).Elem())
+	register.DoFn4x1[context.Context, Range, func(edgeBatch), func(rangeIDs), error](&readFn{})
 	register.DoFn2x0[edgeBatch, func(string)](&keysFn{})
 	register.Emitter1[edgeBatch]()
+	register.Emitter1[rangeIDs]()
+	register.Iter1[rangeIDs]()
 	register.Emitter1[string]()
 	beam.RegisterType(reflect.TypeOf((*idsInfo)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*arcBatch)(nil)).Elem())
-	register.DoFn4x1[context.Context, []byte, func(*string) bool, func(idsInfo), error](&idsFn{})
+	register.DoFn5x1[context.Context, []byte, func(*string) bool, func(*rangeIDs) bool, func(idsInfo), error](&idsFn{})
 	register.DoFn4x1[context.Context, edgeBatch, idsInfo, func(int, arcBatch), error](&arcsFn{})
 	register.DoFn2x0[idsInfo, func(int, int)](&marksFn{})
 	register.DoFn5x1[context.Context, int, func(*int) bool, func(*arcBatch) bool, func(int), error](&shardFn{})
@@ -159,10 +177,11 @@ func isGzip(ctx context.Context, fsys filesystem.Interface, file string) (bool, 
 	return n == 2 && magic == [2]byte{0x1f, 0x8b}, nil
 }
 
-// readFn parses the edge lines of a range with the loader's rules.
+// readFn parses the edge lines of a range with the loader's rules, and
+// emits one rangeIDs per range.
 type readFn struct{ Load graphio.LoadOptions }
 
-func (f *readFn) ProcessElement(ctx context.Context, r Range, emit func(edgeBatch)) error {
+func (f *readFn) ProcessElement(ctx context.Context, r Range, emit func(edgeBatch), emitIDs func(rangeIDs)) error {
 	key := func(id []byte, num uint64) string {
 		if f.Load.IDs == graphio.IDInteger {
 			return strconv.FormatUint(num, 10)
@@ -170,7 +189,15 @@ func (f *readFn) ProcessElement(ctx context.Context, r Range, emit func(edgeBatc
 		return string(id)
 	}
 	b := edgeBatch{File: int32(r.Index)}
-	err := readRange(ctx, r, f.Load, func(off int64, e graphio.EdgeLine) {
+	ids := rangeIDs{File: r.File, Index: int32(r.Index)}
+	err := readRange(ctx, r, f.Load, func(off int64, ln int, text []byte, e graphio.EdgeLine) {
+		if f.Load.IDs == graphio.IDAuto && e.TokenIDs() {
+			if ids.Edges == 0 && r.Start == 0 {
+				ids.FirstLine, ids.FirstText = ln, string(bytes.TrimSpace(bytes.TrimPrefix(text, []byte("\xef\xbb\xbf"))))
+			}
+			ids.TokenLines++
+		}
+		ids.Edges++
 		w := e.W
 		if !f.Load.Weighted {
 			w = 1
@@ -185,20 +212,24 @@ func (f *readFn) ProcessElement(ctx context.Context, r Range, emit func(edgeBatc
 	if err == nil && len(b.U) > 0 {
 		emit(b)
 	}
+	if err == nil {
+		emitIDs(ids)
+	}
 	return err
 }
 
 // errRangeEnd stops the reading of a range at its first line past End.
 var errRangeEnd = errors.New("end of range")
 
-// readRange calls fn with the byte offset and parse of every edge line
-// that starts in r. A range after the file's start begins at the first
+// readRange calls fn with the byte offset, line number (the file's when
+// r starts it, else counted from the range), text and parse of every
+// edge line that starts in r. A range after the file's start begins at the first
 // line start at or after Start; its lines are read behind one empty line,
 // so that the reader neither takes them for gzip nor for the file's first
 // line (whose byte-order mark the loader drops), and a parse error's line
 // number, counted from the range, is made the file's by counting the
 // line ends before the range (read again, on that error path only).
-func readRange(ctx context.Context, r Range, opt graphio.LoadOptions, fn func(off int64, e graphio.EdgeLine)) error {
+func readRange(ctx context.Context, r Range, opt graphio.LoadOptions, fn func(off int64, ln int, text []byte, e graphio.EdgeLine)) error {
 	fsys, err := filesystem.New(ctx, r.File)
 	if err != nil {
 		return fmt.Errorf("wysbeam: %s: %w", r.File, err)
@@ -237,7 +268,7 @@ func readRange(ctx context.Context, r Range, opt graphio.LoadOptions, fn func(of
 		}
 		e, err := graphio.ParseEdgeLine(r.File, ln, text, opt)
 		if err == nil && e.Edge {
-			fn(off, e)
+			fn(off, ln, text, e)
 		}
 		return err
 	})
@@ -330,9 +361,9 @@ func (keysFn) ProcessElement(b edgeBatch, emit func(string)) {
 // training graph. After the pipeline has run, ReadPrep reads its outputs.
 func BuildPrep(scope beam.Scope, p Prep, ranges []Range) {
 	s := scope.Scope("prep")
-	edges := beam.ParDo(s, &readFn{Load: p.Load}, beam.Reshuffle(s, beam.CreateList(s, ranges)))
+	edges, perRange := beam.ParDo2(s, &readFn{Load: p.Load}, beam.Reshuffle(s, beam.CreateList(s, ranges)))
 	keys := filter.Distinct(s, beam.ParDo(s, keysFn{}, edges))
-	info := beam.ParDo(s.Scope("ids"), &idsFn{Prep: p}, beam.Impulse(s), beam.SideInput{Input: keys})
+	info := beam.ParDo(s.Scope("ids"), &idsFn{Prep: p}, beam.Impulse(s), beam.SideInput{Input: keys}, beam.SideInput{Input: perRange})
 	arcs := beam.ParDo(s.Scope("arcs"), &arcsFn{Prep: p}, edges, beam.SideInput{Input: info})
 	marks := beam.ParDo(s, &marksFn{Prep: p}, info)
 	shards := beam.ParDo(s.Scope("shards"), &shardFn{Prep: p}, beam.CoGroupByKey(s, marks, arcs))

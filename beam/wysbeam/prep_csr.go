@@ -81,7 +81,7 @@ func (p Prep) shardRows(n int) (rows, shards int) {
 // which holds the N keys.
 type idsFn struct{ Prep Prep }
 
-func (f *idsFn) ProcessElement(ctx context.Context, _ []byte, keys func(*string) bool, emit func(idsInfo)) error {
+func (f *idsFn) ProcessElement(ctx context.Context, _ []byte, keys func(*string) bool, perRange func(*rangeIDs) bool, emit func(idsInfo)) error {
 	var all []string
 	var k string
 	numeric := f.Prep.Load.IDs != graphio.IDToken
@@ -96,6 +96,8 @@ func (f *idsFn) ProcessElement(ctx context.Context, _ []byte, keys func(*string)
 		bad = &pipeline.ParseError{File: f.Prep.Input, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
 	} else if len(all) > math.MaxInt32 {
 		bad = &pipeline.ParseError{File: f.Prep.Input, Err: fmt.Errorf("%w: %d distinct nodes exceed the limit of 2^31-1", pipeline.ErrFormat, len(all))}
+	} else if !numeric && f.Prep.Load.IDs == graphio.IDAuto {
+		bad = headerLine(perRange)
 	}
 	if bad != nil {
 		emit(idsInfo{Err: bad.Error()})
@@ -116,6 +118,29 @@ func (f *idsFn) ProcessElement(ctx context.Context, _ []byte, keys func(*string)
 	}
 	emit(idsInfo{N: ids.Len()})
 	return nil
+}
+
+// headerLine applies the loader's header rule to the ranges' counts: when
+// the only edge line with ids not written as integers is the input's
+// first edge line (that of the first file holding edge lines), and there
+// are others, it returns graphio.HeaderError for that line, else nil.
+func headerLine(perRange func(*rangeIDs) bool) error {
+	var edges, tokens int64
+	first := int32(math.MaxInt32) // the first file holding edge lines
+	var r, cand rangeIDs
+	for perRange(&r) {
+		edges, tokens = edges+r.Edges, tokens+r.TokenLines
+		if r.Edges > 0 {
+			first = min(first, r.Index)
+		}
+		if r.FirstLine > 0 {
+			cand = r
+		}
+	}
+	if tokens != 1 || edges < 2 || cand.FirstLine == 0 || cand.Index != first {
+		return nil
+	}
+	return graphio.HeaderError(cand.File, cand.FirstLine, cand.FirstText)
 }
 
 // idsMagic starts the ids file: the magic, 'n' (numeric: N uint64

@@ -13,7 +13,8 @@ import (
 // assembleFn runs once, after every shard is written: it assembles the
 // shards into the graph, holds out the test edges with
 // pipeline.SplitEdges when the job asks for a split, and writes the
-// training graph (and the split's pairs). It is the one sequential stage:
+// training graph (with the input's weights, when weighted) and the
+// split's pairs. It is the one sequential stage:
 // the spanning forest that keeps the training graph connected is a
 // union-find over a seeded shuffle of all edges. Its worker holds the
 // whole CSR and the edge list, which is no new limit: every training
@@ -46,6 +47,9 @@ func (f *assembleFn) ProcessElement(ctx context.Context, _ []byte, info idsInfo,
 	tg, err := s.TrainGraph()
 	if err != nil {
 		return err
+	}
+	if g.Weighted {
+		tg.WeightsFrom(g) // TrainGraph is unweighted
 	}
 	if err := WriteGraph(ctx, f.Prep.GraphPath(), tg); err != nil {
 		return err

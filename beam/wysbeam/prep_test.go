@@ -193,6 +193,11 @@ func TestPrepErrors(t *testing.T) {
 		{good + "3 4\r5 6\n", graphio.LoadOptions{}},
 		{"# only comments\n\n", graphio.LoadOptions{}},
 		{"1 1\n2 2\n", graphio.LoadOptions{}},
+		// The loader's header rule: only the first edge line has ids
+		// that are not integers (column names), or ids it cannot read
+		// as integers.
+		{"# comment\nsource target\n" + good, graphio.LoadOptions{}},
+		{"-1 2\n" + good, graphio.LoadOptions{}},
 	} {
 		file := filepath.Join(dir, "bad.txt")
 		writeText(t, file, c.text)
@@ -207,23 +212,49 @@ func TestPrepErrors(t *testing.T) {
 	}
 }
 
+// TestPrepTokenLines: two edge lines with token ids, or one that is not
+// the first, are read as tokens, as the loader reads them, not taken for
+// column names.
+func TestPrepTokenLines(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 40; i++ {
+		b.WriteString(itoa(i) + " " + itoa(i+1) + "\n")
+	}
+	for i, text := range []string{"a b\n" + b.String() + "b c\n", "1 2\n" + b.String() + "x 3\n"} {
+		file := filepath.Join(dir, itoa(i)+".txt")
+		writeText(t, file, text)
+		checkPrep(t, Prep{Input: file, Dir: filepath.Join(dir, "prep"+itoa(i)), Shards: 2, RangeBytes: 50}, file)
+	}
+}
+
 // TestPrepSplit checks the split and the training graph the
 // preprocessing writes against pipeline.SplitEdges on the loader's graph
 // for the same seed, and the partition the workers build from that
-// training graph against train.NewPartition of the loader's.
+// training graph against train.NewPartition of the loader's. Weighted,
+// every training arc keeps the weight the loader gives the input's arc.
 func TestPrepSplit(t *testing.T) {
-	dir := t.TempDir()
-	var b strings.Builder
-	for i := 0; i < 300; i++ {
-		u := (i * 7919) % 97
-		b.WriteString(strings.Join([]string{itoa(u), itoa((u*u + i) % 89)}, "\t") + "\n")
+	for _, weighted := range []bool{false, true} {
+		dir := t.TempDir()
+		var b strings.Builder
+		for i := 0; i < 300; i++ {
+			u := (i * 7919) % 97
+			b.WriteString(strings.Join([]string{itoa(u), itoa((u*u + i) % 89), itoa(1 + i%5)}, "\t") + "\n")
+		}
+		file := filepath.Join(dir, "g.txt")
+		writeText(t, file, b.String())
+		p := Prep{Input: file, Load: graphio.LoadOptions{Weighted: weighted}, Dir: filepath.Join(dir, "prep"), Shards: 4, RangeBytes: 200, TestFraction: 0.3, Seed: 11}
+		if err := runPrep(t, p); err != nil {
+			t.Fatal(err)
+		}
+		checkPrepSplit(t, p, file)
 	}
-	file := filepath.Join(dir, "g.txt")
-	writeText(t, file, b.String())
-	p := Prep{Input: file, Dir: filepath.Join(dir, "prep"), Shards: 4, RangeBytes: 200, TestFraction: 0.3, Seed: 11}
-	if err := runPrep(t, p); err != nil {
-		t.Fatal(err)
-	}
+}
+
+// checkPrepSplit compares what the preprocessing p wrote with the
+// loader's reading of file, split by pipeline.SplitEdges.
+func checkPrepSplit(t *testing.T, p Prep, file string) {
+	t.Helper()
 	ctx := context.Background()
 	got, err := ReadPrep(ctx, p)
 	if err != nil {
@@ -249,8 +280,26 @@ func TestPrepSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg.IDs = wg.IDs
-	sameGraph(t, tg, wg)
+	if !slices.Equal(tg.Adj.Indptr, wg.Adj.Indptr) || !slices.Equal(tg.Adj.Indices, wg.Adj.Indices) {
+		t.Fatal("training graph's arcs differ from the split's")
+	}
+	varied := false
+	for i := range tg.N() {
+		idx, val := tg.Adj.Row(i)
+		for k, j := range idx {
+			w := 1.0
+			if p.Load.Weighted {
+				w = g.Adj.At(i, int(j))
+			}
+			if val[k] != w {
+				t.Fatalf("training arc %d→%d has weight %g, the input's is %g (weighted %v)", i, j, val[k], w, p.Load.Weighted)
+			}
+			varied = varied || w != 1
+		}
+	}
+	if p.Load.Weighted && !varied {
+		t.Fatal("every input weight is 1: the test checks nothing")
+	}
 	gp, err := train.NewPartition(tg.Adj, 4)
 	if err != nil {
 		t.Fatal(err)

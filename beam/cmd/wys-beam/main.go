@@ -31,6 +31,7 @@ type config struct {
 	graph, split       string
 	directed, weighted bool
 	header, keepLoops  bool
+	ids                string
 	testFraction       float64
 	partitions, perRnd int
 	out, format        string
@@ -46,6 +47,7 @@ func bindFlags(fs *flag.FlagSet) *config {
 	fs.BoolVar(&c.directed, "directed", false, "treat edges as arcs (default: undirected, both arcs stored)")
 	fs.BoolVar(&c.weighted, "weighted", false, "read the third column of -graph as an edge weight")
 	fs.BoolVar(&c.header, "header", false, "skip the first line of each -graph file that is not blank or a comment (column names)")
+	fs.StringVar(&c.ids, "ids", "auto", "node ids of -graph: auto, int or token (as wys-sparse -ids)")
 	fs.BoolVar(&c.keepLoops, "keep-self-loops", false, "keep u→u edges of -graph (default: dropped)")
 	fs.Float64Var(&c.testFraction, "test-fraction", 0, "with -graph: fraction of edges held out to evaluate link prediction (0: embed the whole graph)")
 	fs.IntVar(&c.partitions, "partitions", 4, "P: node partitions; each round trains P buckets of P x P in parallel (1: the single-machine trainer)")

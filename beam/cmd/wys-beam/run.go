@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,7 +41,8 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 		fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges\n", c.split, s.N, len(s.Train), len(s.Test))
 		return g, s, "", err
 	}
-	p := wysbeam.Prep{Input: c.graph, Load: graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted, Header: c.header, KeepSelfLoops: c.keepLoops},
+	mode, _ := c.idMode() // checked by checkFlags
+	p := wysbeam.Prep{Input: c.graph, Load: graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted, Header: c.header, KeepSelfLoops: c.keepLoops, IDs: mode},
 		Dir: dir + "/prep", TestFraction: c.testFraction, Seed: c.Sparse.Seed}
 	ranges, err := wysbeam.PlanRanges(ctx, p)
 	if err != nil {
@@ -149,11 +151,14 @@ func checkLocalOutput(flagName, p string) error {
 // checkFlags refuses, before any work, settings that cannot run or that
 // the run would ignore.
 func (c *config) checkFlags() error {
+	_, ok := c.idMode()
 	switch {
 	case !(c.testFraction >= 0 && c.testFraction < 1):
 		return fmt.Errorf("-test-fraction %v: want a fraction in [0, 1)", c.testFraction)
-	case c.split != "" && (c.testFraction > 0 || c.weighted || c.header || c.keepLoops):
-		return errors.New("-test-fraction, -weighted, -header and -keep-self-loops are settings of reading -graph; a released split (-split) fixes the graph and its test edges")
+	case c.split != "" && (c.testFraction > 0 || c.weighted || c.header || c.keepLoops || cmp.Or(c.ids, "auto") != "auto"):
+		return errors.New("-test-fraction, -weighted, -header, -ids and -keep-self-loops are settings of reading -graph; a released split (-split) fixes the graph and its test edges")
+	case !ok:
+		return fmt.Errorf("-ids %q: want auto, int or token", c.ids)
 	case c.partitions < 0:
 		return fmt.Errorf("-partitions %d: want at least 1", c.partitions)
 	case c.perRnd < 0:
@@ -163,6 +168,11 @@ func (c *config) checkFlags() error {
 		return err
 	}
 	return c.Sparse.Validate()
+}
+
+// idMode is the mode -ids names ("" is its default, auto).
+func (c *config) idMode() (graphio.IDMode, bool) {
+	return graphio.ParseIDMode(cmp.Or(c.ids, "auto"))
 }
 
 // joinDir appends elem to a -temp_location, a local directory or a URL
@@ -220,8 +230,16 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 		return err
 	}
 	res := s.Result(m, split)
-	fmt.Fprintf(stdout, "trained in %s (%.3f s per round); train AUC %.4f, test AUC %.4f\n",
-		elapsed.Round(time.Millisecond), elapsed.Seconds()/float64(rounds), res.TrainAUC, res.TestAUC)
+	fmt.Fprintf(stdout, "trained in %s (%.3f s per round); ", elapsed.Round(time.Millisecond), elapsed.Seconds()/float64(rounds))
+	if math.IsNaN(res.TrainAUC) && math.IsNaN(res.TestAUC) {
+		// A whole-graph run: its fit to a sample of the graph's own arcs,
+		// on the pairs wys-sparse's whole-graph runs score.
+		pos, neg := train.FitPairs(g, s.Config().EvalPairs, s.Config().Seed)
+		res.TrainAUC = pipeline.PairAUC(res.L, res.R, res.Half, pos, neg)
+		fmt.Fprintf(stdout, "fit to the graph's own arcs (a sample of them against random non-edges): ROC-AUC %.4f\n", res.TrainAUC)
+	} else {
+		fmt.Fprintf(stdout, "train AUC %.4f, test AUC %.4f\n", res.TrainAUC, res.TestAUC)
+	}
 	rep := &report{Tool: "wys-beam", Started: started.UTC().Format(time.RFC3339), Input: c.graph + c.split,
 		Nodes: g.N(), TrainArcs: g.Adj.NNZ(), Settings: s.Config(), Partitions: c.partitions, RoundBatches: c.perRnd,
 		Runner: runnerName(), Rounds: rounds, Steps: s.Steps(), BlockBytesPerEpoch: blockBytesPerEpoch(s, m),

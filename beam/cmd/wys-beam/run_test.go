@@ -202,19 +202,22 @@ func driverEmbeddings(t *testing.T, c *config, path string) []byte {
 	return b
 }
 
-// TestRunBadLine checks that a bad edge line fails the command with the
-// loader's own error line, after the pipeline's prefix.
+// TestRunBadLine checks that a bad edge line, or column names read as an
+// edge, fails the command with the loader's own error line, after the
+// pipeline's prefix.
 func TestRunBadLine(t *testing.T) {
 	defer slog.SetDefault(slog.Default())
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil))) // Prism logs the failed bundle
-	graph := filepath.Join(t.TempDir(), "bad.txt")
-	if err := os.WriteFile(graph, []byte("1 2\n2 3\n3\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, _, want := graphio.LoadEdgeList(context.Background(), graph, graphio.LoadOptions{})
-	err := run(context.Background(), &config{graph: graph, partitions: 2, Sparse: train.Config{Dim: 8}}, &bytes.Buffer{})
-	if err == nil || want == nil || err.Error() != "preprocessing pipeline: "+want.Error() {
-		t.Fatalf("error %v, want the loader's %v after the pipeline's prefix", err, want)
+	for _, text := range []string{"1 2\n2 3\n3\n", "from,to\n1,2\n2,3\n"} {
+		graph := filepath.Join(t.TempDir(), "bad.txt")
+		if err := os.WriteFile(graph, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, want := graphio.LoadEdgeList(context.Background(), graph, graphio.LoadOptions{})
+		err := run(context.Background(), &config{graph: graph, partitions: 2, Sparse: train.Config{Dim: 8}}, &bytes.Buffer{})
+		if err == nil || want == nil || err.Error() != "preprocessing pipeline: "+want.Error() {
+			t.Fatalf("error %v, want the loader's %v after the pipeline's prefix", err, want)
+		}
 	}
 }
 
@@ -234,6 +237,8 @@ func TestRunRefusesEarly(t *testing.T) {
 		{config{graph: graph, testFraction: 1.5}, "-test-fraction 1.5: want a fraction in [0, 1)"},
 		{config{graph: graph, testFraction: -0.3}, "-test-fraction -0.3: want a fraction in [0, 1)"},
 		{config{split: dir, weighted: true}, "a released split (-split) fixes the graph"},
+		{config{split: dir, ids: "token"}, "a released split (-split) fixes the graph"},
+		{config{graph: graph, ids: "words"}, `-ids "words": want auto, int or token`},
 		{config{graph: graph, out: "gs://bucket/e.npy"}, "-out gs://bucket/e.npy: the outputs are written on the driver's file system"},
 		{config{graph: graph, report: dir}, "-report: cannot write " + dir + ": it is a directory"},
 		{config{graph: graph, qOut: filepath.Join(dir, "no", "q.json")}, "does not exist"},
