@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -289,7 +290,11 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 		name = ids.Name(missing[0])
 	}
 	if c.missing != "zero" {
-		return nil, 0, fmt.Errorf("%d of the %d nodes of %s have no vector in %s (e.g. id %q): evaluate embeddings of the same graph, or give -missing zero to score them as zero vectors", len(missing), n, what, c.emb.path, name)
+		fix := "evaluate embeddings of the same graph"
+		if emb.ByRow {
+			fix = fmt.Sprintf("%s has no %s, so its row i is node id i (rows 0..%d); write the ids beside it, one per row", c.emb.path, filepath.Base(graphio.IDsPath(c.emb.path)), emb.N()-1)
+		}
+		return nil, 0, fmt.Errorf("%d of the %d nodes of %s have no vector in %s (e.g. id %q): %s, or give -missing zero to score them as zero vectors", len(missing), n, what, c.emb.path, name, fix)
 	}
 	fmt.Fprintf(stdout, "%d of the %d nodes of %s have no vector (e.g. id %q): scored as zero vectors (-missing zero)\n", len(missing), n, what, name)
 	return y, len(missing), nil
@@ -328,7 +333,11 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 	}
 	fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges, %d / %d negatives%s\n", c.split, s.N,
 		len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg), directedNote(s))
-	y, missing, err := c.align(stdout, emb, s.IDs, s.N, c.split)
+	ids := s.IDs
+	if emb.ByRow {
+		ids = nil // a bare table's rows are the split's
+	}
+	y, missing, err := c.align(stdout, emb, ids, s.N, c.split)
 	if err != nil {
 		return err
 	}

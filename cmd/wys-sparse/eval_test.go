@@ -703,3 +703,62 @@ func TestEvalNotes(t *testing.T) {
 		t.Errorf("large k: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestEvalBareNPYRowIsID: a .npy without its ids file holds node id i in
+// row i (as neighbors reads it), so on a graph whose integer ids are not
+// 0..N−1 eval must score the same vectors as the same table written with
+// its ids (TSV, matched by name), for reconstruction and for labels. The
+// rows no node names hold other vectors, which a match by position would
+// score instead.
+func TestEvalBareNPYRowIsID(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const n, half, stride = 12, 3, 5
+	rng := rand.New(rand.NewPCG(8, 9))
+	rows := stride*n + 1
+	res := &pipeline.Result{N: rows, Half: half, L: make([]float32, rows*half), R: make([]float32, rows*half)}
+	for _, side := range [][]float32{res.L, res.R} {
+		for i := range side {
+			side[i] = float32(rng.NormFloat64())
+		}
+	}
+	var graph, labels strings.Builder
+	for i := range n {
+		id := stride * (i + 1)
+		fmt.Fprintf(&graph, "%d %d\n%d %d\n", id, stride*((i+1)%n+1), id, stride*((i+3)%n+1))
+		fmt.Fprintf(&labels, "%d %d\n", id, i%2)
+	}
+	gpath, lpath := filepath.Join(dir, "g.txt"), filepath.Join(dir, "labels.txt")
+	for p, text := range map[string]string{gpath: graph.String(), lpath: labels.String()} {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bare, named := filepath.Join(dir, "bare.npy"), filepath.Join(dir, "named.tsv")
+	if err := graphio.WriteEmbeddings(bare, "", res, pipeline.IdentityIDs(rows)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(graphio.IDsPath(bare)); err != nil {
+		t.Fatal(err)
+	}
+	if err := graphio.WriteEmbeddings(named, "", res, pipeline.IdentityIDs(rows)); err != nil {
+		t.Fatal(err)
+	}
+	scores := func(emb string) []string {
+		code, stdout, stderr := runCLI(t, "eval", "-emb", emb, "-graph", gpath, "-labels", lpath, "-ratios", "0.5", "-repeats", "2")
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		var keep []string
+		for _, ln := range strings.Split(stdout, "\n") {
+			if strings.Contains(ln, "MAP") || strings.Contains(ln, "precision@") || strings.HasPrefix(ln, "| 50%") {
+				keep = append(keep, ln[strings.Index(ln, ":")+1:])
+			}
+		}
+		return keep
+	}
+	got, want := scores(bare), scores(named)
+	if len(want) < 3 || !slices.Equal(got, want) {
+		t.Errorf("bare .npy scores\n%q\nthe same table with its ids\n%q", got, want)
+	}
+}

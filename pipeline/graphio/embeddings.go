@@ -43,8 +43,9 @@ type Embeddings struct {
 	Y   []float32
 	// Halves reports the layout Y = [L | R] (see LayoutHalves).
 	Halves bool
-	// ByRow reports a .npy without an ids file: its rows are the rows of
-	// the graph it was trained on, and Align matches them by position.
+	// ByRow reports a .npy without an ids file: row i is the node named
+	// "i" (IDs are those names), as a DeepWalk-style script or a library
+	// that numbers nodes 0..N−1 saves it, and for a split, its row i.
 	ByRow bool
 }
 
@@ -602,12 +603,13 @@ func readNPYRows(ctx context.Context, br io.Reader, name, descr string, fortran 
 
 // Align returns e's rows in the order of another numbering of the nodes:
 // row i of the result is the vector of the node named ids.Name(i) (nil
-// ids name the rows "0".."n−1", as a split without an index does), or,
-// for a table read ByRow, row i of e. Nodes that e has no vector for get
-// a zero row and are listed in missing; e's rows that ids do not name are
-// left out.
+// ids name the rows "0".."n−1", as a split without an index does). A
+// table read ByRow names its rows "0".."N−1", so it matches the nodes of
+// those ids; to match it by position, as the rows of a split, pass nil
+// ids. Nodes that e has no vector for get a zero row and are listed in
+// missing; e's rows that ids do not name are left out.
 func (e *Embeddings) Align(ids *pipeline.NodeIDs, n int) (y []float32, missing []int) {
-	if ids == nil || e.ByRow {
+	if ids == nil {
 		ids = pipeline.IdentityIDs(n)
 	}
 	d := e.Dim

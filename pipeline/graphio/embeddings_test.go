@@ -244,12 +244,19 @@ func TestAlign(t *testing.T) {
 	}
 }
 
-// TestAlignByRow matches a bare table by position, whatever the names.
+// TestAlignByRow: a bare table's row i is the node named "i", wherever
+// that node's row is in the other numbering; nil ids match it by
+// position.
 func TestAlignByRow(t *testing.T) {
-	e := &Embeddings{IDs: pipeline.IdentityIDs(2), Dim: 1, Y: []float32{5, 6}, ByRow: true}
-	y, missing := e.Align(pipeline.NewStringIDs([]string{"x", "y", "z"}), 3)
-	if want := []float32{5, 6, 0}; !slicesEqual(y, want) || len(missing) != 1 || missing[0] != 2 {
+	e := &Embeddings{IDs: pipeline.IdentityIDs(3), Dim: 1, Y: []float32{5, 6, 7}, ByRow: true}
+	ids, _ := pipeline.NewIndexedIDs([]string{"2", "1", "10"})
+	y, missing := e.Align(ids, 3)
+	if want := []float32{7, 6, 0}; !slicesEqual(y, want) || len(missing) != 1 || missing[0] != 2 {
 		t.Errorf("Align = %v, missing %v; want %v, [2]", y, missing, want)
+	}
+	y, missing = e.Align(nil, 2)
+	if want := []float32{5, 6}; !slicesEqual(y, want) || len(missing) != 0 {
+		t.Errorf("Align(nil) = %v, missing %v; want %v", y, missing, want)
 	}
 }
 
