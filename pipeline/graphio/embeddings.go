@@ -232,8 +232,8 @@ func (t *textTable) line(ln int, text string) error {
 	if len(f) == 0 {
 		return nil
 	}
-	if t.csv && ln == 1 && csvHeader(f) {
-		return nil
+	if ln == 1 && (t.csv && csvHeader(f) || !t.csv && strings.Contains(text, "\t") && csvHeader(strings.Split(strings.TrimRight(text, " \t"), "\t"))) {
+		return nil // column names: pandas' to_csv, with sep="," or "\t"
 	}
 	if f[0] == "" {
 		return formatErr(t.name, ln, "an empty node id: each line is \"id,x1,…,xD\"")
@@ -324,7 +324,8 @@ func csvFields(line string) ([]string, error) {
 	return f, nil
 }
 
-// csvHeader reports whether the fields of a CSV file's first line are
+// csvHeader reports whether the fields of a CSV file's first line (or a
+// TSV file's, split at its tabs) are
 // column names rather than a node's vector: an empty first name (pandas'
 // to_csv writes ",0,1,…" above an unnamed index), value columns none of
 // which is a number ("id,x1,x2"), or value columns named 0, 1, …, D−1

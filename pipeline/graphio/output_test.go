@@ -369,4 +369,16 @@ func TestEmbeddingsCSVHeader(t *testing.T) {
 	if e.N() != 2 {
 		t.Errorf("word2vec text: %d rows, want 2 (its first line is a row)", e.N())
 	}
+	// A tab-separated file takes pandas' header too (to_csv(sep="\t")).
+	for text, want := range map[string]int{
+		"\t0\t1\t2\na\t1\t2\t3\n":     1,
+		"node\t0\t1\t2\na\t1\t2\t3\n": 1,
+		"id\tx\ty\tz\na\t1\t2\t3\n":   1,
+		"b\t0\t1.5\t2\na\t1\t2\t3\n":  2,
+	} {
+		e, err := readEmbeddingsText(context.Background(), strings.NewReader(text), "emb.tsv", false)
+		if err != nil || e.N() != want || e.Dim != 3 || e.IDs.Name(e.N()-1) != "a" {
+			t.Errorf("%q: %v, want %d rows of 3", text, err, want)
+		}
+	}
 }
