@@ -814,6 +814,11 @@ func checkOutputPath(p string) error {
 	if p == "" {
 		return nil
 	}
+	if p == "-" {
+		// "-" reads standard input for -graph; an output is written to a
+		// temporary file and renamed into place, which a stream cannot take.
+		return usagef("cannot write to \"-\": outputs are files, written whole or not at all; give a file name (standard output carries the run's summary)")
+	}
 	if st, err := os.Stat(p); err == nil && st.IsDir() {
 		return usagef("cannot write %s: it is a directory; give a file name inside it, e.g. %s", p, filepath.Join(p, "embeddings.txt"))
 	}

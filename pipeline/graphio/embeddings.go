@@ -3,6 +3,7 @@ package graphio
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -420,10 +421,15 @@ func readIDLines(ctx context.Context, r io.Reader, name string, n int) (*pipelin
 	}
 	defer in.Close()
 	names := make([]string, 0, n)
+	blank := 0 // the first blank line; only trailing ones are allowed
 	err = in.lines(ctx, func(ln int, text []byte) error {
 		id := strings.TrimSpace(string(text))
-		if id == "" {
-			return formatErr(name, ln, "empty id: one node id per line, in the rows' order")
+		switch {
+		case id == "":
+			blank = cmp.Or(blank, ln)
+			return nil
+		case blank > 0:
+			return formatErr(name, blank, "empty id: one node id per line, in the rows' order")
 		}
 		names = append(names, id)
 		return nil

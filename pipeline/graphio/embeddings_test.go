@@ -166,6 +166,8 @@ func TestEmbeddingsFileErrors(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "fewids.ids.txt"), []byte("1\n2\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "dupids.npy"), b, 0o644)
 	os.WriteFile(filepath.Join(dir, "dupids.ids.txt"), []byte("1\n2\nx\n2\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "gap.npy"), b, 0o644)
+	os.WriteFile(filepath.Join(dir, "gap.ids.txt"), []byte("1\n2\n\n3\n4\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "stale.npy"), b, 0o644)
 	os.WriteFile(MarkerPath(filepath.Join(dir, "stale.npy")), []byte(`{"layout":"halves","rows":5,"dim":4}`), 0o644)
 	os.WriteFile(filepath.Join(dir, "ints.npy"), append([]byte(nil), bytes.Replace(b, []byte("<f4"), []byte("<i4"), 1)...), 0o644)
@@ -173,6 +175,7 @@ func TestEmbeddingsFileErrors(t *testing.T) {
 		{"short.npy", "short.npy: malformed input: the payload ends in row 3 of 4: the file is truncated"},
 		{"fewids.npy", "fewids.ids.txt: malformed input: 2 ids for the 4 rows of the .npy beside it"},
 		{"dupids.npy", "dupids.ids.txt: malformed input: node id \"2\" is given rows 1 and 3 (rows are lines − 1): each id once"},
+		{"gap.npy", "gap.ids.txt:3: malformed input: empty id"},
 		{"stale.npy", "stale.npy.wys.json: malformed input: says 5 x 4 but"},
 		{"ints.npy", "dtype \"<i4\", want float32 or float64 embeddings"},
 	}
@@ -190,6 +193,14 @@ func TestEmbeddingsFileErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.file, err, c.want)
 		}
+	}
+	// Blank lines at the end of an ids file, as an editor leaves them,
+	// are not ids.
+	os.WriteFile(filepath.Join(dir, "trail.npy"), b, 0o644)
+	os.WriteFile(filepath.Join(dir, "trail.ids.txt"), []byte("a\nb\nc\nd\n\n \n"), 0o644)
+	e, err := ReadEmbeddings(context.Background(), filepath.Join(dir, "trail.npy"), ReadOptions{})
+	if err != nil || e.N() != 4 || e.IDs.Name(3) != "d" {
+		t.Errorf("ids file with trailing blank lines: %v", err)
 	}
 }
 

@@ -621,7 +621,7 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 	}
 	for _, id := range f[:2] {
 		if id[0] == '"' || id[len(id)-1] == '"' {
-			return e, formatErr(name, ln, "node id %s is in quotes, which are not read (a quoted id holding a space or comma would be split, and the quotes kept); write the ids without quotes, e.g. with sed 's/\"//g' or pandas' to_csv(quoting=csv.QUOTE_NONE)", id)
+			return e, formatErr(name, ln, "node id %s starts or ends with a quote mark; quotes are not read (a quoted id holding a space or comma would be split, and the quotes kept); write the ids without quotes, e.g. with sed 's/\"//g' or pandas' to_csv(quoting=csv.QUOTE_NONE)", id)
 		}
 	}
 	e.Extra = n > 2

@@ -136,6 +136,8 @@ func checkLocalOutput(flagName, p string) error {
 	switch {
 	case p == "":
 		return nil
+	case p == "-":
+		return fmt.Errorf("%s -: outputs are files, written whole or not at all; give a file name", flagName)
 	case strings.Contains(p, "://"):
 		return fmt.Errorf("%s %s: the outputs are written on the driver's file system; give a local path (the cluster's files go under -temp_location)", flagName, p)
 	}
