@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -166,5 +168,35 @@ func TestProgressJSONStagesClosed(t *testing.T) {
 	}
 	if _, ok := open["split"]; !ok {
 		t.Errorf("no split stage:\n%s", stderr)
+	}
+}
+
+// TestProgressJSONError: under -progress json a failed run ends with an
+// event of kind "error" carrying the message and the exit code, so every
+// line on stderr parses; without it, the plain "wys-sparse: " line.
+func TestProgressJSONError(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.txt")
+	if err := os.WriteFile(bad, []byte("1 2\n3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"-graph", bad}, {"-graph", bad, "-lr", "-1"}} {
+		code, _, stderr := runCLI(t, append(args, "-progress", "json")...)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		var last struct {
+			Kind, Message string
+			Exit          int `json:"exit_code"`
+		}
+		for _, line := range lines {
+			if err := json.Unmarshal([]byte(line), &last); err != nil {
+				t.Fatalf("%v: %q is not JSON: %v", args, line, err)
+			}
+		}
+		if code == 0 || last.Kind != "error" || last.Exit != code || last.Message == "" {
+			t.Errorf("%v: exit %d, last event %+v", args, code, last)
+		}
+		_, _, plain := runCLI(t, args...)
+		if want := "wys-sparse: " + last.Message + "\n"; !strings.HasSuffix(plain, want) {
+			t.Errorf("%v: text mode ends %q, want %q", args, plain, want)
+		}
 	}
 }

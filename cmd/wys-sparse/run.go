@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -77,19 +78,34 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "wys-sparse: %v\n", err)
-		return exitUsage
+		return failure(stderr, c.progress, exitUsage, err.Error())
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		if c.checkpoint != "" && c.method == "wys" && c.trainer == "sparse" {
-			fmt.Fprintf(stderr, "wys-sparse: interrupted; training state saved in %s: run the same command with -resume to continue\n", c.checkpoint)
-		} else {
-			fmt.Fprintln(stderr, "wys-sparse: interrupted; no output files were left half-written")
+			return failure(stderr, c.progress, exitInterrupted, "interrupted; training state saved in "+c.checkpoint+": run the same command with -resume to continue")
 		}
-		return exitInterrupted
+		return failure(stderr, c.progress, exitInterrupted, "interrupted; no output files were left half-written")
 	default:
-		fmt.Fprintf(stderr, "wys-sparse: %v\n", trimPackage(err.Error()))
-		return exitFailure
+		return failure(stderr, c.progress, exitFailure, trimPackage(err.Error()))
 	}
+}
+
+// failure writes the line that ends a failed run and returns its exit
+// code: "wys-sparse: msg", or under -progress json an event of kind
+// "error" with the message and the code, so that every line a JSON
+// consumer reads parses.
+func failure(stderr io.Writer, progress string, code int, msg string) int {
+	if progress != "json" {
+		fmt.Fprintf(stderr, "wys-sparse: %s\n", msg)
+		return code
+	}
+	b, _ := json.Marshal(struct {
+		Time    string `json:"time"`
+		Kind    string `json:"kind"`
+		Message string `json:"message"`
+		Exit    int    `json:"exit_code"`
+	}{time.Now().UTC().Format(time.RFC3339Nano), "error", msg, code})
+	fmt.Fprintln(stderr, string(b))
+	return code
 }
 
 // input is what the load step produces: the training graph, the

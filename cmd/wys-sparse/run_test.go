@@ -545,9 +545,9 @@ func TestLabelsCheckedBeforeTraining(t *testing.T) {
 	if code != exitFailure {
 		t.Fatalf("exit %d, want %d\n%s", code, exitFailure, stderr)
 	}
-	lines := strings.Split(strings.TrimSpace(stderr), "\n")
-	for _, l := range lines[:len(lines)-1] {
-		var ev map[string]any
+	var ev map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		ev = nil
 		if err := json.Unmarshal([]byte(l), &ev); err != nil {
 			t.Fatalf("progress line is not JSON: %q", l)
 		}
@@ -559,7 +559,8 @@ func TestLabelsCheckedBeforeTraining(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := "exit 1\n" + strings.ReplaceAll(lines[len(lines)-1], tmp, "TMP") + "\n"
+	msg, _ := ev["message"].(string)
+	got := "exit 1\nwys-sparse: " + strings.ReplaceAll(msg, tmp, "TMP") + "\n"
 	if got != string(want) {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
