@@ -392,6 +392,10 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 		prog.dataNote(stdout, "load", "the ids are read as tokens from line %d, whose id %s has a leading zero, so %s and %s are two nodes; add -ids int to read every id as a number",
 			lr.LeadingZeroLine, lr.LeadingZero, lr.LeadingZero, plain)
 	}
+	if lr.TokenID != "" {
+		prog.dataNote(stdout, "load", "the ids are read as tokens from line %d, whose id %q is not written as an integer while every id before it was: if that line is a typo or a stray header, fix it (ids such as +1 or 1.0 are nodes of their own, apart from 1)",
+			lr.TokenIDLine, lr.TokenID)
+	}
 	if lr.ExtraColumns > 0 {
 		prog.dataNote(stdout, "load", "%d of the %d edge lines %s a third column, which is not read: add -weighted if it holds the edge weights",
 			lr.ExtraColumns, lr.EdgesRead, map[bool]string{true: "has", false: "have"}[lr.ExtraColumns == 1])

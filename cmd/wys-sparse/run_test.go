@@ -1140,16 +1140,22 @@ func TestSaveSplit(t *testing.T) {
 }
 
 // TestLeadingZeroNote: ids read as tokens because of a leading zero say
-// so, since "01" and "1" then are two nodes.
+// so, since "01" and "1" then are two nodes; so do ids read as tokens
+// because of a later id not written as an integer, such as "+1".
 func TestLeadingZeroNote(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "g.txt")
-	if err := os.WriteFile(path, []byte("1 2\n2 3\n3 4\n4 007\n007 1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, stdout, stderr := runCLI(t, "-graph", path, "-dim", "4", "-epochs", "1", "-progress", "none")
-	if note := "note: the ids are read as tokens from line 4, whose id 007 has a leading zero, so 007 and 7 are two nodes; add -ids int to read every id as a number\n"; code != 0 || !strings.Contains(stdout, note) {
-		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	for text, note := range map[string]string{
+		"1 2\n2 3\n3 4\n4 007\n007 1\n": "note: the ids are read as tokens from line 4, whose id 007 has a leading zero, so 007 and 7 are two nodes; add -ids int to read every id as a number\n",
+		"1 2\n2 3\n+1 3\n3 4\n":         "note: the ids are read as tokens from line 3, whose id \"+1\" is not written as an integer while every id before it was",
+	} {
+		path := filepath.Join(t.TempDir(), "g.txt")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runCLI(t, "-graph", path, "-dim", "4", "-epochs", "1", "-progress", "none")
+		if code != 0 || !strings.Contains(stdout, note) || strings.Count(stdout, "note: the ids") != 1 {
+			t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+		}
 	}
 }
 

@@ -143,6 +143,12 @@ type LoadReport struct {
 	// id and its line: "01" and "1" are then two nodes.
 	LeadingZero     string `json:"leading_zero,omitempty"`
 	LeadingZeroLine int    `json:"leading_zero_line,omitempty"`
+	// TokenID names, when the ids were read as tokens (IDAuto) after
+	// earlier edge lines whose ids were all integers, the first id not
+	// written as one ("+1", "1.0", a stray word) and its line; a leading
+	// zero is named by LeadingZero instead.
+	TokenID     string `json:"token_id,omitempty"`
+	TokenIDLine int    `json:"token_id_line,omitempty"`
 	// ExtraColumns counts the edge lines of an unweighted read that have
 	// a third column, which is not read (with Weighted it is the weight).
 	ExtraColumns int `json:"extra_columns,omitempty"`
@@ -552,12 +558,7 @@ func (p *edgeParser) line(ln int, line []byte) error {
 			return nil
 		}
 		p.toTokens()
-		for _, id := range [][]byte{e.U, e.V} {
-			if p.opt.IDs == IDAuto && len(id) > 1 && id[0] == '0' && isInteger(id) {
-				p.rep.LeadingZero, p.rep.LeadingZeroLine = string(id), ln
-				break
-			}
-		}
+		p.noteTokens(ln, e)
 	}
 	a, err := p.intern(e.U)
 	if err != nil {
@@ -748,6 +749,27 @@ func (p *edgeParser) decide() {
 	p.numeric = p.opt.IDs != IDToken
 	if !p.numeric {
 		p.tokens = make(map[string]uint32)
+	}
+}
+
+// noteTokens records in the report why the ids became tokens at line ln
+// (IDAuto): an integer with a leading zero, or, after integer lines, an
+// id not written as an integer.
+func (p *edgeParser) noteTokens(ln int, e EdgeLine) {
+	if p.opt.IDs != IDAuto {
+		return
+	}
+	for _, id := range [][]byte{e.U, e.V} {
+		if len(id) > 1 && id[0] == '0' && isInteger(id) {
+			p.rep.LeadingZero, p.rep.LeadingZeroLine = string(id), ln
+			return
+		}
+	}
+	for _, id := range [][]byte{e.U, e.V} {
+		if !isInteger(id) && p.rep.EdgesRead > 1 {
+			p.rep.TokenID, p.rep.TokenIDLine = string(id), ln
+			return
+		}
 	}
 }
 

@@ -255,6 +255,8 @@ type edgeListOracle struct {
 	header                        string
 	leadingZero                   string // the id with a leading zero that made the ids tokens
 	leadingZeroLine               int
+	tokenID                       string // after integer lines, the first id not written as one
+	tokenIDLine                   int
 }
 
 func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
@@ -350,6 +352,12 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 			for _, id := range f[:2] {
 				if _, err := strconv.ParseUint(id, 10, 64); err == nil && opt.IDs == IDAuto && len(id) > 1 && id[0] == '0' {
 					o.leadingZero, o.leadingZeroLine = id, i+1
+					break
+				}
+			}
+			for _, id := range f[:2] {
+				if !isInt(id) && opt.IDs == IDAuto && o.leadingZero == "" && len(edges) > 0 {
+					o.tokenID, o.tokenIDLine = id, i+1
 					break
 				}
 			}
@@ -453,7 +461,7 @@ func checkAgainstOracle(t *testing.T, text string, opt LoadOptions, g *pipeline.
 	want := LoadReport{File: rep.File, Lines: o.lines, Comments: o.comments, Blank: o.blank, EdgesRead: o.edges,
 		SelfLoops: o.loops, KeptSelfLoops: opt.KeepSelfLoops, Duplicates: o.edges - o.unique, UniqueEdges: o.unique,
 		Nodes: len(o.ids), Arcs: len(o.arcs), Directed: opt.Directed, Weighted: opt.Weighted, NumericIDs: o.numeric, Header: o.header,
-		ExtraColumns: o.extra, LeadingZero: o.leadingZero, LeadingZeroLine: o.leadingZeroLine}
+		ExtraColumns: o.extra, LeadingZero: o.leadingZero, LeadingZeroLine: o.leadingZeroLine, TokenID: o.tokenID, TokenIDLine: o.tokenIDLine}
 	if *rep != want {
 		t.Fatalf("%q %+v: report\n%+v\nwant\n%+v", text, opt, *rep, want)
 	}
