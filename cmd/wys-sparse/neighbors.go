@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -52,6 +53,7 @@ type neighborsFlags struct {
 	queries, tab []float32
 	width        int
 	e            *graphio.Embeddings
+	note         io.Writer // stderr, or io.Discard with -quiet
 }
 
 var neighborsCommand = &subcommand{name: "neighbors", usage: neighborsUsage, flags: func(fs *flag.FlagSet) func(context.Context, io.Writer, io.Writer) error {
@@ -95,6 +97,7 @@ func (c *neighborsFlags) run(ctx context.Context, stdout, stderr io.Writer) erro
 	if c.quiet {
 		note = io.Discard
 	}
+	c.note = note
 	t0 := time.Now()
 	e, err := c.emb.read(ctx, note)
 	if err != nil {
@@ -206,7 +209,11 @@ func (c *neighborsFlags) answer(ctx context.Context, stdout io.Writer, rows []in
 	q := make([]float32, 0, len(rows)*c.width)
 	var exclude []int
 	for _, r := range rows {
-		q = append(q, c.queries[r*c.width:(r+1)*c.width]...)
+		v := c.queries[r*c.width : (r+1)*c.width]
+		if !slices.ContainsFunc(v, func(x float32) bool { return x != 0 }) {
+			fmt.Fprintf(c.note, "note: the query vector of %q is zero: every score is 0, and its neighbours are the file's first rows\n", c.e.IDs.Name(r))
+		}
+		q = append(q, v...)
 	}
 	if !c.self {
 		exclude = rows

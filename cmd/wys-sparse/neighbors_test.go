@@ -196,3 +196,19 @@ func TestCSVOutRoundTrip(t *testing.T) {
 		t.Errorf("neighbors differ:\nword2vec text:\n%s\nCSV:\n%s", answers[0], answers[1])
 	}
 }
+
+// TestNeighborsZeroQuery: a query whose vector is zero scores every row
+// 0, which the command says; a nonzero query gets no such note.
+func TestNeighborsZeroQuery(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "z.txt")
+	if err := os.WriteFile(path, []byte("3 4\na 0 0 0 0\nb 1 0 1 0\nc 0 1 0 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for node, want := range map[string]bool{"a": true, "b": false} {
+		code, stdout, stderr := runCLI(t, "neighbors", "-emb", path, "-node", node, "-k", "2", "-by", "cosine")
+		if got := strings.Contains(stderr, `note: the query vector of "`+node+`" is zero`); code != 0 || got != want {
+			t.Errorf("node %s: exit %d, note %v, want %v\n%s%s", node, code, got, want, stdout, stderr)
+		}
+	}
+}
