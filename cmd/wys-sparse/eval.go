@@ -291,13 +291,27 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 	}
 	if c.missing != "zero" {
 		fix := "evaluate embeddings of the same graph"
-		if emb.ByRow {
+		switch {
+		case emb.ByRow:
 			fix = fmt.Sprintf("%s has no %s, so its row i is node id i (rows 0..%d); write the ids beside it, one per row", c.emb.path, filepath.Base(graphio.IDsPath(c.emb.path)), emb.N()-1)
+		case what == c.split && emb.N() == n && rowNumbers(emb.IDs):
+			fix = fmt.Sprintf("the ids of %s are 0..%d, the split's row numbers (its .npy edge arrays hold those), not the ids of its index.tsv; save the vectors as a bare .npy in row order, which is matched to the split's rows", c.emb.path, n-1)
 		}
 		return nil, 0, fmt.Errorf("%d of the %d nodes of %s have no vector in %s (e.g. id %q): %s, or give -missing zero to score them as zero vectors", len(missing), n, what, c.emb.path, name, fix)
 	}
 	fmt.Fprintf(stdout, "%d of the %d nodes of %s have no vector (e.g. id %q): scored as zero vectors (-missing zero)\n", len(missing), n, what, name)
 	return y, len(missing), nil
+}
+
+// rowNumbers reports whether ids are the names "0".."N−1", in any order.
+func rowNumbers(ids *pipeline.NodeIDs) bool {
+	for i := range ids.Len() {
+		r, err := strconv.Atoi(ids.Name(i))
+		if err != nil || r < 0 || r >= ids.Len() || strconv.Itoa(r) != ids.Name(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // pairTables returns the two tables and width that pipeline.PairAUC

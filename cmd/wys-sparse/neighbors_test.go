@@ -121,6 +121,19 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 	os.WriteFile(ragged, []byte("2 3\na 1 2 3\nb 1 2\n"), 0o644)
 	labels := filepath.Join(tmp, "group-edges.csv")
 	os.WriteFile(labels, []byte("node,group\n1,2\n3,4\n"), 0o644)
+	// gensim.txt with the split's row numbers for ids, as a tool trained
+	// on its train.txt.npy pairs writes them.
+	b, err := os.ReadFile(gensim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	for i := 1; i < len(lines); i++ {
+		_, vec, _ := strings.Cut(lines[i], " ")
+		lines[i] = strconv.Itoa(i-1) + " " + vec
+	}
+	rowIDs := filepath.Join(tmp, "rows.txt")
+	os.WriteFile(rowIDs, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	cases := []struct {
 		name string
 		args []string
@@ -130,6 +143,7 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-bad-score", []string{"eval", "-emb", gensim, "-split", split, "-score", "l2"}},
 		{"eval-lr-single", []string{"eval", "-emb", gensim, "-split", split, "-score", "lr"}},
 		{"eval-missing-nodes", []string{"eval", "-emb", emb, "-split", split}},
+		{"eval-row-number-ids", []string{"eval", "-emb", rowIDs, "-split", split}},
 		{"eval-ragged", []string{"eval", "-emb", ragged, "-split", split}},
 		{"eval-emb-format-name", []string{"eval", "-emb", filepath.Join(tmp, "emb.h5"), "-split", split}},
 		{"eval-emb-binary-word2vec", []string{"eval", "-emb", filepath.Join(tmp, "emb.bin"), "-split", split}},
