@@ -8,6 +8,7 @@ import (
 	"math"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -60,6 +61,7 @@ type evalFlags struct {
 	repeats, workers int
 	seed             uint64
 	logregC          float64
+	cluster          bool
 	fs               *flag.FlagSet
 }
 
@@ -81,6 +83,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.StringVar(&c.features, "features", eval.DefaultFeatures, "-mat, -labels, -planetoid and -edge-ops features of an [L | R] file: LR, L, R or L+R, each optionally +norm (unit rows); a single table uses its rows, and a file whose halves are equal in every row (a ProNE or eigenmaps baseline) L unless this is given")
 	fs.StringVar(&c.ratios, "ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "-mat and -labels: training shares of the labelled nodes, comma-separated")
 	fs.IntVar(&c.repeats, "repeats", 10, "-mat and -labels: random splits per training share")
+	fs.BoolVar(&c.cluster, "cluster", false, "-mat and -labels: also cluster the nodes that have exactly one label by k-means on their features (-features; k: the number of their labels, the best of 10 k-means++ seedings from -seed) and score the clusters against the labels: NMI, ARI and accuracy")
 	fs.Uint64Var(&c.seed, "seed", 1, "-mat and -labels: seed of the random splits (a share's splits depend on the seed and the share only: -ratios 0.5 scores the 50% splits of the whole protocol); -graph: seed of the sampled rows; -mrr: of the candidates")
 	fs.Float64Var(&c.logregC, "logreg-c", 1, "-mat, -labels, -planetoid and -edge-ops: inverse regularisation strength `C` of the logistic regression (scikit-learn's C; 1, its default, is what the DeepWalk, node2vec and NetMF scoring scripts use)")
 	fs.IntVar(&c.workers, "workers", 0, "-mat, -labels, -planetoid, -graph and -mrr goroutines (0: all cores); the result does not depend on it")
@@ -101,6 +104,7 @@ type evalReport struct {
 	Classify       *eval.ClassifyResult       `json:"classification,omitempty"`
 	ClassifyLogReg *eval.LogRegClassifyResult `json:"classification_logreg,omitempty"`
 	MultiLabel     *eval.MultiLabelResult     `json:"multilabel,omitempty"`
+	Cluster        *eval.ClusterResult        `json:"clustering,omitempty"`
 	Reconstruction *reconResult               `json:"reconstruction,omitempty"`
 	Seconds        float64                    `json:"seconds"`
 	Go             string                     `json:"go"`
@@ -157,6 +161,9 @@ func (c *evalFlags) check() error {
 	}
 	if c.mrr != "" && c.split == "" {
 		return usagef("-mrr ranks the test edges of a split; give -split DIR")
+	}
+	if c.cluster && c.mat == "" && c.labels == "" {
+		return usagef("-cluster scores clusters against node labels; give -labels FILE or -mat FILE")
 	}
 	if c.repeats < 1 {
 		return usagef("-repeats %d: want at least 1", c.repeats)
@@ -661,6 +668,42 @@ func (c *evalFlags) multiLabel(ctx context.Context, stdout io.Writer, emb *graph
 	fmt.Fprintf(stdout, "multi-label classification of %s: %s, %s, %s, %s per share, logistic regression C = %g (%.1fs):\n%s",
 		what, count(res.Nodes, "labelled node", "labelled nodes"), count(res.Labels, "label", "labels"), count(f, "feature", "features"),
 		count(c.repeats, "split", "splits"), res.C, time.Since(t0).Seconds(), res.Table())
+	if c.cluster {
+		return c.clusterNodes(ctx, stdout, x, n, f, lab, what, rep)
+	}
+	return nil
+}
+
+// clusterNodes clusters the nodes with exactly one label by k-means on
+// their features and scores the clusters against the labels
+// (eval.Cluster).
+func (c *evalFlags) clusterNodes(ctx context.Context, stdout io.Writer, x []float64, n, f int, lab *pipeline.MultiLabels, what string, rep *evalReport) error {
+	single := make([]int, n)
+	multi := 0
+	for i, ls := range lab.Of {
+		single[i] = -1
+		switch len(ls) {
+		case 1:
+			single[i] = int(ls[0])
+		case 0:
+		default:
+			multi++
+		}
+	}
+	if multi > 0 {
+		fmt.Fprintf(stdout, "note: %s of %s %s more than one label: left out of the clustering\n", count(multi, "node", "nodes"), what, map[bool]string{true: "has", false: "have"}[multi == 1])
+	}
+	if !slices.ContainsFunc(single, func(l int) bool { return l >= 0 }) {
+		return fmt.Errorf("-cluster: no node of %s has exactly one label: clustering scores single-label nodes", what)
+	}
+	t0 := time.Now()
+	res, err := eval.Cluster(ctx, x, n, f, single, eval.ClusterConfig{Seed: c.seed, Workers: c.workers})
+	if err != nil {
+		return err
+	}
+	rep.Cluster = res
+	fmt.Fprintf(stdout, "k-means clustering of %s of %s into %d clusters (%s, best of %d seedings, %.1fs): NMI %.4f, ARI %.4f, accuracy %.4f\n",
+		count(res.Nodes, "single-label node", "single-label nodes"), what, res.K, count(f, "feature", "features"), res.Restarts, time.Since(t0).Seconds(), res.NMI, res.ARI, res.Accuracy)
 	return nil
 }
 

@@ -762,3 +762,44 @@ func TestEvalBareNPYRowIsID(t *testing.T) {
 		t.Errorf("bare .npy scores\n%q\nthe same table with its ids\n%q", got, want)
 	}
 }
+
+// TestEvalCluster: -cluster clusters the single-label nodes of -labels
+// (a node with two labels is left out, and said so) into as many clusters
+// as their labels; on vectors that are their node's label, one-hot and
+// scaled, the clusters are the labels (NMI, ARI and accuracy 1).
+func TestEvalCluster(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var emb, labels strings.Builder
+	const n = 30
+	fmt.Fprintf(&emb, "%d 3\n", n)
+	for i := range n {
+		c := i % 3
+		v := []string{"0", "0", "0"}
+		v[c] = strconv.Itoa(10 + i%4)
+		fmt.Fprintf(&emb, "v%d %s\n", i, strings.Join(v, " "))
+		fmt.Fprintf(&labels, "v%d %d\n", i, c)
+	}
+	labels.WriteString("v0 2\n") // v0: labels 0 and 2
+	epath, lpath, rpath := filepath.Join(dir, "e.txt"), filepath.Join(dir, "l.txt"), filepath.Join(dir, "r.json")
+	os.WriteFile(epath, []byte(emb.String()), 0o644)
+	os.WriteFile(lpath, []byte(labels.String()), 0o644)
+	code, stdout, stderr := runCLI(t, "eval", "-emb", epath, "-labels", lpath, "-ratios", "0.5", "-repeats", "1", "-cluster", "-report", rpath)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	if !strings.Contains(stdout, "note: 1 node of "+lpath+" has more than one label: left out of the clustering\n") {
+		t.Errorf("no note of the two-label node:\n%s", stdout)
+	}
+	b, err := os.ReadFile(rpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct{ Clustering *eval.ClusterResult }
+	if err := json.Unmarshal(b, &rep); err != nil || rep.Clustering == nil {
+		t.Fatalf("report %s: %v", b, err)
+	}
+	if c := rep.Clustering; c.Nodes != n-1 || c.K != 3 || c.NMI != 1 || c.ARI != 1 || c.Accuracy != 1 {
+		t.Errorf("clustering %+v\n%s", c, stdout)
+	}
+}

@@ -144,6 +144,7 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-lr-single", []string{"eval", "-emb", gensim, "-split", split, "-score", "lr"}},
 		{"eval-missing-nodes", []string{"eval", "-emb", emb, "-split", split}},
 		{"eval-row-number-ids", []string{"eval", "-emb", rowIDs, "-split", split}},
+		{"eval-cluster-without-labels", []string{"eval", "-emb", gensim, "-split", split, "-cluster"}},
 		{"eval-ragged", []string{"eval", "-emb", ragged, "-split", split}},
 		{"eval-emb-format-name", []string{"eval", "-emb", filepath.Join(tmp, "emb.h5"), "-split", split}},
 		{"eval-emb-binary-word2vec", []string{"eval", "-emb", filepath.Join(tmp, "emb.bin"), "-split", split}},
