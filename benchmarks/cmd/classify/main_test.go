@@ -17,7 +17,8 @@ func TestSmoke(t *testing.T) {
 	smoke.Run(t, command, []string{"-data", data, "-methods", "wys,prone", "-epochs", "2", "-dim", "8", "-seeds", "1"},
 		"2708 nodes, 5278 edges, 7 classes", "140 train, 500 validation and 1000 test nodes",
 		"| wys | ", "paper (kNN rule): 67.9%", "| ProNE | ", "| [L \\| R] |", "| the embedding |",
-		"random splits: Micro-F1 at 10% | at 50% |", "a random 10% or 50% of all 2708 labelled nodes")
+		"random splits: Micro-F1 at 10% | at 50% |", "a random 10% or 50% of all 2708 labelled nodes",
+		"| method | k-means clustering: NMI | ARI | accuracy |", "into 7 clusters")
 }
 
 // TestGensim runs a short gensim DeepWalk when python3 has gensim.
