@@ -31,6 +31,7 @@ type config struct {
 	graph, split       string
 	directed, weighted bool
 	header, keepLoops  bool
+	keepTemp           bool
 	ids                string
 	testFraction       float64
 	partitions, perRnd int
@@ -69,6 +70,7 @@ func bindFlags(fs *flag.FlagSet) *config {
 	fs.StringVar(&c.out, "out", "", "write embeddings to `FILE` (.npy, .tsv, .csv, else word2vec text; text may end in .gz)")
 	fs.StringVar(&c.format, "format", "", "embedding format: w2v, npy, tsv or csv (default: from the -out extension)")
 	fs.StringVar(&c.qOut, "q-out", "", "write the learned Q and q as JSON to `FILE`")
+	fs.BoolVar(&c.keepTemp, "keep-temp", false, "keep the run's files under -temp_location (preprocessing, training graph, parameter blocks) when it ends; by default they are removed")
 	fs.StringVar(&c.report, "report", "", "write a JSON report (settings, AUCs, Q, rounds, bytes moved, timings) to `FILE`")
 	return c
 }

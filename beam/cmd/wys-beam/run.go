@@ -98,7 +98,7 @@ type report struct {
 	QLogits            []float64 `json:"q_logits"`
 	Seconds            float64   `json:"seconds"`
 	SecondsPerRound    float64   `json:"seconds_per_round"`
-	Dir                string    `json:"blocks_dir"`
+	Dir                string    `json:"blocks_dir,omitempty"` // with -keep-temp
 }
 
 func finite(x float64) *float64 {
@@ -194,6 +194,13 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 	}
 	started := time.Now()
 	dir := joinDir(tempRoot(), fmt.Sprintf("wys-beam-%d", started.UnixNano()))
+	if !c.keepTemp {
+		defer func() {
+			if err := wysbeam.RemoveRun(context.WithoutCancel(ctx), dir); err != nil {
+				fmt.Fprintf(stdout, "note: the run's files under %s were not all removed: %v\n", dir, err)
+			}
+		}()
+	}
 	g, split, graphPath, err := c.load(ctx, dir, stdout)
 	if err != nil {
 		return err
@@ -246,7 +253,10 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 		Nodes: g.N(), TrainArcs: g.Adj.NNZ(), Settings: s.Config(), Partitions: c.partitions, RoundBatches: c.perRnd,
 		Runner: runnerName(), Rounds: rounds, Steps: s.Steps(), BlockBytesPerEpoch: blockBytesPerEpoch(s, m),
 		TrainAUC: finite(res.TrainAUC), TestAUC: finite(res.TestAUC), Q: res.Q, QLogits: res.QLogits,
-		Seconds: elapsed.Seconds(), SecondsPerRound: elapsed.Seconds() / float64(rounds), Dir: job.Dir}
+		Seconds: elapsed.Seconds(), SecondsPerRound: elapsed.Seconds() / float64(rounds)}
+	if c.keepTemp {
+		rep.Dir = job.Dir
+	}
 	return c.write(stdout, res, split.IDs, g, rep)
 }
 

@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -71,6 +72,25 @@ func TestRun(t *testing.T) {
 	}
 	if _, err := os.Stat(c.out); err != nil {
 		t.Fatalf("no embeddings: %v (stdout %s)", err, stdout.String())
+	}
+	// The run's files are removed, unless -keep-temp.
+	for _, keep := range []bool{false, true} {
+		c.keepTemp = keep
+		stdout.Reset()
+		if err := run(context.Background(), c, &stdout); err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(`blocks under (\S+)\n`).FindStringSubmatch(stdout.String())
+		if m == nil {
+			t.Fatalf("no blocks directory in %s", stdout.String())
+		}
+		runDir := filepath.Dir(m[1])
+		_, err := os.Stat(runDir)
+		raw, _ := os.ReadFile(c.report)
+		if keep != (err == nil) || keep != bytes.Contains(raw, []byte(`"blocks_dir"`)) {
+			t.Errorf("-keep-temp %v: %s stat %v; report %s", keep, runDir, err, raw)
+		}
+		os.RemoveAll(runDir)
 	}
 }
 
