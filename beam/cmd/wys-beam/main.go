@@ -17,6 +17,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
@@ -85,7 +88,29 @@ func main() {
 		fmt.Fprintf(os.Stderr, "wys-beam: unexpected argument %q: give the graph with -graph FILE, and quote a glob (-graph 'parts/*.txt')\n", flag.Arg(0))
 		os.Exit(2)
 	}
-	if err := run(context.Background(), c, os.Stdout); err != nil {
+	// SIGINT or SIGTERM cancels the run: the runner stops the pipeline
+	// (Prism within milliseconds), no output is written, and the run's
+	// files under -temp_location are removed (unless -keep-temp).
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var terminated atomic.Bool
+	go func() {
+		s := <-sigs
+		terminated.Store(s == syscall.SIGTERM)
+		cancel()
+	}()
+	err := run(ctx, c, os.Stdout)
+	signal.Stop(sigs)
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		fmt.Fprintln(os.Stderr, "wys-beam: interrupted; no output files were written")
+		if terminated.Load() {
+			os.Exit(143)
+		}
+		os.Exit(130)
+	default:
 		fmt.Fprintln(os.Stderr, "wys-beam:", err)
 		os.Exit(1)
 	}

@@ -62,8 +62,8 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 	if err != nil {
 		return nil, nil, "", err
 	}
-	fmt.Fprintf(stdout, "graph %s: %d nodes, %d training arcs, %d test edges (preprocessed in %d byte ranges in %s)\n",
-		c.graph, g.N(), g.Adj.NNZ(), len(s.Test), len(ranges), time.Since(t0).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "graph %s: %d nodes, %d training arcs, %d test edges (preprocessed in %s from %d byte range(s) of the input)\n",
+		c.graph, g.N(), g.Adj.NNZ(), len(s.Test), time.Since(t0).Round(time.Millisecond), len(ranges))
 	return g, s, p.GraphPath(), nil
 }
 
