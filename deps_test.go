@@ -25,6 +25,7 @@ const module = "github.com/wys-project/wys"
 var layer = map[string]int{
 	"internal/atomicfile":        0,
 	"internal/datasets":          0,
+	"internal/interrupt":         0,
 	"internal/sysmem":            0,
 	"pipeline/internal/kernels":  0,
 	"sparse":                     1,

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wys-project/wys/internal/interrupt"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/baseline"
 	"github.com/wys-project/wys/pipeline/eval"
@@ -29,8 +30,7 @@ const (
 	exitOK          = 0
 	exitFailure     = 1
 	exitUsage       = 2
-	exitInterrupted = 130 // 128 + SIGINT
-	exitTerminated  = 143 // 128 + SIGTERM (main turns 130 into it)
+	exitInterrupted = interrupt.CodeInterrupted // main turns it into CodeTerminated after SIGTERM
 )
 
 // usageError is a bad flag or flag combination: exit code 2.

@@ -17,14 +17,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
-	"sync/atomic"
-	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx" // runners, local and gs:// filesystems
 
+	"github.com/wys-project/wys/internal/interrupt"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/train"
 )
@@ -91,25 +89,14 @@ func main() {
 	// SIGINT or SIGTERM cancels the run: the runner stops the pipeline
 	// (Prism within milliseconds), no output is written, and the run's
 	// files under -temp_location are removed (unless -keep-temp).
-	ctx, cancel := context.WithCancel(context.Background())
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	var terminated atomic.Bool
-	go func() {
-		s := <-sigs
-		terminated.Store(s == syscall.SIGTERM)
-		cancel()
-	}()
+	ctx, sigs := interrupt.Notify(context.Background())
 	err := run(ctx, c, os.Stdout)
-	signal.Stop(sigs)
+	sigs.Stop()
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
 		fmt.Fprintln(os.Stderr, "wys-beam: interrupted; no output files were written")
-		if terminated.Load() {
-			os.Exit(143)
-		}
-		os.Exit(130)
+		os.Exit(sigs.Code())
 	default:
 		fmt.Fprintln(os.Stderr, "wys-beam:", err)
 		os.Exit(1)
