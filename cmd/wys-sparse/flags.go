@@ -814,41 +814,10 @@ func checkOutputPath(p string) error {
 	if p == "" {
 		return nil
 	}
-	if p == "-" {
-		// "-" reads standard input for -graph; an output is written to a
-		// temporary file and renamed into place, which a stream cannot take.
-		return usagef("cannot write to \"-\": outputs are files, written whole or not at all; give a file name (standard output carries the run's summary)")
-	}
-	if st, err := os.Stat(p); err == nil && st.IsDir() {
-		return usagef("cannot write %s: it is a directory; give a file name inside it, e.g. %s", p, filepath.Join(p, "embeddings.txt"))
-	}
-	if _, err := atomicfile.Target(p); err != nil {
+	if err := atomicfile.Check(p); err != nil {
 		return usagef("%v", err)
 	}
-	dir := filepath.Dir(p)
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usagef("cannot write %s: directory %s does not exist", p, dir)
-	}
-	if err := writableDir(dir); err != nil {
-		return usagef("cannot write %s: directory %s is not writable (creating a file there failed: %v); choose another output path", p, dir, err)
-	}
 	return nil
-}
-
-// writableDir checks, before any work, that files can be created in dir:
-// it creates and removes an empty temporary file.
-func writableDir(dir string) error {
-	f, err := os.CreateTemp(dir, ".wys-sparse-write-test-*")
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			return pe.Err
-		}
-		return err
-	}
-	name := f.Name()
-	f.Close()
-	return os.Remove(name)
 }
 
 // validIDMode reports whether s is a value of -ids.

@@ -127,3 +127,36 @@ func kind(m fs.FileMode) string {
 	}
 	return "a special file"
 }
+
+// Check reports, before any work, why Write(path) would fail: "-" (a
+// command's stream, not a file), a directory, a target that is not a
+// regular file (Target), a missing parent directory, or one in which no
+// file can be created (Check creates and removes an empty temporary file
+// there). The error starts "cannot write".
+func Check(path string) error {
+	if path == "-" {
+		return errors.New(`cannot write to "-": outputs are files, written whole or not at all; give a file name`)
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("cannot write %s: it is a directory; give a file name inside it, e.g. %s", path, filepath.Join(path, "embeddings.txt"))
+	}
+	target, err := Target(path)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(target)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("cannot write %s: directory %s does not exist", path, dir)
+	}
+	f, err := os.CreateTemp(dir, ".wys-write-test-*")
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("cannot write %s: directory %s is not writable (creating a file there failed: %v); choose another output path", path, dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}

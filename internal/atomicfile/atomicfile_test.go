@@ -77,3 +77,30 @@ func TestWriteThroughLinks(t *testing.T) {
 		t.Errorf("directory: %v", err)
 	}
 }
+
+// TestCheck: a command's stream, a directory, a missing directory (also
+// behind a link), and a directory that takes no files are refused; a
+// writable path is accepted and the probe leaves nothing behind.
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink(filepath.Join(dir, "gone", "x.txt"), link); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"-":                               `cannot write to "-"`,
+		dir:                               "it is a directory",
+		filepath.Join(dir, "no", "x.txt"): "directory " + filepath.Join(dir, "no") + " does not exist",
+		link:                              "directory " + filepath.Join(dir, "gone") + " does not exist",
+		"/sys/wys-check.txt":              "is not writable",
+		filepath.Join(dir, "x.txt"):       "",
+	} {
+		err := Check(path)
+		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", path, err, want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d entries left in %s, want only the link", len(entries), dir)
+	}
+}

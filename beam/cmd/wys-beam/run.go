@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -129,23 +127,17 @@ func (c *config) checkOut() error {
 }
 
 // checkLocalOutput refuses an output path ("" is none) that the driver
-// cannot write: a URL (outputs go to the driver's file system), a
-// directory, a device or pipe (atomicfile.Target), or one in a missing
-// directory.
+// cannot write: a URL (outputs go to the driver's file system), or what
+// atomicfile.Check refuses.
 func checkLocalOutput(flagName, p string) error {
 	switch {
 	case p == "":
 		return nil
-	case p == "-":
-		return fmt.Errorf("%s -: outputs are files, written whole or not at all; give a file name", flagName)
 	case strings.Contains(p, "://"):
 		return fmt.Errorf("%s %s: the outputs are written on the driver's file system; give a local path (the cluster's files go under -temp_location)", flagName, p)
 	}
-	if _, err := atomicfile.Target(p); err != nil {
+	if err := atomicfile.Check(p); err != nil {
 		return fmt.Errorf("%s: %v", flagName, err)
-	}
-	if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
-		return fmt.Errorf("%s %s: directory %s does not exist", flagName, p, filepath.Dir(p))
 	}
 	return nil
 }

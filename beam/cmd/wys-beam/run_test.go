@@ -261,7 +261,7 @@ func TestRunRefusesEarly(t *testing.T) {
 		{config{graph: graph, ids: "words"}, `-ids "words": want auto, int or token`},
 		{config{graph: graph, out: "gs://bucket/e.npy"}, "-out gs://bucket/e.npy: the outputs are written on the driver's file system"},
 		{config{graph: graph, report: dir}, "-report: cannot write " + dir + ": it is a directory"},
-		{config{graph: graph, out: "-"}, "-out -: outputs are files"},
+		{config{graph: graph, out: "-"}, `-out: cannot write to "-": outputs are files`},
 		{config{graph: graph, qOut: filepath.Join(dir, "no", "q.json")}, "does not exist"},
 	}
 	for _, tc := range cases {
