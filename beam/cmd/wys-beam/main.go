@@ -56,7 +56,7 @@ func bindFlags(fs *flag.FlagSet) *config {
 	fs.IntVar(&c.perRnd, "round-batches", 1, "minibatch steps of each bucket per round (1: the trainer's schedule; more: fewer, longer rounds)")
 	fs.IntVar(&sp.Dim, "dim", 128, "embedding width d of Y = [L | R], d/2 per side (even)")
 	fs.IntVar(&sp.Objective.C, "C", pipeline.DefaultC, "number of transition-matrix powers k = 1..C")
-	fs.Float64Var(&sp.Objective.Beta, "beta", pipeline.DefaultBeta, "weight of the attention regulariser on q")
+	fs.Float64Var(&sp.Objective.Beta, "beta", pipeline.DefaultBeta, "weight of the attention regulariser on q (0: off)")
 	fs.Float64Var(&sp.Objective.WalksPerNode, "walks-per-node", pipeline.DefaultWalksPerNode, "starting mass P0 of E[D] (walks per node)")
 	fs.StringVar((*string)(&sp.Objective.Formulation), "formulation", string(pipeline.FormulationCode), "E[D] weighting and loss: code or paper")
 	fs.BoolVar(&sp.Objective.ExactLogs, "exact-logs", false, "code formulation: exact log σ and log(1−σ), without the authors' ε = 1e-5 inside them (as wys-sparse -exact-logs)")
@@ -89,6 +89,12 @@ func main() {
 	// SIGINT or SIGTERM cancels the run: the runner stops the pipeline
 	// (Prism within milliseconds), no output is written, and the run's
 	// files under -temp_location are removed (unless -keep-temp).
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if err := c.explicitValues(set); err != nil {
+		fmt.Fprintln(os.Stderr, "wys-beam:", err)
+		os.Exit(2)
+	}
 	ctx, sigs := interrupt.Notify(context.Background())
 	err := run(ctx, c, os.Stdout)
 	sigs.Stop()

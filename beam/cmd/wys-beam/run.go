@@ -142,6 +142,27 @@ func checkLocalOutput(flagName, p string) error {
 	return nil
 }
 
+// explicitValues checks the flags given on the command line whose zero
+// the libraries read as "the default": -dim 0 and -C 0 are refused, as
+// wys-sparse refuses them, and -beta 0 turns the regulariser off (the
+// library's −1) instead of meaning 0.5.
+func (c *config) explicitValues(set map[string]bool) error {
+	sp := &c.Sparse
+	switch b := sp.Objective.Beta; {
+	case set["dim"] && (sp.Dim < 2 || sp.Dim%2 != 0):
+		return fmt.Errorf("-dim %d must be even and at least 2 (d/2 per side of Y = [L | R])", sp.Dim)
+	case set["C"] && sp.Objective.C < 1:
+		return fmt.Errorf("-C %d: need at least one power of the transition matrix", sp.Objective.C)
+	case set["beta"] && !(b >= 0 && !math.IsInf(b, 1)):
+		return fmt.Errorf("-beta %v: want a non-negative weight (0 turns the regulariser off)", b)
+	case set["walks-per-node"] && !(sp.Objective.WalksPerNode > 0 && !math.IsInf(sp.Objective.WalksPerNode, 1)):
+		return fmt.Errorf("-walks-per-node %v: want a positive number of walks (the starting mass P0 of E[D])", sp.Objective.WalksPerNode)
+	case set["beta"] && b == 0:
+		sp.Objective.Beta = -1 // off; 0 is the library's default
+	}
+	return nil
+}
+
 // checkFlags refuses, before any work, settings that cannot run or that
 // the run would ignore.
 func (c *config) checkFlags() error {

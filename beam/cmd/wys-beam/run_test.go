@@ -275,3 +275,37 @@ func TestRunRefusesEarly(t *testing.T) {
 		t.Errorf("joinDir: %s", got)
 	}
 }
+
+// TestExplicitValues: -dim 0, -C 0, a negative -beta and -walks-per-node 0
+// given on the command line are refused (the libraries would read the
+// zeros as their defaults), -beta 0 turns the regulariser off, and flags
+// left out keep their defaults.
+func TestExplicitValues(t *testing.T) {
+	for args, want := range map[string]string{
+		"-dim 0":            "-dim 0 must be even",
+		"-dim 7":            "-dim 7 must be even",
+		"-C 0":              "-C 0: need at least one power",
+		"-beta -1":          "-beta -1: want a non-negative weight",
+		"-walks-per-node 0": "-walks-per-node 0: want a positive number",
+		"-beta 0":           "",
+		"-dim 16":           "",
+	} {
+		fs := flag.NewFlagSet("wys-beam", flag.ContinueOnError)
+		c := bindFlags(fs)
+		if err := fs.Parse(strings.Fields(args)); err != nil {
+			t.Fatal(err)
+		}
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		err := c.explicitValues(set)
+		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", args, err, want)
+		}
+		if args == "-beta 0" && c.Sparse.Objective.Resolve().Beta != 0 {
+			t.Errorf("-beta 0 resolves to β = %v, want 0", c.Sparse.Objective.Resolve().Beta)
+		}
+		if args == "-dim 16" && (c.Sparse.Dim != 16 || c.Sparse.Objective.Resolve().Beta != pipeline.DefaultBeta) {
+			t.Errorf("-dim 16: dim %d, β %v", c.Sparse.Dim, c.Sparse.Objective.Resolve().Beta)
+		}
+	}
+}
