@@ -16,7 +16,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
@@ -77,8 +79,16 @@ func bindFlags(fs *flag.FlagSet) *config {
 }
 
 func main() {
+	sdk := map[string]bool{} // the Beam SDK's flags, registered by its packages
+	flag.VisitAll(func(f *flag.Flag) { sdk[f.Name] = true })
 	c := bindFlags(flag.CommandLine)
+	helpBeam := flag.Bool("help-beam", false, "list the Beam SDK's flags too")
+	flag.Usage = func() { printUsage(os.Stderr, flag.CommandLine, sdk, *helpBeam) }
 	flag.Parse()
+	if *helpBeam {
+		printUsage(os.Stdout, flag.CommandLine, sdk, true)
+		os.Exit(0)
+	}
 	beam.Init() // a worker process runs its bundles here and never returns
 	if flag.NArg() > 0 {
 		// A flag after it would be dropped without a word: an unquoted
@@ -126,4 +136,30 @@ func flagLookup(name string) string {
 		return f.Value.String()
 	}
 	return ""
+}
+
+// printUsage lists wys-beam's own flags (those not in sdk) and, with all,
+// the Beam SDK's after them; without it, it says how to list those.
+func printUsage(w io.Writer, fs *flag.FlagSet, sdk map[string]bool, all bool) {
+	fmt.Fprintf(w, "Usage: wys-beam (-graph FILE | -split DIR) [flags]\n\nFlags of wys-beam:\n")
+	list := func(beam bool) {
+		fs.VisitAll(func(f *flag.Flag) {
+			if sdk[f.Name] != beam {
+				return
+			}
+			name, text := flag.UnquoteUsage(f)
+			fmt.Fprintf(w, "  -%s %s\n    \t%s", f.Name, name, strings.ReplaceAll(text, "\n", "\n    \t"))
+			if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" {
+				fmt.Fprintf(w, " (default %s)", f.DefValue)
+			}
+			fmt.Fprintln(w)
+		})
+	}
+	list(false)
+	if !all {
+		fmt.Fprintln(w, "\nThe Beam SDK's flags (-runner, -endpoint, -environment_type, -temp_location, -project, -region, …) pass through; wys-beam -help-beam lists them.")
+		return
+	}
+	fmt.Fprintln(w, "\nFlags of the Beam SDK:")
+	list(true)
 }

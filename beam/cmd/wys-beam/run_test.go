@@ -309,3 +309,26 @@ func TestExplicitValues(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintUsage: the usage lists wys-beam's flags with their defaults
+// and only names the Beam SDK's, which -help-beam lists after them.
+func TestPrintUsage(t *testing.T) {
+	fs := flag.NewFlagSet("wys-beam", flag.ContinueOnError)
+	fs.String("runner", "", "Pipeline runner.")
+	sdk := map[string]bool{"runner": true}
+	bindFlags(fs)
+	for _, all := range []bool{false, true} {
+		var b strings.Builder
+		printUsage(&b, fs, sdk, all)
+		out := b.String()
+		if !strings.Contains(out, "  -dim int\n    \tembedding width d of Y = [L | R], d/2 per side (even) (default 128)\n") {
+			t.Errorf("all %v: no -dim line:\n%s", all, out)
+		}
+		if got := strings.Contains(out, "  -runner string\n"); got != all {
+			t.Errorf("all %v: -runner listed %v:\n%s", all, got, out)
+		}
+		if all && strings.Index(out, "  -runner") < strings.Index(out, "  -dim") {
+			t.Errorf("the SDK's flags come before wys-beam's:\n%s", out)
+		}
+	}
+}
