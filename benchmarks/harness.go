@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -247,4 +248,17 @@ func machineLine(commit string, now time.Time) string {
 	}
 	return fmt.Sprintf("Measured %s, commit %s, %s, %s, %d cores.",
 		now.UTC().Format("2006-01-02 15:04 UTC"), commit, runtime.Version(), cpu, runtime.NumCPU())
+}
+
+// Methods returns the methods a -methods value lists (comma-separated),
+// or the usage error naming the first that is not one of names.
+func (h *Harness) Methods(list string, names []string) (map[string]bool, error) {
+	set := map[string]bool{}
+	for _, m := range strings.Split(list, ",") {
+		if !slices.Contains(names, m) {
+			return nil, h.Usagef("-methods: unknown method %q (want %s)", m, strings.Join(names, ", "))
+		}
+		set[m] = true
+	}
+	return set, nil
 }

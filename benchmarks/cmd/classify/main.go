@@ -29,7 +29,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -117,7 +116,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 
 // parseFlags registers and parses the command's flags.
 func parseFlags(h *benchmarks.Harness) (*options, error) {
-	o := &options{methods: map[string]bool{}}
+	o := &options{}
 	fs := h.Flags
 	methods := fs.String("methods", strings.Join(methodNames, ","), "methods to run: "+strings.Join(methodNames, ", "))
 	fs.IntVar(&o.dim, "dim", 128, "numbers per node: wys d (d/2 per side), gensim's and ProNE's width, NetMF's rank")
@@ -127,11 +126,9 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 	if err := h.Parse(); err != nil {
 		return nil, err
 	}
-	for _, m := range strings.Split(*methods, ",") {
-		if !slices.Contains(methodNames, m) {
-			return nil, h.Usagef("-methods: unknown method %q (want %s)", m, strings.Join(methodNames, ", "))
-		}
-		o.methods[m] = true
+	var err error
+	if o.methods, err = h.Methods(*methods, methodNames); err != nil {
+		return nil, err
 	}
 	if o.dim < 2 || o.dim%2 != 0 || o.seeds < 1 {
 		return nil, h.Usagef("-dim %d, -seeds %d: want an even width of at least 2 and at least 1 seed", o.dim, o.seeds)

@@ -121,7 +121,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 
 // parseFlags registers and parses the command's flags.
 func parseFlags(h *benchmarks.Harness) (*options, error) {
-	o := &options{methods: map[string]bool{}}
+	o := &options{}
 	fs := h.Flags
 	names := fs.String("datasets", "PPI,POS", "comma-separated datasets: PPI, POS")
 	methods := fs.String("methods", "wys,gensim", "methods to run: wys, gensim, netmf, prone")
@@ -148,14 +148,11 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 			return nil, h.Usagef("-datasets: unknown dataset %q (want PPI, POS)", d)
 		}
 	}
-	for _, m := range strings.Split(*methods, ",") {
-		if m != "wys" && m != "gensim" && m != baseline.MethodNetMF && m != baseline.MethodProNE {
-			return nil, h.Usagef("-methods: unknown method %q (want wys, gensim, netmf, prone)", m)
-		}
-		o.methods[m] = true
+	var err error
+	if o.methods, err = h.Methods(*methods, []string{"wys", "gensim", baseline.MethodNetMF, baseline.MethodProNE}); err != nil {
+		return nil, err
 	}
 	o.features = strings.Split(*features, ",")
-	var err error
 	if o.ratios, err = h.Floats("ratios", *ratios, func(r float64) bool { return r > 0 && r < 1 }, "a share in (0, 1)"); err != nil {
 		return nil, err
 	}

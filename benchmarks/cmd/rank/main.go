@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -95,7 +94,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 
 // parseFlags registers and parses the command's flags.
 func parseFlags(h *benchmarks.Harness) (*options, error) {
-	o := &options{methods: map[string]bool{}}
+	o := &options{}
 	fs := h.Flags
 	ds := fs.String("datasets", "ca-HepTh,ego-Facebook,PPI", "released splits under -data (DATASET/asymproj), undirected")
 	methods := fs.String("methods", strings.Join(methodNames, ","), "methods to run: "+strings.Join(methodNames, ", "))
@@ -108,11 +107,9 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 		return nil, err
 	}
 	o.datasets = strings.Split(*ds, ",")
-	for _, m := range strings.Split(*methods, ",") {
-		if !slices.Contains(methodNames, m) {
-			return nil, h.Usagef("-methods: unknown method %q (want %s)", m, strings.Join(methodNames, ", "))
-		}
-		o.methods[m] = true
+	var err error
+	if o.methods, err = h.Methods(*methods, methodNames); err != nil {
+		return nil, err
 	}
 	if o.dim < 2 || o.dim%2 != 0 || o.candidates < 1 {
 		return nil, h.Usagef("-dim %d, -candidates %d: want an even width of at least 2 and at least 1 candidate", o.dim, o.candidates)

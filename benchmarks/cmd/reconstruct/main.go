@@ -27,7 +27,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -113,7 +112,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 
 // parseFlags registers and parses the command's flags.
 func parseFlags(h *benchmarks.Harness) (*options, error) {
-	o := &options{methods: map[string]bool{}}
+	o := &options{}
 	fs := h.Flags
 	names := fs.String("datasets", "PPI,POS,ego-Facebook,email-Enron", "comma-separated datasets: PPI, POS, ego-Facebook, email-Enron")
 	methods := fs.String("methods", strings.Join(methodNames, ","), "methods to run: "+strings.Join(methodNames, ", "))
@@ -134,13 +133,10 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 			return nil, h.Usagef("-datasets: unknown dataset %q (want PPI, POS, ego-Facebook, email-Enron)", d)
 		}
 	}
-	for _, m := range strings.Split(*methods, ",") {
-		if !slices.Contains(methodNames, m) {
-			return nil, h.Usagef("-methods: unknown method %q (want %s)", m, strings.Join(methodNames, ", "))
-		}
-		o.methods[m] = true
-	}
 	var err error
+	if o.methods, err = h.Methods(*methods, methodNames); err != nil {
+		return nil, err
+	}
 	if o.ks, err = h.Ints("k", *ks, func(k int) bool { return k >= 1 }, "a whole number of at least 1"); err != nil {
 		return nil, err
 	}
