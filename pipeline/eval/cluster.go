@@ -82,19 +82,19 @@ func Cluster(ctx context.Context, x []float64, n, f int, labels []int, cfg Clust
 			rows, truth = append(rows, i), append(truth, c)
 		}
 	}
-	k := cfg.K
-	if k == 0 {
-		k = len(distinct(truth))
+	cfg = cfg.withDefaults()
+	if cfg.K == 0 {
+		cfg.K = len(distinct(truth))
 	}
 	sub := make([]float64, 0, len(rows)*f)
 	for _, i := range rows {
 		sub = append(sub, x[i*f:i*f+f]...)
 	}
-	pred, inertia, err := KMeans(ctx, sub, len(rows), f, ClusterConfig{K: k, Restarts: cfg.Restarts, MaxIter: cfg.MaxIter, Seed: cfg.Seed, Workers: cfg.Workers})
+	pred, inertia, err := KMeans(ctx, sub, len(rows), f, cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &ClusterResult{Nodes: len(rows), K: k, Restarts: cfg.withDefaults().Restarts,
+	return &ClusterResult{Nodes: len(rows), K: cfg.K, Restarts: cfg.Restarts,
 		NMI: NMI(truth, pred), ARI: ARI(truth, pred), Accuracy: ClusterAccuracy(truth, pred), Inertia: inertia}, nil
 }
 
