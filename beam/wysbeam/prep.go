@@ -262,6 +262,13 @@ func readRange(ctx context.Context, r Range, opt graphio.LoadOptions, fn func(of
 		if off >= r.End {
 			return errRangeEnd
 		}
+		if r.Start == 0 && ln == 1 {
+			mm, err := graphio.MatrixMarketBanner(r.File, text, opt)
+			if err != nil {
+				return err
+			}
+			header = header || mm // the size line takes the header's place
+		}
 		if header && !graphio.IsCommentLine(ln, text) {
 			header = false
 			return nil // column names: the first line that is not blank or a comment, in a file's first range

@@ -128,6 +128,11 @@ func TestPrepEqualsLoader(t *testing.T) {
 	writeText(t, csv, "source,target,weight\r\n1,2,0.5\r\n2, 3 ,1\r\n3,1,2\r\n4,1,1\r\n")
 	checkPrep(t, Prep{Input: csv, Load: graphio.LoadOptions{Weighted: true, Header: true}, Dir: filepath.Join(dir, "d"), Shards: 2, RangeBytes: 6}, csv)
 
+	// A Matrix Market file: its size line is not an edge (read as one, it
+	// would add node 12).
+	mtx := filepath.Join(dir, "g.mtx")
+	writeText(t, mtx, "%%MatrixMarket matrix coordinate real symmetric\n% by hand\n12 12 8\n2 1 1.5\n3 2 2\n9 3 1\n4 1 3\n5 4 1\n6 5 2\n7 6 1\n8 7 4\n")
+	checkPrep(t, Prep{Input: mtx, Load: graphio.LoadOptions{Weighted: true}, Dir: filepath.Join(dir, "m"), Shards: 2, RangeBytes: 70}, mtx)
 	// Column names after a comment: Header skips the first line that is
 	// not one, as the loader does.
 	commented := filepath.Join(dir, "commented.csv")

@@ -378,6 +378,9 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	if lr.Header != "" {
 		fmt.Fprintf(stdout, "skipped the header line %q\n", lr.Header)
 	}
+	if lr.Format == "mtx" {
+		fmt.Fprintln(stdout, "read as Matrix Market: its size line skipped and its entry count checked, each entry \"row column [value]\" an edge")
+	}
 	// Only a dropped self-loop leaves an edge list's node without arcs.
 	if lr.SelfLoops > 0 && !lr.KeptSelfLoops && !c.lcc {
 		if n := isolated(g); n > 0 {

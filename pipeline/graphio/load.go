@@ -132,7 +132,9 @@ type LoadReport struct {
 	NumericIDs bool `json:"numeric_ids"` // ids were read as integers (false: tokens)
 	// Format is "mat" for a graph read from a MATLAB .mat file (see
 	// MATFile.Graph), whose "edge lines" are the stored nonzero entries of
-	// its matrix, and empty for an edge list.
+	// its matrix, "mtx" for a Matrix Market file (its coordinate entries
+	// are the edge lines, the size line after its banner is skipped and
+	// its entry count checked), and empty for an edge list.
 	Format string `json:"format,omitempty"`
 	// Asymmetric (.mat input read as undirected) counts the off-diagonal
 	// entries whose transposed entry was missing or, when weighted, had
@@ -375,6 +377,11 @@ func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
+	if p.mm != nil {
+		if err := p.mm.check(name, rep.EdgesRead); err != nil {
+			return nil, nil, err
+		}
+	}
 	if rep.EdgesRead == 0 {
 		return nil, nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
 	}
@@ -394,8 +401,9 @@ type edgeParser struct {
 	opt  LoadOptions
 	rep  *LoadReport
 
-	decided    bool // id mode fixed
-	headerSeen bool // LoadOptions.Header: the line of column names was skipped
+	decided    bool          // id mode fixed
+	headerSeen bool          // LoadOptions.Header: the line of column names was skipped
+	mm         *matrixMarket // a Matrix Market file: its banner and size line
 	numeric    bool
 	// tokenLines counts the edge lines (under IDAuto) with an id that is
 	// no integer in any spelling; firstToken (0: none) is the line of
@@ -518,6 +526,20 @@ func fields(line []byte, out *[3][]byte) int {
 
 func (p *edgeParser) line(ln int, line []byte) error {
 	p.rep.Lines = ln
+	if ln == 1 {
+		mm, err := parseMatrixMarketBanner(p.name, line, p.opt)
+		if err != nil {
+			return err
+		}
+		if mm != nil {
+			// The size line after the banner takes the place of a
+			// header line.
+			p.mm, p.headerSeen, p.rep.Format = mm, true, "mtx"
+		}
+	}
+	if p.mm != nil && p.mm.entries < 0 && !IsCommentLine(ln, line) {
+		return p.mm.sizeLine(p.name, ln, line)
+	}
 	if p.opt.Header && !p.headerSeen && !IsCommentLine(ln, line) {
 		p.headerSeen = true
 		p.rep.Header = string(bytes.TrimSpace(dropBOM(ln, line)))
