@@ -380,6 +380,9 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	}
 	if lr.Format == "mtx" {
 		fmt.Fprintln(stdout, "read as Matrix Market: its size line skipped and its entry count checked, each entry \"row column [value]\" an edge")
+		if missing := lr.MTXNodes - uint64(lr.Nodes); missing > 0 {
+			prog.dataNote(stdout, "load", "%d of the matrix's %d indices have no entry: they are not nodes of the graph and get no vector", missing, lr.MTXNodes)
+		}
 	}
 	// Only a dropped self-loop leaves an edge list's node without arcs.
 	if lr.SelfLoops > 0 && !lr.KeptSelfLoops && !c.lcc {

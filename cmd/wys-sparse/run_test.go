@@ -1233,3 +1233,19 @@ func TestWeightedSplitKeepsWeights(t *testing.T) {
 		t.Error("weights of 1 differ from no weights")
 	}
 }
+
+// TestMatrixMarketNote: a Matrix Market graph says it was read as one,
+// and counts the indices of its matrix without an entry.
+func TestMatrixMarketNote(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "g.mtx")
+	if err := os.WriteFile(path, []byte("%%MatrixMarket matrix coordinate pattern symmetric\n% 40 nodes, 3 with edges\n40 40 3\n2 1\n3 2\n3 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "-graph", path, "-dim", "2", "-epochs", "1", "-progress", "none")
+	for _, want := range []string{"3 nodes, 3 edges", "read as Matrix Market", "note: 37 of the matrix's 40 indices have no entry"} {
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("exit %d, want %q in\n%s%s", code, want, stdout, stderr)
+		}
+	}
+}

@@ -143,6 +143,10 @@ type LoadReport struct {
 	// LeadingZero names, when the ids were read as tokens (IDAuto)
 	// because of an integer written with a leading zero, the first such
 	// id and its line: "01" and "1" are then two nodes.
+	// MTXNodes is the size of a Matrix Market file's matrix (Format
+	// "mtx"): its indices run 1..MTXNodes, and those without an entry
+	// are not nodes of the graph.
+	MTXNodes        uint64 `json:"mtx_nodes,omitempty"`
 	LeadingZero     string `json:"leading_zero,omitempty"`
 	LeadingZeroLine int    `json:"leading_zero_line,omitempty"`
 	// TokenID names, when the ids were read as tokens (IDAuto) after
@@ -381,6 +385,7 @@ func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions
 		if err := p.mm.check(name, rep.EdgesRead); err != nil {
 			return nil, nil, err
 		}
+		rep.MTXNodes = p.mm.nodes
 	}
 	if rep.EdgesRead == 0 {
 		return nil, nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
@@ -538,7 +543,7 @@ func (p *edgeParser) line(ln int, line []byte) error {
 		}
 	}
 	if p.mm != nil && p.mm.entries < 0 && !IsCommentLine(ln, line) {
-		return p.mm.sizeLine(p.name, ln, line)
+		return p.mm.readSize(p.name, ln, line)
 	}
 	if p.opt.Header && !p.headerSeen && !IsCommentLine(ln, line) {
 		p.headerSeen = true
@@ -549,6 +554,12 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	switch {
 	case err != nil:
 		return err
+	case p.mm != nil && e.Edge:
+		if err := p.mm.entry(p.name, ln, e); err != nil {
+			return err
+		}
+	}
+	switch {
 	case e.Comment:
 		p.rep.Comments++
 		return nil

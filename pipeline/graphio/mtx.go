@@ -14,19 +14,33 @@ const mmBanner = "%%MatrixMarket"
 // a sparse coordinate matrix whose entries, one "row column [value]" line
 // each with 1-based indices, are the graph's edges.
 type matrixMarket struct {
-	banner  string // the banner, as written
-	entries int64  // the size line's entry count; -1 until it is read
+	banner   string // the banner, as written
+	nodes    uint64 // the size line's rows (= columns): indices run 1..nodes
+	entries  int64  // the size line's entry count; -1 until it is read
+	sizeLine int    // its line number
 }
 
-// parseMatrixMarketBanner reads line 1 of file name when it is a Matrix
-// Market banner ("%%MatrixMarket matrix coordinate FIELD SYMMETRY"): ok
-// reports one, and err a matrix that is not a graph's adjacency (a dense
-// array, complex values, a skew-symmetric or Hermitian matrix), or a
-// symmetric one read as directed (its file holds each edge once).
+// isMTXName reports whether name is a Matrix Market file's (.mtx, plain
+// or gzip).
+func isMTXName(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasSuffix(n, ".mtx") || strings.HasSuffix(n, ".mtx.gz")
+}
+
+// parseMatrixMarketBanner reads line 1 of file name: a Matrix Market
+// banner ("%%MatrixMarket matrix coordinate FIELD SYMMETRY") gives its
+// matrixMarket, another line nil. It refuses a matrix that is not a
+// graph's adjacency (a dense array, complex values, a skew-symmetric or
+// Hermitian matrix), a symmetric one read as directed (its file holds
+// each edge once), a pattern read as weighted (it has no values), and a
+// .mtx name without the banner.
 func parseMatrixMarketBanner(name string, line []byte, opt LoadOptions) (mm *matrixMarket, err error) {
 	text := strings.TrimSpace(string(dropBOM(1, line)))
 	f := strings.Fields(strings.ToLower(text)) // the keywords are case-insensitive
 	if len(f) == 0 || !strings.HasPrefix(f[0], strings.ToLower(mmBanner)) {
+		if isMTXName(name) {
+			return nil, formatErr(name, 1, "a .mtx file starts with the Matrix Market banner \"%%%%MatrixMarket matrix coordinate FIELD SYMMETRY\", and this one does not (%.40q): put the banner first or, for a plain edge list, another name", text)
+		}
 		return nil, nil
 	}
 	bad := func(why string) error {
@@ -43,40 +57,49 @@ func parseMatrixMarketBanner(name string, line []byte, opt LoadOptions) (mm *mat
 		return nil, bad("want a general or symmetric matrix (an adjacency matrix)")
 	case f[4] == "symmetric" && opt.Directed:
 		return nil, bad("a symmetric matrix holds each edge once (its lower triangle): read it undirected (drop -directed)")
+	case f[3] == "pattern" && opt.Weighted:
+		return nil, bad("a pattern matrix has no values to weight its edges with: drop -weighted")
 	}
 	return &matrixMarket{banner: text, entries: -1}, nil
 }
 
-// sizeLine reads the size line "rows columns entries" at line ln: the
+// readSize reads the size line "rows columns entries" at line ln: the
 // matrix must be square (an adjacency matrix).
-func (mm *matrixMarket) sizeLine(name string, ln int, line []byte) error {
+func (mm *matrixMarket) readSize(name string, ln int, line []byte) error {
 	f := bytes.Fields(line)
-	var v [3]int64
-	for i := range v {
-		if len(f) != 3 {
-			break
-		}
-		x, err := strconv.ParseInt(string(f[i]), 10, 64)
-		if err != nil || x < 0 {
-			f = nil
-			break
-		}
-		v[i] = x
+	var v [3]uint64
+	ok := len(f) == 3
+	for i := 0; ok && i < 3; i++ {
+		var err error
+		v[i], err = strconv.ParseUint(string(f[i]), 10, 64)
+		ok = err == nil && v[i] <= 1<<62
 	}
 	switch {
-	case len(f) != 3:
+	case !ok:
 		return formatErr(name, ln, "Matrix Market size line %q: want \"rows columns entries\"", bytes.TrimSpace(line))
 	case v[0] != v[1]:
 		return formatErr(name, ln, "Matrix Market size line %q: a %d x %d matrix is not an adjacency matrix (rows and columns are the same nodes)", bytes.TrimSpace(line), v[0], v[1])
 	}
-	mm.entries = v[2]
+	mm.nodes, mm.entries, mm.sizeLine = v[0], int64(v[2]), ln
+	return nil
+}
+
+// entry checks the indices of the entry e at line ln: integers in
+// 1..nodes, as the size line says.
+func (mm *matrixMarket) entry(name string, ln int, e EdgeLine) error {
+	for _, id := range [][]byte{e.U, e.V} {
+		x, err := strconv.ParseUint(string(id), 10, 64)
+		if err != nil || x < 1 || x > mm.nodes {
+			return formatErr(name, ln, "Matrix Market entry index %s: indices run from 1 to %d, the size of the matrix (line %d)", id, mm.nodes, mm.sizeLine)
+		}
+	}
 	return nil
 }
 
 // check compares the entries read with the size line's count.
 func (mm *matrixMarket) check(name string, read int) error {
 	if mm.entries != int64(read) {
-		return formatErr(name, 0, "Matrix Market size line says %d entries, the file holds %d: it is truncated or the size line is wrong", mm.entries, read)
+		return formatErr(name, mm.sizeLine, "Matrix Market size line says %d %s, the file holds %d: it is truncated or the size line is wrong", mm.entries, map[bool]string{true: "entry", false: "entries"}[mm.entries == 1], read)
 	}
 	return nil
 }

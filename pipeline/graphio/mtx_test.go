@@ -1,6 +1,7 @@
 package graphio
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -56,8 +57,11 @@ func TestMatrixMarketErrors(t *testing.T) {
 		"%%MatrixMarket vector coordinate real general\n3 3 2\n" + entries:        "want \"%%MatrixMarket matrix coordinate FIELD SYMMETRY\"",
 		"%%MatrixMarket matrix coordinate pattern general\n3 4 2\n" + entries:     "test.txt:2: malformed input: Matrix Market size line \"3 4 2\": a 3 x 4 matrix is not an adjacency matrix",
 		"%%MatrixMarket matrix coordinate pattern general\n3 3\n" + entries:       "test.txt:2: malformed input: Matrix Market size line \"3 3\": want \"rows columns entries\"",
-		"%%MatrixMarket matrix coordinate pattern general\n3 3 5\n" + entries:     "test.txt: malformed input: Matrix Market size line says 5 entries, the file holds 2: it is truncated",
-		"%%MatrixMarket matrix coordinate pattern general\n3 3 1\n" + entries:     "the file holds 2",
+		"%%MatrixMarket matrix coordinate pattern general\n3 3 5\n" + entries:     "test.txt:2: malformed input: Matrix Market size line says 5 entries, the file holds 2: it is truncated",
+		"%%MatrixMarket matrix coordinate pattern general\n3 3 1\n" + entries:     "size line says 1 entry, the file holds 2",
+		"%%MatrixMarket matrix coordinate pattern general\n3 3 2\n0 1\n1 2\n":     "test.txt:3: malformed input: Matrix Market entry index 0: indices run from 1 to 3, the size of the matrix (line 2)",
+		"%%MatrixMarket matrix coordinate pattern general\n3 3 2\n2 1\n2 99\n":    "test.txt:4: malformed input: Matrix Market entry index 99: indices run from 1 to 3",
+		"%%MatrixMarket matrix coordinate real general\n3 3 2\n2 1 1\n1.0 2 1\n":  "test.txt:4: malformed input: Matrix Market entry index 1.0",
 	} {
 		_, _, err := load(t, text, LoadOptions{})
 		if err == nil || !errors.Is(err, pipeline.ErrFormat) || !strings.Contains(err.Error(), want) {
@@ -67,5 +71,15 @@ func TestMatrixMarketErrors(t *testing.T) {
 	_, _, err := load(t, "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n"+entries, LoadOptions{Directed: true})
 	if err == nil || !strings.Contains(err.Error(), "read it undirected (drop -directed)") {
 		t.Errorf("symmetric, directed: %v", err)
+	}
+	_, _, err = load(t, "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n"+entries, LoadOptions{Weighted: true})
+	if err == nil || !strings.Contains(err.Error(), "a pattern matrix has no values to weight its edges with: drop -weighted") {
+		t.Errorf("pattern, weighted: %v", err)
+	}
+	// A .mtx name without the banner on line 1 (its size line would be
+	// read as an edge).
+	_, _, err = ReadEdgeList(context.Background(), strings.NewReader("% made by hand\n%%MatrixMarket matrix coordinate pattern general\n100 100 2\n"+entries), "g.mtx", LoadOptions{})
+	if err == nil || !strings.Contains(err.Error(), "g.mtx:1: malformed input: a .mtx file starts with the Matrix Market banner") {
+		t.Errorf(".mtx without the banner first: %v", err)
 	}
 }
