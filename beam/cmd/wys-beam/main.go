@@ -101,12 +101,16 @@ func main() {
 	// files under -temp_location are removed (unless -keep-temp).
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if err := c.explicitValues(set); err != nil {
+	err := c.explicitValues(set)
+	if err == nil {
+		err = c.checkFlags() // run checks them too; here they are usage errors
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "wys-beam:", err)
 		os.Exit(2)
 	}
 	ctx, sigs := interrupt.Notify(context.Background())
-	err := run(ctx, c, os.Stdout)
+	err = run(ctx, c, os.Stdout)
 	sigs.Stop()
 	switch {
 	case err == nil:

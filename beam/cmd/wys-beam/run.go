@@ -75,17 +75,21 @@ func lastLine(err error) string {
 
 // report is the JSON report of a run.
 type report struct {
-	Tool         string       `json:"tool"`
-	Started      string       `json:"started"`
-	Input        string       `json:"input"`
-	Nodes        int          `json:"nodes"`
-	TrainArcs    int          `json:"train_arcs"`
-	Settings     train.Config `json:"settings"`
-	Partitions   int          `json:"partitions"`
-	RoundBatches int          `json:"round_batches"`
-	Runner       string       `json:"runner"`
-	Rounds       int64        `json:"rounds"`
-	Steps        int64        `json:"steps"`
+	Tool    string `json:"tool"`
+	Started string `json:"started"`
+	Input   string `json:"input"`
+	// Load and TestFraction are how -graph was read and split (absent
+	// with -split).
+	Load         *graphio.LoadOptions `json:"load,omitempty"`
+	TestFraction float64              `json:"test_fraction,omitempty"`
+	Nodes        int                  `json:"nodes"`
+	TrainArcs    int                  `json:"train_arcs"`
+	Settings     train.Config         `json:"settings"`
+	Partitions   int                  `json:"partitions"`
+	RoundBatches int                  `json:"round_batches"`
+	Runner       string               `json:"runner"`
+	Rounds       int64                `json:"rounds"`
+	Steps        int64                `json:"steps"`
 	// BlockBytesPerEpoch is what the bucket steps of P rounds read and
 	// write of parameter blocks (each round reads and writes every block
 	// once).
@@ -143,12 +147,17 @@ func checkLocalOutput(flagName, p string) error {
 }
 
 // explicitValues checks the flags given on the command line whose zero
-// the libraries read as "the default": -dim 0 and -C 0 are refused, as
-// wys-sparse refuses them, and -beta 0 turns the regulariser off (the
-// library's −1) instead of meaning 0.5.
+// the libraries read as "the default" or refuse only after the
+// preprocessing: -partitions 0, -round-batches 0, -dim 0 and -C 0 are
+// refused, as wys-sparse refuses its own, and -beta 0 turns the
+// regulariser off (the library's −1) instead of meaning 0.5.
 func (c *config) explicitValues(set map[string]bool) error {
 	sp := &c.Sparse
 	switch b := sp.Objective.Beta; {
+	case set["partitions"] && c.partitions < 1:
+		return fmt.Errorf("-partitions %d: want at least 1", c.partitions)
+	case set["round-batches"] && c.perRnd < 1:
+		return fmt.Errorf("-round-batches %d: want at least 1", c.perRnd)
 	case set["dim"] && (sp.Dim < 2 || sp.Dim%2 != 0):
 		return fmt.Errorf("-dim %d must be even and at least 2 (d/2 per side of Y = [L | R])", sp.Dim)
 	case set["C"] && sp.Objective.C < 1:
@@ -269,6 +278,11 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 		Seconds: elapsed.Seconds(), SecondsPerRound: elapsed.Seconds() / float64(rounds)}
 	if c.keepTemp {
 		rep.Dir = job.Dir
+	}
+	if c.graph != "" {
+		mode, _ := c.idMode()
+		rep.Load = &graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted, Header: c.header, KeepSelfLoops: c.keepLoops, IDs: mode}
+		rep.TestFraction = c.testFraction
 	}
 	return c.write(stdout, res, split.IDs, g, rep)
 }

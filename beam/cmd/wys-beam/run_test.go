@@ -73,6 +73,9 @@ func TestRun(t *testing.T) {
 	if _, err := os.Stat(c.out); err != nil {
 		t.Fatalf("no embeddings: %v (stdout %s)", err, stdout.String())
 	}
+	if rep.Load == nil || rep.Load.Weighted || rep.TestFraction != 0 {
+		t.Errorf("report's reading of -graph: %+v, test fraction %v", rep.Load, rep.TestFraction)
+	}
 	// The run's files are removed, unless -keep-temp.
 	for _, keep := range []bool{false, true} {
 		c.keepTemp = keep
@@ -283,6 +286,8 @@ func TestRunRefusesEarly(t *testing.T) {
 func TestExplicitValues(t *testing.T) {
 	for args, want := range map[string]string{
 		"-dim 0":            "-dim 0 must be even",
+		"-partitions 0":     "-partitions 0: want at least 1",
+		"-round-batches 0":  "-round-batches 0: want at least 1",
 		"-dim 7":            "-dim 7 must be even",
 		"-C 0":              "-C 0: need at least one power",
 		"-beta -1":          "-beta -1: want a non-negative weight",
