@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -51,7 +52,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	var c config
-	err := parseFlags(&c, args, stderr)
+	var flagOut bytes.Buffer // the flag package's own message
+	err := parseFlags(&c, args, &flagOut)
 	if errors.Is(err, flag.ErrHelp) {
 		printUsage(stdout)
 		return exitOK
@@ -62,9 +64,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var ue *usageError
 	if err != nil && !errors.As(err, &ue) {
+		if c.progress == "json" { // -progress json came before the bad flag
+			return failure(stderr, c.progress, exitUsage, strings.TrimSpace(flagOut.String())+"; run 'wys-sparse -help' for the flags")
+		}
+		io.Copy(stderr, &flagOut)
 		fmt.Fprintln(stderr, "wys-sparse: run 'wys-sparse -help' for the flags")
 		return exitUsage
 	}
+	io.Copy(stderr, &flagOut)
 	if c.quiet {
 		stdout = io.Discard
 	}
