@@ -702,8 +702,20 @@ func (c *evalFlags) clusterNodes(ctx context.Context, stdout io.Writer, x []floa
 		return err
 	}
 	rep.Cluster = res
-	fmt.Fprintf(stdout, "k-means clustering of %s of %s into %d clusters (%s, best of %d seedings, %.1fs): NMI %.4f, ARI %.4f, accuracy %.4f\n",
-		count(res.Nodes, "single-label node", "single-label nodes"), what, res.K, count(f, "feature", "features"), res.Restarts, time.Since(t0).Seconds(), res.NMI, res.ARI, res.Accuracy)
+	fmt.Fprintf(stdout, "k-means clustering of %s of %s into %s (%s, best of %d seedings, %.1fs): NMI %.4f, ARI %.4f, accuracy %.4f\n",
+		count(res.Nodes, "single-label node", "single-label nodes"), what, count(res.K, "cluster", "clusters"), count(f, "feature", "features"), res.Restarts, time.Since(t0).Seconds(), res.NMI, res.ARI, res.Accuracy)
+	rows := map[string]bool{}
+	for i, l := range single {
+		if l >= 0 {
+			rows[fmt.Sprint(x[i*f:i*f+f])] = true
+		}
+	}
+	switch {
+	case res.K == 1:
+		fmt.Fprintln(stdout, "note: the nodes clustered carry one label between them, so any clustering scores 1: these measures say nothing here")
+	case len(rows) < res.K:
+		fmt.Fprintf(stdout, "note: the nodes clustered have %d distinct feature rows for %d clusters, so some clusters are empty\n", len(rows), res.K)
+	}
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -801,5 +802,15 @@ func TestEvalCluster(t *testing.T) {
 	}
 	if c := rep.Clustering; c.Nodes != n-1 || c.K != 3 || c.NMI != 1 || c.ARI != 1 || c.Accuracy != 1 {
 		t.Errorf("clustering %+v\n%s", c, stdout)
+	}
+	if strings.Contains(stdout, "say nothing") || strings.Contains(stdout, "distinct feature rows") {
+		t.Errorf("a note on a clustering with 3 labels and 12 distinct rows:\n%s", stdout)
+	}
+	// One label for every node: the scores are 1 whatever the clusters.
+	one := regexp.MustCompile(` \d+\n`).ReplaceAllString(labels.String(), " 7\n")
+	os.WriteFile(lpath, []byte(one), 0o644)
+	code, stdout, stderr = runCLI(t, "eval", "-emb", epath, "-labels", lpath, "-ratios", "0.5", "-repeats", "1", "-cluster")
+	if code != 0 || !strings.Contains(stdout, "into 1 cluster (") || !strings.Contains(stdout, "these measures say nothing here") {
+		t.Errorf("one label: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
