@@ -67,7 +67,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	sp, de, bl := &c.Sparse, &c.Dense, &c.Baseline
 	obj := []*pipeline.ObjectiveConfig{&sp.Objective, &de.Objective}
 
-	fs.StringVar(&c.graph, "graph", "", "edge list `FILE` to embed (SNAP text or CSV, plain or .gz; the network matrix of a .mat or .mat.gz file; - reads standard input, either kind)")
+	fs.StringVar(&c.graph, "graph", "", "edge list `FILE` to embed (SNAP text, CSV or Matrix Market .mtx, plain or .gz; the network matrix of a .mat or .mat.gz file; - reads standard input, either kind)")
 	fs.StringVar(&c.split, "split", "", "released split `DIR` (train/test .npy arrays and index.tsv) instead of -graph")
 	fs.BoolVar(&c.directed, "directed", false, "treat edges as arcs (default: undirected, both arcs stored)")
 	fs.BoolVar(&c.weighted, "weighted", false, "read the third column of -graph as an edge weight (an edge listed again keeps its first weight)")

@@ -46,7 +46,7 @@ type config struct {
 func bindFlags(fs *flag.FlagSet) *config {
 	c := &config{}
 	sp := &c.Sparse
-	fs.StringVar(&c.graph, "graph", "", "edge list `FILE` to embed (SNAP text, plain or .gz), or a glob of files read as their concatenation in name order")
+	fs.StringVar(&c.graph, "graph", "", "edge list `FILE` to embed (SNAP text, CSV or Matrix Market .mtx, plain or .gz), or a glob of files read as their concatenation in name order")
 	fs.StringVar(&c.split, "split", "", "released split `DIR` (train/test .npy arrays and index.tsv) instead of -graph")
 	fs.BoolVar(&c.directed, "directed", false, "treat edges as arcs (default: undirected, both arcs stored)")
 	fs.BoolVar(&c.weighted, "weighted", false, "read the third column of -graph as an edge weight")
