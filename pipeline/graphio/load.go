@@ -140,13 +140,13 @@ type LoadReport struct {
 	// entries whose transposed entry was missing or, when weighted, had
 	// another weight: symmetrising changed the matrix there.
 	Asymmetric int `json:"asymmetric,omitempty"`
-	// LeadingZero names, when the ids were read as tokens (IDAuto)
-	// because of an integer written with a leading zero, the first such
-	// id and its line: "01" and "1" are then two nodes.
 	// MTXNodes is the size of a Matrix Market file's matrix (Format
 	// "mtx"): its indices run 1..MTXNodes, and those without an entry
 	// are not nodes of the graph.
-	MTXNodes        uint64 `json:"mtx_nodes,omitempty"`
+	MTXNodes uint64 `json:"mtx_nodes,omitempty"`
+	// LeadingZero names, when the ids were read as tokens (IDAuto)
+	// because of an integer written with a leading zero, the first such
+	// id and its line: "01" and "1" are then two nodes.
 	LeadingZero     string `json:"leading_zero,omitempty"`
 	LeadingZeroLine int    `json:"leading_zero_line,omitempty"`
 	// TokenID names, when the ids were read as tokens (IDAuto) after
