@@ -96,9 +96,6 @@ func main() {
 		fmt.Fprintf(os.Stderr, "wys-beam: unexpected argument %q: give the graph with -graph FILE, and quote a glob (-graph 'parts/*.txt')\n", flag.Arg(0))
 		os.Exit(2)
 	}
-	// SIGINT or SIGTERM cancels the run: the runner stops the pipeline
-	// (Prism within milliseconds), no output is written, and the run's
-	// files under -temp_location are removed (unless -keep-temp).
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	err := c.explicitValues(set)
@@ -109,6 +106,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "wys-beam:", err)
 		os.Exit(2)
 	}
+	// SIGINT or SIGTERM cancels the run: the runner stops the pipeline
+	// (Prism within milliseconds), no output is written, and the run's
+	// files under -temp_location are removed (unless -keep-temp).
 	ctx, sigs := interrupt.Notify(context.Background())
 	err = run(ctx, c, os.Stdout)
 	sigs.Stop()
