@@ -704,9 +704,9 @@ func (c *evalFlags) clusterNodes(ctx context.Context, stdout io.Writer, x []floa
 	rep.Cluster = res
 	fmt.Fprintf(stdout, "k-means clustering of %s of %s into %s (%s, best of %d seedings, %.1fs): NMI %.4f, ARI %.4f, accuracy %.4f\n",
 		count(res.Nodes, "single-label node", "single-label nodes"), what, count(res.K, "cluster", "clusters"), count(f, "feature", "features"), res.Restarts, time.Since(t0).Seconds(), res.NMI, res.ARI, res.Accuracy)
-	rows := map[string]bool{}
+	rows := map[string]bool{} // distinct feature rows, up to K of them
 	for i, l := range single {
-		if l >= 0 {
+		if l >= 0 && len(rows) < res.K {
 			rows[fmt.Sprint(x[i*f:i*f+f])] = true
 		}
 	}
