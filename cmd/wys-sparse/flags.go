@@ -475,6 +475,11 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 	if b := c.Sparse.Objective.Beta; b < 0 || math.IsNaN(b) || math.IsInf(b, 0) {
 		return usagef("-beta %v: want a non-negative weight (0 turns the regulariser off)", b)
 	}
+	if set["negatives"] && c.Sparse.Negatives == 0 {
+		// The library reads 0 as its default, 1; the negative term
+		// cannot be left out.
+		return usagef("-negatives 0: want at least 1 non-edge pair per positive pair (the model needs the non-edges)")
+	}
 	if set["beta"] && c.Sparse.Objective.Beta == 0 {
 		// An explicit 0 turns the regulariser off (0 means the default in
 		// the library).

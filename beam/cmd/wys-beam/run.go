@@ -148,8 +148,8 @@ func checkLocalOutput(flagName, p string) error {
 
 // explicitValues checks the flags given on the command line whose zero
 // the libraries read as "the default" or refuse only after the
-// preprocessing: -partitions 0, -round-batches 0, -dim 0 and -C 0 are
-// refused, as wys-sparse refuses its own, and -beta 0 turns the
+// preprocessing: -partitions 0, -round-batches 0, -negatives 0, -dim 0
+// and -C 0 are refused, as wys-sparse refuses its own, and -beta 0 turns the
 // regulariser off (the library's −1) instead of meaning 0.5.
 func (c *config) explicitValues(set map[string]bool) error {
 	sp := &c.Sparse
@@ -158,6 +158,8 @@ func (c *config) explicitValues(set map[string]bool) error {
 		return fmt.Errorf("-partitions %d: want at least 1", c.partitions)
 	case set["round-batches"] && c.perRnd < 1:
 		return fmt.Errorf("-round-batches %d: want at least 1", c.perRnd)
+	case set["negatives"] && sp.Negatives == 0:
+		return errors.New("-negatives 0: want at least 1 non-edge pair per positive pair (the model needs the non-edges)")
 	case set["dim"] && (sp.Dim < 2 || sp.Dim%2 != 0):
 		return fmt.Errorf("-dim %d must be even and at least 2 (d/2 per side of Y = [L | R])", sp.Dim)
 	case set["C"] && sp.Objective.C < 1:

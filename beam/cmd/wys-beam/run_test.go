@@ -288,6 +288,7 @@ func TestExplicitValues(t *testing.T) {
 		"-dim 0":            "-dim 0 must be even",
 		"-partitions 0":     "-partitions 0: want at least 1",
 		"-round-batches 0":  "-round-batches 0: want at least 1",
+		"-negatives 0":      "-negatives 0: want at least 1 non-edge pair",
 		"-dim 7":            "-dim 7 must be even",
 		"-C 0":              "-C 0: need at least one power",
 		"-beta -1":          "-beta -1: want a non-negative weight",
