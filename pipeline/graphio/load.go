@@ -551,15 +551,12 @@ func (p *edgeParser) line(ln int, line []byte) error {
 		return nil
 	}
 	e, err := ParseEdgeLine(p.name, ln, line, p.opt)
+	if err == nil && p.mm != nil && e.Edge {
+		err = p.mm.entry(p.name, ln, e)
+	}
 	switch {
 	case err != nil:
 		return err
-	case p.mm != nil && e.Edge:
-		if err := p.mm.entry(p.name, ln, e); err != nil {
-			return err
-		}
-	}
-	switch {
 	case e.Comment:
 		p.rep.Comments++
 		return nil
