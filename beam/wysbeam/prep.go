@@ -2,7 +2,6 @@ package wysbeam
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -193,7 +192,7 @@ func (f *readFn) ProcessElement(ctx context.Context, r Range, emit func(edgeBatc
 	err := readRange(ctx, r, f.Load, func(off int64, ln int, text []byte, e graphio.EdgeLine) {
 		if f.Load.IDs == graphio.IDAuto && e.TokenIDs() {
 			if ids.Edges == 0 && r.Start == 0 {
-				ids.FirstLine, ids.FirstText = ln, string(bytes.TrimSpace(bytes.TrimPrefix(text, []byte("\xef\xbb\xbf"))))
+				ids.FirstLine, ids.FirstText = ln, string(text)
 			}
 			ids.TokenLines++
 		}

@@ -26,11 +26,13 @@ func formatErr(file string, line int, format string, args ...any) error {
 
 // HeaderError is the loader's error for an edge list, read under IDAuto
 // without Header, whose ids are all integers but those of its first edge
-// line, line ln of file, text as written: most likely column names, which
-// would become an edge between two made-up nodes and turn every id into a
-// token. A first line of integers the loader cannot read (negative, or
-// 2^64 or more) is named as such instead.
+// line, line ln of file, text as read (line 1's byte-order mark and the
+// spaces around the text are dropped here): most likely column names,
+// which would become an edge between two made-up nodes and turn every id
+// into a token. A first line of integers the loader cannot read
+// (negative, or 2^64 or more) is named as such instead.
 func HeaderError(file string, ln int, text string) error {
+	text = string(bytes.TrimSpace(dropBOM(ln, []byte(text))))
 	var f [3][]byte
 	fields([]byte(text), &f)
 	for _, id := range f[:2] {
@@ -574,7 +576,7 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	}
 	if p.opt.IDs == IDAuto && e.TokenIDs() {
 		if p.tokenLines == 0 && p.rep.EdgesRead == 0 {
-			p.firstToken, p.firstTokenText = ln, string(bytes.TrimSpace(dropBOM(ln, line)))
+			p.firstToken, p.firstTokenText = ln, string(line)
 		}
 		p.tokenLines++
 	}
