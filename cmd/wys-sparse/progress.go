@@ -96,6 +96,7 @@ type jsonEvent struct {
 	ValAUC   *float64  `json:"validation_auc,omitempty"`
 	TestAUC  *float64  `json:"test_auc,omitempty"`
 	Q        []float64 `json:"Q,omitempty"`
+	ExitCode *int      `json:"exit_code,omitempty"` // kind "error": the run's exit status
 }
 
 var kindNames = map[pipeline.EventKind]string{pipeline.StageStart: "stage-start", pipeline.StageEnd: "stage-end",

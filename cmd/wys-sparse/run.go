@@ -71,7 +71,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wys-sparse: run 'wys-sparse -help' for the flags")
 		return exitUsage
 	}
-	io.Copy(stderr, &flagOut)
 	if c.quiet {
 		stdout = io.Discard
 	}
@@ -105,12 +104,7 @@ func failure(stderr io.Writer, progress string, code int, msg string) int {
 		fmt.Fprintf(stderr, "wys-sparse: %s\n", msg)
 		return code
 	}
-	b, _ := json.Marshal(struct {
-		Time    string `json:"time"`
-		Kind    string `json:"kind"`
-		Message string `json:"message"`
-		Exit    int    `json:"exit_code"`
-	}{time.Now().UTC().Format(time.RFC3339Nano), "error", msg, code})
+	b, _ := json.Marshal(jsonEvent{Time: time.Now().UTC().Format(time.RFC3339Nano), Kind: "error", Message: msg, ExitCode: &code})
 	fmt.Fprintln(stderr, string(b))
 	return code
 }
