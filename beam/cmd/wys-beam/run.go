@@ -39,9 +39,7 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 		fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges\n", c.split, s.N, len(s.Train), len(s.Test))
 		return g, s, "", err
 	}
-	mode, _ := c.idMode() // checked by checkFlags
-	p := wysbeam.Prep{Input: c.graph, Load: graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted, Header: c.header, KeepSelfLoops: c.keepLoops, IDs: mode},
-		Dir: dir + "/prep", TestFraction: c.testFraction, Seed: c.Sparse.Seed}
+	p := wysbeam.Prep{Input: c.graph, Load: c.loadOptions(), Dir: dir + "/prep", TestFraction: c.testFraction, Seed: c.Sparse.Seed}
 	ranges, err := wysbeam.PlanRanges(ctx, p)
 	if err != nil {
 		return nil, nil, "", err
@@ -196,6 +194,12 @@ func (c *config) checkFlags() error {
 	return c.Sparse.Validate()
 }
 
+// loadOptions are how -graph is read.
+func (c *config) loadOptions() graphio.LoadOptions {
+	mode, _ := c.idMode() // checked by checkFlags
+	return graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted, Header: c.header, KeepSelfLoops: c.keepLoops, IDs: mode}
+}
+
 // idMode is the mode -ids names ("" is its default, auto).
 func (c *config) idMode() (graphio.IDMode, bool) {
 	return graphio.ParseIDMode(cmp.Or(c.ids, "auto"))
@@ -282,9 +286,8 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 		rep.Dir = job.Dir
 	}
 	if c.graph != "" {
-		mode, _ := c.idMode()
-		rep.Load = &graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted, Header: c.header, KeepSelfLoops: c.keepLoops, IDs: mode}
-		rep.TestFraction = c.testFraction
+		load := c.loadOptions()
+		rep.Load, rep.TestFraction = &load, c.testFraction
 	}
 	return c.write(stdout, res, split.IDs, g, rep)
 }
