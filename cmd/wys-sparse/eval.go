@@ -81,7 +81,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.StringVar(&c.mat, "mat", "", "multi-label classification (DeepWalk/node2vec protocol) on the `FILE`.mat[.gz] with variables network and group (BlogCatalog, PPI, POS); rows are node ids 0..N-1")
 	fs.StringVar(&c.labels, "labels", "", "multi-label classification (the protocol of -mat) on the node labels of `FILE`: lines \"node label [label …]\" (spaces, tabs or commas; a node on several lines has each of their labels; -1: no label), as BlogCatalog's group-edges.csv or a node<TAB>class file; single-label files score Micro-F1 = accuracy")
 	fs.StringVar(&c.features, "features", eval.DefaultFeatures, "-mat, -labels, -planetoid and -edge-ops features of an [L | R] file: LR, L, R or L+R, each optionally +norm (unit rows); a single table uses its rows, and a file whose halves are equal in every row (a ProNE or eigenmaps baseline) L unless this is given")
-	fs.StringVar(&c.ratios, "ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "-mat and -labels: training shares of the labelled nodes, comma-separated")
+	fs.StringVar(&c.ratios, "ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "-mat and -labels: training shares of the labelled nodes, comma-separated, or none: no classification (with -cluster: clustering only)")
 	fs.IntVar(&c.repeats, "repeats", 10, "-mat and -labels: random splits per training share")
 	fs.BoolVar(&c.cluster, "cluster", false, "-mat and -labels: also cluster the nodes that have exactly one label by k-means on their features (-features; k: the number of their labels, the best of 10 k-means++ seedings from -seed) and score the clusters against the labels: NMI, ARI and accuracy")
 	fs.Uint64Var(&c.seed, "seed", 1, "-mat and -labels: seed of the random splits (a share's splits depend on the seed and the share only: -ratios 0.5 scores the 50% splits of the whole protocol); -graph: seed of the sampled rows; -mrr: of the candidates")
@@ -174,8 +174,10 @@ func (c *evalFlags) check() error {
 	if !(c.logregC > 0) || math.IsInf(c.logregC, 1) {
 		return usagef("-logreg-c %v: want a positive, finite C", c.logregC)
 	}
-	if _, err := parseRatios(c.ratios); err != nil {
+	if ratios, err := parseRatios(c.ratios); err != nil {
 		return err
+	} else if ratios == nil && !c.cluster {
+		return usagef("-ratios none leaves -mat and -labels nothing to score; add -cluster, or give training shares such as 0.1,0.5,0.9")
 	}
 	if c.directed && c.split == "" && c.graph == "" {
 		return usagef("-directed says how to read -split or -graph; give -split DIR or -graph FILE")
@@ -206,6 +208,9 @@ func (c *evalFlags) ignoredFlag() string {
 		case "ratios", "repeats":
 			if !multi && ignored == "" {
 				ignored = fmt.Sprintf("-%s is a setting of multi-label classification; give -mat FILE or -labels FILE", f.Name)
+			}
+			if f.Name == "repeats" && strings.TrimSpace(c.ratios) == "none" && ignored == "" {
+				ignored = "-repeats is a setting of multi-label classification, which -ratios none turns off"
 			}
 		case "score":
 			if c.split == "" && c.graph == "" && c.planetoid == "" && ignored == "" {
@@ -591,8 +596,11 @@ func (c *evalFlags) writeReport(stdout io.Writer, rep *evalReport) error {
 	return nil
 }
 
-// parseRatios reads -ratios.
+// parseRatios reads -ratios: nil for none.
 func parseRatios(s string) ([]float64, error) {
+	if strings.TrimSpace(s) == "none" {
+		return nil, nil
+	}
 	return parseList(s, func(f string) (float64, bool) {
 		x, err := strconv.ParseFloat(f, 64)
 		return x, err == nil && x > 0 && x < 1
@@ -654,7 +662,19 @@ func (c *evalFlags) multiLabel(ctx context.Context, stdout io.Writer, emb *graph
 	if err != nil {
 		return err
 	}
-	ratios, _ := parseRatios(c.ratios)
+	if ratios, _ := parseRatios(c.ratios); ratios != nil {
+		if err := c.classify(ctx, stdout, x, n, f, lab, ratios, what, rep); err != nil {
+			return err
+		}
+	}
+	if c.cluster {
+		return c.clusterNodes(ctx, stdout, x, n, f, lab, what, rep)
+	}
+	return nil
+}
+
+// classify runs the multi-label protocol on the training shares ratios.
+func (c *evalFlags) classify(ctx context.Context, stdout io.Writer, x []float64, n, f int, lab *pipeline.MultiLabels, ratios []float64, what string, rep *evalReport) error {
 	splits, err := eval.MultiLabelSplits(lab.Labelled(), ratios, c.repeats, c.seed)
 	if err != nil {
 		return err
@@ -668,9 +688,6 @@ func (c *evalFlags) multiLabel(ctx context.Context, stdout io.Writer, emb *graph
 	fmt.Fprintf(stdout, "multi-label classification of %s: %s, %s, %s, %s per share, logistic regression C = %g (%.1fs):\n%s",
 		what, count(res.Nodes, "labelled node", "labelled nodes"), count(res.Labels, "label", "labels"), count(f, "feature", "features"),
 		count(c.repeats, "split", "splits"), res.C, time.Since(t0).Seconds(), res.Table())
-	if c.cluster {
-		return c.clusterNodes(ctx, stdout, x, n, f, lab, what, rep)
-	}
 	return nil
 }
 

@@ -806,6 +806,17 @@ func TestEvalCluster(t *testing.T) {
 	if strings.Contains(stdout, "say nothing") || strings.Contains(stdout, "distinct feature rows") {
 		t.Errorf("a note on a clustering with 3 labels and 12 distinct rows:\n%s", stdout)
 	}
+	// -ratios none: the same clustering, without the classification.
+	code, stdout2, stderr := runCLI(t, "eval", "-emb", epath, "-labels", lpath, "-ratios", "none", "-cluster")
+	if code != 0 || strings.Contains(stdout2, "classification") || !strings.Contains(stdout2, "NMI 1.0000, ARI 1.0000, accuracy 1.0000") {
+		t.Errorf("-ratios none -cluster: exit %d\n%s%s", code, stdout2, stderr)
+	}
+	for _, args := range [][]string{{"-ratios", "none"}, {"-ratios", "none", "-cluster", "-repeats", "2"}} {
+		code, _, stderr := runCLI(t, append([]string{"eval", "-emb", epath, "-labels", lpath}, args...)...)
+		if code != 2 || !strings.Contains(stderr, "-ratios none") {
+			t.Errorf("%q: exit %d, %s", args, code, stderr)
+		}
+	}
 	// One label for every node: the scores are 1 whatever the clusters.
 	one := regexp.MustCompile(` \d+\n`).ReplaceAllString(labels.String(), " 7\n")
 	os.WriteFile(lpath, []byte(one), 0o644)
