@@ -85,20 +85,55 @@ const batchLines = 1 << 14
 // the loader's header rule (graphio.HeaderError): how many it holds, how
 // many of them have an id not written as an integer (IDAuto), and, for a
 // range that starts its file, that file's first edge line when it is one
-// of those (its line number is known only there).
+// of those (its line number is known only there). For the Matrix Market
+// checks it also gives, for a range that starts a Matrix Market file, the
+// size line (MTX), and for every range its line with the largest integer
+// id and its first line with an id that is not a positive integer (a
+// range does not know whether its file is a Matrix Market file).
 type rangeIDs struct {
 	File       string
 	Index      int32
+	Start      int64
 	Edges      int64
 	TokenLines int64
 	FirstLine  int // 0 unless the file's first edge line has token ids
 	FirstText  string
+	MTX        bool
+	Size       graphio.MatrixMarketSize
+	Max, Bad   idLine
+}
+
+// idLine is an id of an edge line and the line's place: the byte offset,
+// and the line number when the range starts its file (else 0). The zero
+// idLine is no line.
+type idLine struct {
+	ID   string
+	Num  uint64
+	Off  int64
+	Line int
+}
+
+// note records the ids of edge line e at offset off, line ln.
+func (r *rangeIDs) note(off int64, ln int, e graphio.EdgeLine) {
+	if r.Start > 0 {
+		ln = 0
+	}
+	for _, id := range [][]byte{e.U, e.V} {
+		x, err := strconv.ParseUint(string(id), 10, 64)
+		if (err != nil || x == 0) && r.Bad.ID == "" {
+			r.Bad = idLine{ID: string(id), Off: off, Line: ln}
+		}
+		if err == nil && (r.Max.ID == "" || x > r.Max.Num) {
+			r.Max = idLine{ID: string(id), Num: x, Off: off, Line: ln}
+		}
+	}
 }
 
 func init() { // Emitter1[int] and Iter1[int] are registered in pipeline.go
 	beam.RegisterType(reflect.TypeOf((*Range)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*edgeBatch)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*rangeIDs)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*idLine)(nil)).Elem())
 	register.DoFn4x1[context.Context, Range, func(edgeBatch), func(rangeIDs), error](&readFn{})
 	register.DoFn2x0[edgeBatch, func(string)](&keysFn{})
 	register.Emitter1[edgeBatch]()
@@ -188,8 +223,9 @@ func (f *readFn) ProcessElement(ctx context.Context, r Range, emit func(edgeBatc
 		return string(id)
 	}
 	b := edgeBatch{File: int32(r.Index)}
-	ids := rangeIDs{File: r.File, Index: int32(r.Index)}
-	err := readRange(ctx, r, f.Load, func(off int64, ln int, text []byte, e graphio.EdgeLine) {
+	ids := rangeIDs{File: r.File, Index: int32(r.Index), Start: r.Start}
+	size, err := readRange(ctx, r, f.Load, func(off int64, ln int, text []byte, e graphio.EdgeLine) {
+		ids.note(off, ln, e)
 		if f.Load.IDs == graphio.IDAuto && e.TokenIDs() {
 			if ids.Edges == 0 && r.Start == 0 {
 				ids.FirstLine, ids.FirstText = ln, string(text)
@@ -212,6 +248,9 @@ func (f *readFn) ProcessElement(ctx context.Context, r Range, emit func(edgeBatc
 		emit(b)
 	}
 	if err == nil {
+		if size != nil {
+			ids.MTX, ids.Size = true, *size
+		}
 		emitIDs(ids)
 	}
 	return err
@@ -227,16 +266,17 @@ var errRangeEnd = errors.New("end of range")
 // so that the reader neither takes them for gzip nor for the file's first
 // line (whose byte-order mark the loader drops), and a parse error's line
 // number, counted from the range, is made the file's by counting the
-// line ends before the range (read again, on that error path only).
-func readRange(ctx context.Context, r Range, opt graphio.LoadOptions, fn func(off int64, ln int, text []byte, e graphio.EdgeLine)) error {
+// line ends before the range (read again, on that error path only). For
+// a range that starts a Matrix Market file it returns the size line.
+func readRange(ctx context.Context, r Range, opt graphio.LoadOptions, fn func(off int64, ln int, text []byte, e graphio.EdgeLine)) (*graphio.MatrixMarketSize, error) {
 	fsys, err := filesystem.New(ctx, r.File)
 	if err != nil {
-		return fmt.Errorf("wysbeam: %s: %w", r.File, err)
+		return nil, fmt.Errorf("wysbeam: %s: %w", r.File, err)
 	}
 	defer fsys.Close()
 	rc, err := fsys.OpenRead(ctx, r.File)
 	if err != nil {
-		return fmt.Errorf("wysbeam: %s: %w", r.File, err)
+		return nil, fmt.Errorf("wysbeam: %s: %w", r.File, err)
 	}
 	defer rc.Close()
 	var in io.Reader = rc
@@ -244,13 +284,15 @@ func readRange(ctx context.Context, r Range, opt graphio.LoadOptions, fn func(of
 	if r.Start > 0 {
 		br, skipped, err := skipTo(rc, r.Start)
 		if errors.Is(err, io.EOF) {
-			return nil // no line starts at or after Start
+			return nil, nil // no line starts at or after Start
 		} else if err != nil {
-			return fmt.Errorf("wysbeam: reading %s: %w", r.File, err)
+			return nil, fmt.Errorf("wysbeam: reading %s: %w", r.File, err)
 		}
 		first, in = r.Start-1+skipped, io.MultiReader(strings.NewReader("\n"), br)
 	}
 	header := r.Start == 0 && opt.Header
+	var size *graphio.MatrixMarketSize // a Matrix Market file's size line, once read
+	mtx := false                       // whether the size line is still to come
 	err = graphio.ReadLines(ctx, in, r.File, func(ln int, off int64, text []byte) error {
 		if r.Start > 0 {
 			if ln == 1 {
@@ -266,9 +308,15 @@ func readRange(ctx context.Context, r Range, opt graphio.LoadOptions, fn func(of
 			if err != nil {
 				return err
 			}
-			header = header || mm // the size line takes the header's place
+			mtx, header = mm, header && !mm // the size line takes the header's place
 		}
-		if header && !graphio.IsCommentLine(ln, text) {
+		switch {
+		case graphio.IsCommentLine(ln, text):
+		case mtx:
+			s, err := graphio.ReadMatrixMarketSize(r.File, ln, text)
+			size, mtx = &s, false
+			return err
+		case header:
 			header = false
 			return nil // column names: the first line that is not blank or a comment, in a file's first range
 		}
@@ -279,20 +327,24 @@ func readRange(ctx context.Context, r Range, opt graphio.LoadOptions, fn func(of
 		return err
 	})
 	if errors.Is(err, errRangeEnd) {
-		if header {
-			return &pipeline.ParseError{File: r.File, Err: fmt.Errorf("%w: the line of column names (-header: the first line that is not blank or a comment) does not start in the file's first %d bytes, the first range; remove the comments before it or read larger ranges", pipeline.ErrFormat, r.End)}
+		if header || mtx {
+			what := "the line of column names (-header: the first line that is not blank or a comment)"
+			if mtx {
+				what = "the Matrix Market size line (the first line after the banner that is not a comment)"
+			}
+			return nil, &pipeline.ParseError{File: r.File, Err: fmt.Errorf("%w: %s does not start in the file's first %d bytes, the first range; remove the comments before it or read larger ranges", pipeline.ErrFormat, what, r.End)}
 		}
-		return nil
+		return size, nil
 	}
 	var pe *pipeline.ParseError
 	if r.Start > 0 && errors.As(err, &pe) && pe.Line > 0 {
 		before, cerr := countLines(ctx, fsys, r.File, first)
 		if cerr != nil {
-			return fmt.Errorf("%w (line %d of the range starting at byte %d; counting the lines before it: %v)", err, pe.Line-1, first, cerr)
+			return nil, fmt.Errorf("%w (line %d of the range starting at byte %d; counting the lines before it: %v)", err, pe.Line-1, first, cerr)
 		}
 		pe.Line = before + pe.Line - 1
 	}
-	return err
+	return size, err
 }
 
 // skipTo positions a reader of rc at the first line start at or after

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/graphio"
 )
@@ -91,13 +93,22 @@ func (f *idsFn) ProcessElement(ctx context.Context, _ []byte, keys func(*string)
 			_, numeric = graphio.ParseNodeID([]byte(k), f.Prep.Load.IDs)
 		}
 	}
-	var bad error
-	if len(all) == 0 {
+	var ranges []rangeIDs
+	var r rangeIDs
+	for perRange(&r) {
+		ranges = append(ranges, r)
+	}
+	bad, err := matrixMarketChecks(ctx, ranges)
+	switch {
+	case err != nil:
+		return err
+	case bad != nil:
+	case len(all) == 0:
 		bad = &pipeline.ParseError{File: f.Prep.Input, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
-	} else if len(all) > math.MaxInt32 {
+	case len(all) > math.MaxInt32:
 		bad = &pipeline.ParseError{File: f.Prep.Input, Err: fmt.Errorf("%w: %d distinct nodes exceed the limit of 2^31-1", pipeline.ErrFormat, len(all))}
-	} else if !numeric && f.Prep.Load.IDs == graphio.IDAuto {
-		bad = headerLine(perRange)
+	case !numeric && f.Prep.Load.IDs == graphio.IDAuto:
+		bad = headerLine(ranges)
 	}
 	if bad != nil {
 		emit(idsInfo{Err: bad.Error()})
@@ -124,11 +135,11 @@ func (f *idsFn) ProcessElement(ctx context.Context, _ []byte, keys func(*string)
 // the only edge line with ids not written as integers is the input's
 // first edge line (that of the first file holding edge lines), and there
 // are others, it returns graphio.HeaderError for that line, else nil.
-func headerLine(perRange func(*rangeIDs) bool) error {
+func headerLine(ranges []rangeIDs) error {
 	var edges, tokens int64
 	first := int32(math.MaxInt32) // the first file holding edge lines
-	var r, cand rangeIDs
-	for perRange(&r) {
+	var cand rangeIDs
+	for _, r := range ranges {
 		edges, tokens = edges+r.Edges, tokens+r.TokenLines
 		if r.Edges > 0 {
 			first = min(first, r.Index)
@@ -141,6 +152,70 @@ func headerLine(perRange func(*rangeIDs) bool) error {
 		return nil
 	}
 	return graphio.HeaderError(cand.File, cand.FirstLine, cand.FirstText)
+}
+
+// matrixMarketChecks applies the loader's checks of a Matrix Market
+// file's entries to the ranges' reports, file by file: every index in
+// 1..N of the size line (the error names the first line of an index
+// that is not a positive integer, or else a line of the largest index),
+// then as many entry lines as the size line says. It returns the first
+// failed check's error as bad; err is an error reading a file.
+func matrixMarketChecks(ctx context.Context, ranges []rangeIDs) (bad, err error) {
+	byFile := map[string][]rangeIDs{}
+	var files []string
+	for _, r := range ranges {
+		if r.MTX {
+			files = append(files, r.File)
+		}
+		byFile[r.File] = append(byFile[r.File], r)
+	}
+	slices.Sort(files)
+	for _, file := range files {
+		var size graphio.MatrixMarketSize
+		var edges int64
+		var max, first idLine
+		for _, r := range byFile[file] {
+			if r.MTX {
+				size = r.Size
+			}
+			edges += r.Edges
+			if r.Max.ID != "" && (max.ID == "" || r.Max.Num > max.Num || r.Max.Num == max.Num && r.Max.Off < max.Off) {
+				max = r.Max
+			}
+			if r.Bad.ID != "" && (first.ID == "" || r.Bad.Off < first.Off) {
+				first = r.Bad
+			}
+		}
+		if first.ID == "" && max.Num > size.Nodes {
+			first = max
+		}
+		if first.ID != "" {
+			if first.Line == 0 {
+				if first.Line, err = lineAt(ctx, file, first.Off); err != nil {
+					return nil, err
+				}
+			}
+			return size.CheckIndex(file, first.Line, []byte(first.ID)), nil
+		}
+		if bad := size.CheckCount(file, edges); bad != nil {
+			return bad, nil
+		}
+	}
+	return nil, nil
+}
+
+// lineAt returns the number of the line that starts at byte off of file.
+func lineAt(ctx context.Context, file string, off int64) (int, error) {
+	fsys, err := filesystem.New(ctx, file)
+	if err != nil {
+		return 0, fmt.Errorf("wysbeam: %s: %w", file, err)
+	}
+	defer fsys.Close()
+	n, err := countLines(ctx, fsys, file, off)
+	if err != nil {
+		return 0, fmt.Errorf("wysbeam: counting the lines of %s: %w", file, err)
+	}
+	return n + 1, nil
 }
 
 // idsMagic starts the ids file: the magic, 'n' (numeric: N uint64

@@ -188,6 +188,7 @@ func TestPrepErrors(t *testing.T) {
 		b.WriteString("# comment\n1 2 1.5\n")
 	}
 	good := b.String()
+	const mm = "%%MatrixMarket matrix coordinate pattern general\n"
 	for _, c := range []struct {
 		text string
 		opt  graphio.LoadOptions
@@ -203,8 +204,19 @@ func TestPrepErrors(t *testing.T) {
 		// as integers.
 		{"# comment\nsource target\n" + good, graphio.LoadOptions{}},
 		{"-1 2\n" + good, graphio.LoadOptions{}},
+		// Matrix Market: the size line's shape, every index in 1..N (the
+		// bad line in a range after the first), the entry count.
+		{mm + "12 13 81\n" + good, graphio.LoadOptions{}},
+		{mm + "12 12 82\n" + good + "3 13\n", graphio.LoadOptions{}},
+		{mm + "12 12 83\n" + good + "3 12\n0 4\n12 1\n", graphio.LoadOptions{}},
+		{mm + "12 12 82\n" + good + "x 3\n", graphio.LoadOptions{}},
+		{mm + "12 12 80\n" + good + "3 4\n", graphio.LoadOptions{}},
+		{mm + "12 12 82\n" + good, graphio.LoadOptions{}},
 	} {
 		file := filepath.Join(dir, "bad.txt")
+		if strings.HasPrefix(c.text, mm) {
+			file = filepath.Join(dir, "bad.mtx")
+		}
 		writeText(t, file, c.text)
 		_, _, want := graphio.LoadEdgeList(context.Background(), file, c.opt)
 		if want == nil {

@@ -384,10 +384,10 @@ func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions
 		return nil, nil, err
 	}
 	if p.mm != nil {
-		if err := p.mm.check(name, rep.EdgesRead); err != nil {
+		if err := p.mm.size.CheckCount(name, int64(rep.EdgesRead)); err != nil {
 			return nil, nil, err
 		}
-		rep.MTXNodes = p.mm.nodes
+		rep.MTXNodes = p.mm.size.Nodes
 	}
 	if rep.EdgesRead == 0 {
 		return nil, nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
@@ -544,8 +544,10 @@ func (p *edgeParser) line(ln int, line []byte) error {
 			p.mm, p.headerSeen, p.rep.Format = mm, true, "mtx"
 		}
 	}
-	if p.mm != nil && p.mm.entries < 0 && !IsCommentLine(ln, line) {
-		return p.mm.readSize(p.name, ln, line)
+	if p.mm != nil && !p.mm.read && !IsCommentLine(ln, line) {
+		size, err := ReadMatrixMarketSize(p.name, ln, line)
+		p.mm.size, p.mm.read = size, true
+		return err
 	}
 	if p.opt.Header && !p.headerSeen && !IsCommentLine(ln, line) {
 		p.headerSeen = true
@@ -554,7 +556,10 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	}
 	e, err := ParseEdgeLine(p.name, ln, line, p.opt)
 	if err == nil && p.mm != nil && e.Edge {
-		err = p.mm.entry(p.name, ln, e)
+		err = p.mm.size.CheckIndex(p.name, ln, e.U)
+		if err == nil {
+			err = p.mm.size.CheckIndex(p.name, ln, e.V)
+		}
 	}
 	switch {
 	case err != nil:

@@ -14,10 +14,17 @@ const mmBanner = "%%MatrixMarket"
 // a sparse coordinate matrix whose entries, one "row column [value]" line
 // each with 1-based indices, are the graph's edges.
 type matrixMarket struct {
-	banner   string // the banner, as written
-	nodes    uint64 // the size line's rows (= columns): indices run 1..nodes
-	entries  int64  // the size line's entry count; -1 until it is read
-	sizeLine int    // its line number
+	banner string // the banner, as written
+	size   MatrixMarketSize
+	read   bool // whether the size line is read
+}
+
+// MatrixMarketSize is what the size line of a Matrix Market file says:
+// its entries' indices run 1..Nodes, and it holds Entries entry lines.
+type MatrixMarketSize struct {
+	Nodes   uint64
+	Entries int64
+	Line    int // the size line's line number
 }
 
 // isMTXName reports whether name is a Matrix Market file's (.mtx, plain
@@ -60,12 +67,12 @@ func parseMatrixMarketBanner(name string, line []byte, opt LoadOptions) (mm *mat
 	case f[3] == "pattern" && opt.Weighted:
 		return nil, bad("a pattern matrix has no values to weight its edges with: drop -weighted")
 	}
-	return &matrixMarket{banner: text, entries: -1}, nil
+	return &matrixMarket{banner: text}, nil
 }
 
-// readSize reads the size line "rows columns entries" at line ln: the
-// matrix must be square (an adjacency matrix).
-func (mm *matrixMarket) readSize(name string, ln int, line []byte) error {
+// ReadMatrixMarketSize reads the size line "rows columns entries" of
+// file name at line ln: the matrix must be square (an adjacency matrix).
+func ReadMatrixMarketSize(name string, ln int, line []byte) (MatrixMarketSize, error) {
 	f := bytes.Fields(line)
 	var v [3]uint64
 	ok := len(f) == 3
@@ -76,30 +83,28 @@ func (mm *matrixMarket) readSize(name string, ln int, line []byte) error {
 	}
 	switch {
 	case !ok:
-		return formatErr(name, ln, "Matrix Market size line %q: want \"rows columns entries\"", bytes.TrimSpace(line))
+		return MatrixMarketSize{}, formatErr(name, ln, "Matrix Market size line %q: want \"rows columns entries\"", bytes.TrimSpace(line))
 	case v[0] != v[1]:
-		return formatErr(name, ln, "Matrix Market size line %q: a %d x %d matrix is not an adjacency matrix (rows and columns are the same nodes)", bytes.TrimSpace(line), v[0], v[1])
+		return MatrixMarketSize{}, formatErr(name, ln, "Matrix Market size line %q: a %d x %d matrix is not an adjacency matrix (rows and columns are the same nodes)", bytes.TrimSpace(line), v[0], v[1])
 	}
-	mm.nodes, mm.entries, mm.sizeLine = v[0], int64(v[2]), ln
-	return nil
+	return MatrixMarketSize{Nodes: v[0], Entries: int64(v[2]), Line: ln}, nil
 }
 
-// entry checks the indices of the entry e at line ln: integers in
-// 1..nodes, as the size line says.
-func (mm *matrixMarket) entry(name string, ln int, e EdgeLine) error {
-	for _, id := range [][]byte{e.U, e.V} {
-		x, err := strconv.ParseUint(string(id), 10, 64)
-		if err != nil || x < 1 || x > mm.nodes {
-			return formatErr(name, ln, "Matrix Market entry index %s: indices run from 1 to %d, the size of the matrix (line %d)", id, mm.nodes, mm.sizeLine)
-		}
+// CheckIndex checks the index id of the entry at line ln of file name:
+// an integer in 1..Nodes.
+func (s MatrixMarketSize) CheckIndex(name string, ln int, id []byte) error {
+	x, err := strconv.ParseUint(string(id), 10, 64)
+	if err != nil || x < 1 || x > s.Nodes {
+		return formatErr(name, ln, "Matrix Market entry index %s: indices run from 1 to %d, the size of the matrix (line %d)", id, s.Nodes, s.Line)
 	}
 	return nil
 }
 
-// check compares the entries read with the size line's count.
-func (mm *matrixMarket) check(name string, read int) error {
-	if mm.entries != int64(read) {
-		return formatErr(name, mm.sizeLine, "Matrix Market size line says %d %s, the file holds %d: it is truncated or the size line is wrong", mm.entries, map[bool]string{true: "entry", false: "entries"}[mm.entries == 1], read)
+// CheckCount compares the number of entry lines of file name with the
+// size line's count.
+func (s MatrixMarketSize) CheckCount(name string, read int64) error {
+	if s.Entries != read {
+		return formatErr(name, s.Line, "Matrix Market size line says %d %s, the file holds %d: it is truncated or the size line is wrong", s.Entries, map[bool]string{true: "entry", false: "entries"}[s.Entries == 1], read)
 	}
 	return nil
 }
