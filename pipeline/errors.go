@@ -69,8 +69,9 @@ func (e *SettingError) ValueText() string {
 	return fmt.Sprint(e.Value)
 }
 
-// ErrNotFinite reports a NaN or infinite loss during training.
-var ErrNotFinite = errors.New("loss is not finite")
+// ErrNotFinite reports a NaN or infinite loss during training, or
+// embeddings that hold NaN or ±Inf at its end: a diverged run.
+var ErrNotFinite = errors.New("not finite")
 
 // ErrMemory reports a run whose memory estimate exceeds the limit.
 var ErrMemory = errors.New("not enough memory")

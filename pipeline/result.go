@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"fmt"
+	"math"
 	"time"
 )
 
@@ -134,3 +136,16 @@ type RecordFunc func(Event)
 
 // Record implements Recorder.
 func (f RecordFunc) Record(e Event) { f(e) }
+
+// CheckFinite returns an error wrapping ErrNotFinite, naming the first
+// node whose row of L or R holds NaN or ±Inf, or nil.
+func (r *Result) CheckFinite() error {
+	for _, x := range [][]float32{r.L, r.R} {
+		for i, v := range x {
+			if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+				return fmt.Errorf("embeddings %w: a value of row %d is %v (the %s run diverged; lower the learning rate, or divide large edge weights by a constant)", ErrNotFinite, i/max(r.Half, 1), v, r.Method)
+			}
+		}
+	}
+	return nil
+}

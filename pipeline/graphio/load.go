@@ -1035,7 +1035,8 @@ func assemble(ctx context.Context, name string, n, lines int, edge func(e int) (
 	return adj, nil
 }
 
-// checkWeightTotal refuses weights whose sum overflows float64: every row
+// checkWeightTotal refuses weights whose sum is beyond the float32 range,
+// in which the factorizations multiply by the adjacency matrix: every row
 // sum, and the volume the code formulation weighs the positives by, is at
 // most the total. (Unit weights cannot overflow: there are fewer than
 // 2^53 arcs.)
@@ -1044,8 +1045,8 @@ func checkWeightTotal(name string, w []float64) error {
 	for _, x := range w {
 		total, largest = total+x, max(largest, x)
 	}
-	if math.IsInf(total, 0) {
-		return &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: the edge weights sum beyond the largest float64 (the largest weight is %g): divide them by a constant", pipeline.ErrFormat, largest)}
+	if total > math.MaxFloat32 {
+		return &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: the edge weights sum to %.3g, beyond the float32 range (3.4e38) the factorizations compute in (the largest weight is %g): divide them by a constant", pipeline.ErrFormat, total, largest)}
 	}
 	return nil
 }

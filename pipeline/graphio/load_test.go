@@ -192,7 +192,8 @@ func TestReadEdgeListErrors(t *testing.T) {
 		{"quoted ids", "\"1\",\"2\"\n", LoadOptions{}, pipeline.ErrFormat, 1, "node id \"1\" starts or ends with a quote mark"},
 		{"id of 2^64", "99999999999999999999 1\n1 2\n2 3\n", LoadOptions{}, pipeline.ErrFormat, 1, "node id 99999999999999999999 is 2^64 or more, which is read as a token, while every other line's ids are integers: read all ids as tokens (-ids token)"},
 		{"negative id", "1 2\n-1 -2\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 2, "node id -1 is negative: ids read as integers (-ids int) must be non-negative and below 2^64"},
-		{"weights overflow", "1 2 1e308\n2 3 1e308\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 0, "the edge weights sum beyond the largest float64 (the largest weight is 1e+308): divide them by a constant"},
+		{"weights overflow", "1 2 1e308\n2 3 1e308\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 0, "the edge weights sum to +Inf, beyond the float32 range (3.4e38) the factorizations compute in (the largest weight is 1e+308): divide them by a constant"},
+		{"weights beyond float32", "1 2 1e38\n2 3 1e38\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 0, "the edge weights sum to 4e+38, beyond the float32 range (3.4e38) the factorizations compute in (the largest weight is 1e+38): divide them by a constant"},
 		{"npy", "\x93NUMPY\x01\x00v\x00{}\n", LoadOptions{}, pipeline.ErrFormat, 1, "a NUL byte: this is a NumPy .npy array, not text"},
 		{"mat", "MATLAB 5.0 MAT-file\x00\x01", LoadOptions{}, pipeline.ErrFormat, 1, "a MATLAB .mat file, not text"},
 		{"binary", "1 2\n\x01\x00\x02\n", LoadOptions{}, pipeline.ErrFormat, 2, "a NUL byte: this is a binary file, not text"},
@@ -424,7 +425,7 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 	for _, w := range o.arcs {
 		total += w
 	}
-	o.ok = len(o.arcs) > 0 && !math.IsInf(total, 0) // weights summing beyond float64 are refused
+	o.ok = len(o.arcs) > 0 && total <= math.MaxFloat32 // weights summing beyond float32 are refused
 	return o
 }
 

@@ -239,7 +239,7 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 	}
 	val.loss = val.positive + val.negative + val.regularise
 	if math.IsNaN(val.loss) || math.IsInf(val.loss, 0) {
-		return nil, fmt.Errorf("%w: %v (positive %v, negative %v, regulariser %v)", pipeline.ErrNotFinite, val.loss, val.positive, val.negative, val.regularise)
+		return nil, fmt.Errorf("loss %w: %v (positive %v, negative %v, regulariser %v)", pipeline.ErrNotFinite, val.loss, val.positive, val.negative, val.regularise)
 	}
 	if !withLoss {
 		val.loss, val.negative = math.NaN(), math.NaN()

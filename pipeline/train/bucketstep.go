@@ -46,7 +46,7 @@ func (s *Schedule) BucketStep(ctx context.Context, round int64, i int, l, r *Blo
 			addTo(dQ, shards[sh].dQ)
 		}
 		if math.IsNaN(loss) || math.IsInf(loss, 0) {
-			return BucketOut{}, fmt.Errorf("train: %w: %v in bucket (%d, %d) at step %d (lower the learning rate)", pipeline.ErrNotFinite, loss, i, j, step)
+			return BucketOut{}, fmt.Errorf("train: loss %w: %v in bucket (%d, %d) at step %d (lower the learning rate)", pipeline.ErrNotFinite, loss, i, j, step)
 		}
 		out.Loss += loss
 		addTo(out.DQ, dQ)

@@ -48,7 +48,11 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	if err := r.loop(ctx); err != nil {
 		return nil, err
 	}
-	return r.finish(eval), nil
+	res := r.finish(eval)
+	if err := res.CheckFinite(); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return res, nil
 }
 
 // run is one training run: the trainer, the fixed evaluation subsamples,
@@ -77,6 +81,7 @@ type run struct {
 	trPos, trNeg, tePos, teNeg []pipeline.Pair
 
 	best      float64 // best train AUC so far
+	selName   string  // what selects the model: "train AUC" or "validation AUC"
 	sinceBest int     // evaluations since the best
 	lossSum   float64 // loss since the last evaluation
 	lossCount int
@@ -189,7 +194,7 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 	}
 	msg := fmt.Sprintf("%d walks of length %d in %d %s (%s, negatives %s)", walksTotal, cfg.Objective.C, r.batches, unit, cfg.Optimizer, NegativesText(cfg.NegativeBlock))
 	if cfg.Converge {
-		msg += fmt.Sprintf(" at most, ending when the train AUC gains less than %g per doubling of the run", cfg.Tolerance)
+		msg += fmt.Sprintf(" at most, ending when the %s gains less than %g per doubling of the run", r.selName, cfg.Tolerance)
 	}
 	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "train", Total: r.batches, Unit: "batches", Message: msg})
 	if cfg.Resume != nil || cfg.Checkpoint != nil {
@@ -209,6 +214,10 @@ func (r *run) setEvalPairs(g *pipeline.Graph, eval *pipeline.Split) {
 	sub := func(p []pipeline.Pair) []pipeline.Pair { return pipeline.SubsamplePairs(p, cfg.EvalPairs, erng) }
 	selPos, selNeg := eval.Selection()
 	r.trPos, r.trNeg = sub(selPos), sub(selNeg)
+	r.selName = "train AUC"
+	if eval.HasValidation() {
+		r.selName = "validation AUC"
+	}
 	r.tePos, r.teNeg = sub(eval.Test), sub(eval.TestNeg)
 	if len(r.trPos) == 0 || len(r.trNeg) == 0 {
 		r.trPos, r.trNeg = fitPairs(g, cfg.EvalPairs, erng)
@@ -345,7 +354,7 @@ func (r *run) step(ctx context.Context, b int64) error {
 	}
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		epoch := float64(b*int64(r.cfg.BatchWalks)) / float64(r.n)
-		return fmt.Errorf("train: %w: %v at epoch %.2f, batch %d (lower the learning rate)", pipeline.ErrNotFinite, loss, epoch, b)
+		return fmt.Errorf("train: loss %w: %v at epoch %.2f, batch %d (lower the learning rate)", pipeline.ErrNotFinite, loss, epoch, b)
 	}
 	r.lossSum += loss
 	r.lossCount++
@@ -428,7 +437,7 @@ func (r *run) evaluate(done int64) (stop bool) {
 	}
 	r.sinceBest++
 	if r.cfg.Patience > 0 && r.sinceBest >= r.cfg.Patience {
-		r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("early stop: no better train AUC in %d evaluations", r.sinceBest)})
+		r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("early stop: no better %s in %d evaluations", r.selName, r.sinceBest)})
 		return true
 	}
 	return false
@@ -454,8 +463,8 @@ func (r *run) converged(pt pipeline.CurvePoint) {
 	r.annealFrom, r.annealLR = done, r.lr(done)
 	r.batches = min(r.capBatches, done+int64(math.Ceil(AnnealShare*float64(done))))
 	r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf(
-		"converged: the train AUC gained %.2f points since epoch %.4g; annealing the learning rate over %d more batches",
-		100*(r.best-half), pt.Epoch/2, r.batches-done)})
+		"converged: the %s gained %.2f points since epoch %.4g; annealing the learning rate over %d more batches",
+		r.selName, 100*(r.best-half), pt.Epoch/2, r.batches-done)})
 }
 
 // snapshot hands the state after done batches to cfg.Checkpoint.

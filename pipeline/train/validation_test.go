@@ -3,6 +3,7 @@ package train_test
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/wys-project/wys/pipeline"
@@ -42,14 +43,7 @@ func pairAUCBrute(res *pipeline.Result, pos, neg []pipeline.Pair) float64 {
 func TestSelectionOnValidation(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	g, err := pipeline.PlantedPartition(120, 4, 0.2, 0.01, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := pipeline.SplitEdges(ctx, g, 0.4, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := plantedSplit(t)
 	if err := s.HoldOutValidation(0.3, 3); err != nil {
 		t.Fatal(err)
 	}
@@ -84,4 +78,55 @@ func TestSelectionOnValidation(t *testing.T) {
 			t.Errorf("%s: validation AUC %v, reversed train AUC %v: the check cannot tell them apart", res.Method, val, tr)
 		}
 	}
+}
+
+// notes records the messages of a run's events.
+type notes []string
+
+func (n *notes) Record(e pipeline.Event) { *n = append(*n, e.Message) }
+
+// TestSelectionNamed: the run's messages name the AUC that selects the
+// model and that -converge and -patience watch: the validation AUC when
+// the split has validation pairs, else the train AUC.
+func TestSelectionNamed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := plantedSplit(t)
+	tg, err := s.TrainGraph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, val := range []bool{false, true} {
+		if val {
+			if err := s.HoldOutValidation(0.3, 3); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, other := "train AUC", "validation AUC"
+		if val {
+			want, other = other, want
+		}
+		var n notes
+		// Patience 1 on a run of 400 evaluations stops it early.
+		if _, err := train.Run(ctx, tg, s, train.Config{Dim: 8, Epochs: 400, EvalEvery: 1, Patience: 1, Converge: true, Seed: 2}, &n); err != nil {
+			t.Fatal(err)
+		}
+		all := strings.Join(n, "\n")
+		if !strings.Contains(all, "ending when the "+want+" gains") || !strings.Contains(all, "early stop: no better "+want) || strings.Contains(all, other) {
+			t.Errorf("validation pairs %v: messages name the %s\n%s", val, other, all)
+		}
+	}
+}
+
+// plantedSplit is a 40% split of a planted partition of 120 nodes.
+func plantedSplit(t *testing.T) *pipeline.Split {
+	g, err := pipeline.PlantedPartition(120, 4, 0.2, 0.01, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := pipeline.SplitEdges(context.Background(), g, 0.4, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
