@@ -26,6 +26,7 @@ var layer = map[string]int{
 	"internal/atomicfile":        0,
 	"internal/datasets":          0,
 	"internal/interrupt":         0,
+	"internal/filelock":          0,
 	"internal/sysmem":            0,
 	"pipeline/internal/kernels":  0,
 	"sparse":                     1,

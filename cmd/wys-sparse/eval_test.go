@@ -16,6 +16,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/wys-project/wys/internal/interrupt"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/eval"
 	"github.com/wys-project/wys/pipeline/graphio"
@@ -330,7 +331,7 @@ func TestSubcommandInterrupted(t *testing.T) {
 		{"neighbors", "-emb", filepath.Join(dir, "gensim.txt"), "-node", "n1000"},
 	} {
 		var out, errb strings.Builder
-		if code := run(ctx, args, &out, &errb); code != exitInterrupted || !strings.Contains(errb.String(), "interrupted") {
+		if code := run(ctx, args, &out, &errb); code != interrupt.CodeInterrupted || !strings.Contains(errb.String(), "interrupted") {
 			t.Errorf("%s: exit %d, stderr %q", args[0], code, errb.String())
 		}
 	}

@@ -442,6 +442,9 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if c.quiet {
+		if set["progress"] && c.progress != "none" {
+			return usagef("-quiet silences the progress that -progress %s asks for; give one of them", c.progress)
+		}
 		c.progress = "none"
 	}
 	if c.graph == "" && c.split == "" && !set["test-fraction"] {

@@ -11,8 +11,5 @@ func main() {
 	ctx, sigs := interrupt.Notify(context.Background())
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	sigs.Stop()
-	if code == exitInterrupted {
-		code = sigs.Code()
-	}
 	os.Exit(code)
 }

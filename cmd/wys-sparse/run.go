@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wys-project/wys/internal/filelock"
 	"github.com/wys-project/wys/internal/interrupt"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/baseline"
@@ -28,10 +29,9 @@ import (
 
 // Exit codes.
 const (
-	exitOK          = 0
-	exitFailure     = 1
-	exitUsage       = 2
-	exitInterrupted = interrupt.CodeInterrupted // main turns it into CodeTerminated after SIGTERM
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
 )
 
 // usageError is a bad flag or flag combination: exit code 2.
@@ -86,10 +86,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case errors.As(err, &ue):
 		return failure(stderr, c.progress, exitUsage, err.Error())
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
-		if c.checkpoint != "" && c.method == "wys" && c.trainer == "sparse" {
-			return failure(stderr, c.progress, exitInterrupted, "interrupted; training state saved in "+c.checkpoint+": run the same command with -resume to continue")
-		}
-		return failure(stderr, c.progress, exitInterrupted, "interrupted; no output files were left half-written")
+		return failure(stderr, c.progress, interrupt.Code(ctx), c.interrupted(interrupt.Word(ctx)))
 	default:
 		return failure(stderr, c.progress, exitFailure, trimPackage(err.Error()))
 	}
@@ -109,6 +106,20 @@ func failure(stderr io.Writer, progress string, code int, msg string) int {
 	return code
 }
 
+// interrupted is the line of a run that a signal stopped (how: word),
+// saying what it leaves: with -checkpoint, the training state when its
+// directory holds one (saved by this run, or by the run it resumes), else
+// nothing.
+func (c *config) interrupted(word string) string {
+	if c.checkpoint == "" {
+		return word + "; no output files were left half-written"
+	}
+	if _, err := os.Stat(train.CheckpointPath(c.checkpoint)); err == nil {
+		return word + "; training state saved in " + c.checkpoint + ": run the same command with -resume to continue"
+	}
+	return word + " before the first checkpoint: " + c.checkpoint + " holds no training state (run the command again as it was); no output files were left half-written"
+}
+
 // input is what the load step produces: the training graph, the
 // evaluation pairs, the ids to write and the labels to classify.
 type input struct {
@@ -122,6 +133,13 @@ type input struct {
 // job runs the steps of a run: load, train, summarise, write.
 func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 	started := time.Now()
+	if c.checkpoint != "" {
+		lock, err := c.lockCheckpoint()
+		if err != nil {
+			return err
+		}
+		defer lock.Unlock()
+	}
 	prog := newProgress(stderr, c.progress)
 	rep := &report{Tool: "wys-sparse", Started: started.UTC().Format(time.RFC3339)}
 	in, err := c.load(ctx, prog, stdout, rep)
@@ -140,6 +158,9 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 	t1 := time.Now()
 	res, err := c.train(ctx, in, prog, rep)
 	prog.done()
+	if err == nil {
+		err = res.CheckFinite() // every method: nothing non-finite is written
+	}
 	if err != nil {
 		return err
 	}
@@ -443,13 +464,31 @@ func (c *config) train(ctx context.Context, in *input, prog *progress, rep *repo
 	return res, err
 }
 
+// lockCheckpoint creates the -checkpoint directory, checks that it takes
+// files (a run must not find out at its first save), and locks it for
+// the run: two runs saving to one directory would overwrite each other's
+// state.
+func (c *config) lockCheckpoint() (*filelock.Locked, error) {
+	if err := os.MkdirAll(c.checkpoint, 0o755); err != nil {
+		return nil, usagef("-checkpoint %s: cannot create the directory: %v", c.checkpoint, errors.Unwrap(err))
+	}
+	if err := checkOutputPath(train.CheckpointPath(c.checkpoint)); err != nil {
+		return nil, err
+	}
+	lock, err := filelock.Lock(filepath.Join(c.checkpoint, "wys.lock"))
+	if errors.Is(err, filelock.ErrLocked) {
+		return nil, fmt.Errorf("-checkpoint %s is in use by another run (it holds the lock on %s); wait for that run, or give another directory", c.checkpoint, filepath.Join(c.checkpoint, "wys.lock"))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("-checkpoint %s: %w", c.checkpoint, err)
+	}
+	return lock, nil
+}
+
 // setCheckpoint saves the sparse trainer's state under -checkpoint and,
 // with -resume, restores it.
 func (c *config) setCheckpoint(cfg *train.Config, rep *report) error {
 	path := train.CheckpointPath(c.checkpoint)
-	if err := os.MkdirAll(c.checkpoint, 0o755); err != nil {
-		return fmt.Errorf("cannot create checkpoint directory: %w", err)
-	}
 	cfg.Checkpoint = func(st *train.State) error { return train.WriteCheckpoint(path, st) }
 	if !c.resume {
 		return nil

@@ -18,9 +18,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/wys-project/wys/internal/datasets"
+	"github.com/wys-project/wys/internal/filelock"
+	"github.com/wys-project/wys/internal/interrupt"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/pipeline/train"
@@ -60,6 +63,7 @@ func TestErrorsGolden(t *testing.T) {
 	}
 	malformed := write("malformed.txt", "# a comment\n1 2\n3\n")
 	negWeight := write("negweight.txt", "1 2 0.5\n2 3 -1\n")
+	hugeWeights := write("hugeweights.txt", "1 2 3e38\n2 3 3e38\n3 1 3e38\n3 4 1\n")
 	empty := write("empty.txt", "# nothing here\n")
 	headed := write("headed.csv", "source,target\n1,2\n2,3\n")
 	good := write("good.txt", goodEdges)
@@ -107,6 +111,9 @@ func TestErrorsGolden(t *testing.T) {
 		{"missing-file", []string{"-graph", filepath.Join(tmp, "absent.txt")}},
 		{"malformed-line", []string{"-graph", malformed}},
 		{"negative-weight", []string{"-graph", negWeight, "-weighted"}},
+		{"weights-beyond-float32", []string{"-graph", hugeWeights, "-weighted"}},
+		{"checkpoint-not-writable", []string{"-graph", good, "-checkpoint", "/sys/wys-checkpoint"}},
+		{"quiet-and-progress", []string{"-quiet", "-progress", "text"}},
 		{"empty-graph", []string{"-graph", empty}},
 		{"header-as-edge", []string{"-graph", headed}},
 		{"header-mat", []string{"-graph", filepath.Join(tmp, "g.mat"), "-header"}},
@@ -467,7 +474,7 @@ func TestInterruptResume(t *testing.T) {
 	errw := &cancelOn{marker: "epoch 3.", cancel: cancel}
 	var out bytes.Buffer
 	code := run(ctx, append(args, "-out", resumed), &out, errw)
-	if code != exitInterrupted {
+	if code != interrupt.CodeInterrupted {
 		t.Fatalf("interrupted run: exit %d, want 130\n%s", code, errw.String())
 	}
 	if !strings.Contains(errw.String(), "interrupted; training state saved in "+ck+": run the same command with -resume") {
@@ -1248,5 +1255,50 @@ func TestMatrixMarketNote(t *testing.T) {
 		if code != 0 || !strings.Contains(stdout, want) {
 			t.Errorf("exit %d, want %q in\n%s%s", code, want, stdout, stderr)
 		}
+	}
+}
+
+// TestTerminatedBeforeCheckpoint: a run that SIGTERM stops before its
+// first checkpoint exits 143, its JSON error event says 143 too, and it
+// says that the directory holds nothing to resume.
+func TestTerminatedBeforeCheckpoint(t *testing.T) {
+	ck := filepath.Join(t.TempDir(), "ck")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(&interrupt.Stopped{Signal: syscall.SIGTERM})
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"-epochs", "2", "-dim", "8", "-checkpoint", ck, "-progress", "json"}, &out, &errb)
+	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+	var ev struct {
+		Kind     string
+		Message  string
+		ExitCode int `json:"exit_code"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &ev); err != nil {
+		t.Fatal(err, errb.String())
+	}
+	if code != interrupt.CodeTerminated || ev.Kind != "error" || ev.ExitCode != code {
+		t.Errorf("exit %d, last event %+v", code, ev)
+	}
+	if !strings.HasPrefix(ev.Message, "terminated before the first checkpoint: "+ck+" holds no training state") {
+		t.Errorf("message %q", ev.Message)
+	}
+}
+
+// TestCheckpointLocked: a run whose -checkpoint directory another run
+// holds (its lock taken here) fails at once and says so.
+func TestCheckpointLocked(t *testing.T) {
+	ck := t.TempDir()
+	l, err := filelock.Lock(filepath.Join(ck, "wys.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Unlock()
+	code, _, stderr := runCLI(t, "-epochs", "2", "-dim", "8", "-checkpoint", ck, "-progress", "none")
+	if code != 1 || !strings.Contains(stderr, "is in use by another run") {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+	l.Unlock()
+	if code, _, stderr := runCLI(t, "-epochs", "2", "-dim", "8", "-checkpoint", ck, "-progress", "none"); code != 0 {
+		t.Errorf("after the lock is released: exit %d\n%s", code, stderr)
 	}
 }

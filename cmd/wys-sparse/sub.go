@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/wys-project/wys/internal/interrupt"
 	"github.com/wys-project/wys/pipeline/graphio"
 )
 
@@ -60,8 +61,8 @@ func runSub(ctx context.Context, sc *subcommand, args []string, stdout, stderr i
 		fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
 		return exitUsage
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
-		fmt.Fprintf(stderr, "%s: interrupted; no output files were left half-written\n", prefix)
-		return exitInterrupted
+		fmt.Fprintf(stderr, "%s: %s; no output files were left half-written\n", prefix, interrupt.Word(ctx))
+		return interrupt.Code(ctx)
 	default:
 		fmt.Fprintf(stderr, "%s: %v\n", prefix, trimPackage(err.Error()))
 		return exitFailure

@@ -5,9 +5,9 @@ package interrupt
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/signal"
-	"sync/atomic"
 	"syscall"
 )
 
@@ -17,23 +17,28 @@ const (
 	CodeTerminated  = 143 // SIGTERM
 )
 
-// Signals is the signal handling that Notify starts.
-type Signals struct {
-	sigs       chan os.Signal
-	terminated atomic.Bool
-}
+// Stopped is the cause (context.Cause) of a context that Notify cancels:
+// the signal that cancelled it.
+type Stopped struct{ Signal os.Signal }
 
-// Notify returns a context that is cancelled at the first SIGINT or
-// SIGTERM, and the handling, which Stop ends.
+func (s *Stopped) Error() string { return "stopped by " + s.Signal.String() }
+
+// Signals is the signal handling that Notify starts.
+type Signals struct{ sigs chan os.Signal }
+
+// Notify returns a context that is cancelled, with cause *Stopped, at the
+// first SIGINT or SIGTERM, and the handling, which Stop ends. The first
+// signal ends the handling itself, so that a second one has its default
+// effect and stops a command that is slow to wind down.
 func Notify(parent context.Context) (context.Context, *Signals) {
-	ctx, cancel := context.WithCancel(parent)
+	ctx, cancel := context.WithCancelCause(parent)
 	s := &Signals{sigs: make(chan os.Signal, 1)}
 	signal.Notify(s.sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		sig, ok := <-s.sigs
 		if ok {
-			s.terminated.Store(sig == syscall.SIGTERM)
-			cancel()
+			signal.Stop(s.sigs)
+			cancel(&Stopped{Signal: sig})
 		}
 	}()
 	return ctx, s
@@ -42,11 +47,31 @@ func Notify(parent context.Context) (context.Context, *Signals) {
 // Stop ends the handling: a later signal has its default effect.
 func (s *Signals) Stop() { signal.Stop(s.sigs) }
 
-// Code returns the exit code of a run that the signal stopped:
-// CodeTerminated after SIGTERM, else CodeInterrupted.
-func (s *Signals) Code() int {
-	if s.terminated.Load() {
+// Code returns the exit code of work that the cancellation of ctx
+// stopped: CodeTerminated when SIGTERM cancelled it, else
+// CodeInterrupted (SIGINT, or a cancellation without a signal, as in
+// tests).
+func Code(ctx context.Context) int {
+	if stoppedBy(ctx) == syscall.SIGTERM {
 		return CodeTerminated
 	}
 	return CodeInterrupted
+}
+
+// Word returns how the cancellation of ctx is told: "terminated" after
+// SIGTERM, else "interrupted".
+func Word(ctx context.Context) string {
+	if stoppedBy(ctx) == syscall.SIGTERM {
+		return "terminated"
+	}
+	return "interrupted"
+}
+
+// stoppedBy returns the signal that cancelled ctx, or nil.
+func stoppedBy(ctx context.Context) os.Signal {
+	var s *Stopped
+	if errors.As(context.Cause(ctx), &s) {
+		return s.Signal
+	}
+	return nil
 }

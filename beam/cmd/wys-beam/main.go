@@ -115,8 +115,8 @@ func main() {
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
-		fmt.Fprintln(os.Stderr, "wys-beam: interrupted; no output files were written")
-		os.Exit(sigs.Code())
+		fmt.Fprintf(os.Stderr, "wys-beam: %s; no output files were written\n", interrupt.Word(ctx))
+		os.Exit(interrupt.Code(ctx))
 	default:
 		fmt.Fprintln(os.Stderr, "wys-beam:", err)
 		os.Exit(1)
