@@ -318,7 +318,7 @@ func readRange(ctx context.Context, r Range, opt graphio.LoadOptions, fn func(of
 			return err
 		case header:
 			header = false
-			return nil // column names: the first line that is not blank or a comment, in a file's first range
+			return graphio.CheckHeaderLine(r.File, ln, text) // column names: the first line that is not blank or a comment, in a file's first range
 		}
 		e, err := graphio.ParseEdgeLine(r.File, ln, text, opt)
 		if err == nil && e.Edge {

@@ -34,7 +34,7 @@ const handGraph = "\xef\xbb\xbf# a hand-written graph\r\n" +
 	"dave dave 4\n" +
 	"alice bob 9\n" +
 	"carol dave 0.5 extra columns\n" +
-	"  eve\tcarol   6\n" +
+	"  eve\tcarol\t  6\n" +
 	"dave dave 8\n" +
 	"10 alice 1\n" +
 	"eve 2 5\n" +
@@ -204,6 +204,8 @@ func TestPrepErrors(t *testing.T) {
 		// as integers.
 		{"# comment\nsource target\n" + good, graphio.LoadOptions{}},
 		{"-1 2\n" + good, graphio.LoadOptions{}},
+		{",source,target\n" + good, graphio.LoadOptions{Header: true}},
+		{"1,,2\n" + good, graphio.LoadOptions{}},
 		// Matrix Market: the size line's shape, every index in 1..N (the
 		// bad line in a range after the first), the entry count.
 		{mm + "12 13 81\n" + good, graphio.LoadOptions{}},

@@ -16,10 +16,11 @@
 //
 // # Input
 //
-// -graph reads a SNAP-style edge list or CSV (two ids per line separated
-// by spaces, tabs or commas, optional weight column with -weighted, '#'
-// or '%' comments, a first line of column names skipped with -header,
-// plain or gzip). Ids may be
+// -graph reads a SNAP-style edge list, TSV or CSV (two ids per line,
+// split at the line's tabs if it has one, else at its commas if it has
+// one, else at spaces, so that ids may hold spaces in TSV and CSV;
+// optional weight column with -weighted; '#' or '%' comments; a first
+// line of column names skipped with -header; plain or gzip). Ids may be
 // any non-negative integers or tokens; outputs use them. Self-loops and
 // duplicate edges are dropped (and counted) unless -keep-self-loops.
 // A -graph FILE ending in .mat or .mat.gz is read as a MATLAB .mat file

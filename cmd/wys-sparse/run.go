@@ -428,6 +428,14 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 		prog.dataNote(stdout, "load", "%d of the %d edge lines %s a third column, which is not read: add -weighted if it holds the edge weights",
 			lr.ExtraColumns, lr.EdgesRead, map[bool]string{true: "has", false: "have"}[lr.ExtraColumns == 1])
 	}
+	if lr.SpacedIDLines > 0 {
+		prog.dataNote(stdout, "load", "%d of the %d edge lines (the first: line %d) %s an id holding a space, read whole because a line with a tab is split at its tabs only, and one with a comma at its commas only: if the spaces separate columns, use one delimiter throughout",
+			lr.SpacedIDLines, lr.EdgesRead, lr.SpacedIDLine, map[bool]string{true: "has", false: "have"}[lr.SpacedIDLines == 1])
+	}
+	if lr.WideLines > 0 {
+		prog.dataNote(stdout, "load", "%d of the %d edge lines %s more than three columns, of which only \"u v [weight]\" are read: if each line is a node and its neighbours (an adjacency list, as networkx's write_adjlist writes), write an edge list instead (write_edgelist)",
+			lr.WideLines, lr.EdgesRead, map[bool]string{true: "has", false: "have"}[lr.WideLines == 1])
+	}
 	if c.lcc {
 		before := g.N()
 		g = pipeline.LargestComponent(g)

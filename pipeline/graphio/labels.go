@@ -6,8 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/wys-project/wys/pipeline"
 )
@@ -22,14 +22,17 @@ func scanPairs(ctx context.Context, r io.Reader, name string, fn func(line int, 
 	}
 	defer in.Close()
 	return in.lines(ctx, func(line int, text []byte) error {
-		f := strings.Fields(string(text))
-		if len(f) == 0 || f[0][0] == '#' || f[0][0] == '%' {
+		f := appendFields(nil, text, 3) // as an edge list's: at tabs, else commas, else spaces
+		if len(f) == 0 || isComment(f[0]) {
 			return nil
 		}
 		if len(f) != 2 {
-			return formatErr(name, line, "want two columns separated by a tab, got %d", len(f))
+			return formatErr(name, line, "want two columns separated by a tab (or a comma), got %d", len(f))
 		}
-		return fn(line, f[0], f[1])
+		if k := slices.IndexFunc(f, func(b []byte) bool { return len(b) == 0 }); k >= 0 {
+			return emptyColumnErr(name, line, k, text)
+		}
+		return fn(line, string(f[0]), string(f[1]))
 	})
 }
 

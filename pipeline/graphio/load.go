@@ -160,6 +160,15 @@ type LoadReport struct {
 	// ExtraColumns counts the edge lines of an unweighted read that have
 	// a third column, which is not read (with Weighted it is the weight).
 	ExtraColumns int `json:"extra_columns,omitempty"`
+	// WideLines counts the edge lines with more than three columns, whose
+	// columns after the third are never read (an adjacency list, one
+	// node and its neighbours per line, is not an edge list).
+	WideLines int `json:"wide_lines,omitempty"`
+	// SpacedIDLines counts the edge lines with an id that holds a space,
+	// read whole because the line is split at its tabs (or commas), and
+	// SpacedIDLine is the first.
+	SpacedIDLines int `json:"spaced_id_lines,omitempty"`
+	SpacedIDLine  int `json:"spaced_id_line,omitempty"`
 }
 
 // maxLine bounds the length of one line of text input.
@@ -504,31 +513,82 @@ func (s *idSet) flush() {
 	s.uniq, s.pend = out, s.pend[:0]
 }
 
+// isSpace reports whether c separates the fields of a line without tabs
+// or commas (and is trimmed around the fields of one with them).
 func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f' || c == ','
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
 }
 
-// fields splits line into at most 3 fields separated by whitespace or
-// commas without allocating.
-func fields(line []byte, out *[3][]byte) int {
-	n := 0
-	i := 0
-	for n < len(out) {
-		for i < len(line) && isSpace(line[i]) {
-			i++
+// Delimiter returns the byte that separates the fields of line: a tab
+// when the line has one (TSV, whose fields may hold spaces and commas),
+// else a comma when it has one (CSV, whose fields may hold spaces), else
+// 0: runs of spaces (SNAP's edge lists, word2vec text). Deciding line by
+// line keeps a reader of part of a file (wys-beam's ranges) in step with
+// one of the whole.
+func Delimiter(line []byte) byte {
+	switch {
+	case bytes.IndexByte(line, '\t') >= 0:
+		return '\t'
+	case bytes.IndexByte(line, ',') >= 0:
+		return ','
+	}
+	return 0
+}
+
+// appendFields appends to dst the fields of line, split at its Delimiter,
+// each without the spaces around it, and returns it; a line with a
+// delimiter may give empty fields, except at its end (a trailing tab or
+// comma adds no field). At most limit fields are appended (limit < 0: all).
+func appendFields(dst [][]byte, line []byte, limit int) [][]byte {
+	start := len(dst)
+	d := Delimiter(line)
+	for i := 0; limit < 0 || len(dst)-start < limit; {
+		if d == 0 {
+			for i < len(line) && isSpace(line[i]) {
+				i++
+			}
+			if i == len(line) {
+				break
+			}
+			j := i
+			for j < len(line) && !isSpace(line[j]) {
+				j++
+			}
+			dst, i = append(dst, line[i:j]), j
+			continue
 		}
-		if i == len(line) {
+		end := bytes.IndexByte(line[i:], d)
+		if end < 0 {
+			end = len(line)
+		} else {
+			end += i
+		}
+		a, b := i, end
+		for a < b && isSpace(line[a]) {
+			a++
+		}
+		for b > a && isSpace(line[b-1]) {
+			b--
+		}
+		dst = append(dst, line[a:b])
+		if end == len(line) {
 			break
 		}
-		j := i
-		for j < len(line) && !isSpace(line[j]) {
-			j++
-		}
-		out[n] = line[i:j]
-		n++
-		i = j
+		i = end + 1
 	}
-	return n
+	for len(dst) > start && len(dst[len(dst)-1]) == 0 {
+		dst = dst[:len(dst)-1]
+	}
+	return dst
+}
+
+// fields splits line into at most 3 fields (appendFields) without
+// allocating, and returns how many it has, counting a fourth.
+func fields(line []byte, out *[3][]byte) int {
+	var buf [4][]byte
+	f := appendFields(buf[:0], line, 4)
+	copy(out[:], f)
+	return len(f)
 }
 
 func (p *edgeParser) line(ln int, line []byte) error {
@@ -550,6 +610,9 @@ func (p *edgeParser) line(ln int, line []byte) error {
 		return err
 	}
 	if p.opt.Header && !p.headerSeen && !IsCommentLine(ln, line) {
+		if err := CheckHeaderLine(p.name, ln, line); err != nil {
+			return err
+		}
 		p.headerSeen = true
 		p.rep.Header = string(bytes.TrimSpace(dropBOM(ln, line)))
 		return nil
@@ -573,9 +636,8 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	}
 	if p.opt.Weighted {
 		p.w.push(e.W)
-	} else if e.Extra {
-		p.rep.ExtraColumns++
 	}
+	p.countColumns(ln, e)
 	if !p.decided {
 		p.decide()
 	}
@@ -610,6 +672,24 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	return nil
 }
 
+// countColumns counts, for the report's notes, the edge line e (line ln)
+// if it has a third column not read, more than three columns, or an id
+// holding a space.
+func (p *edgeParser) countColumns(ln int, e EdgeLine) {
+	if e.Extra && !p.opt.Weighted {
+		p.rep.ExtraColumns++
+	}
+	if e.Wide {
+		p.rep.WideLines++
+	}
+	if e.Spaced {
+		if p.rep.SpacedIDLines == 0 {
+			p.rep.SpacedIDLine = ln
+		}
+		p.rep.SpacedIDLines++
+	}
+}
+
 // EdgeLine is one line of an edge list as ReadEdgeList reads it.
 type EdgeLine struct {
 	// Edge is false for a blank or comment line; Comment marks a comment.
@@ -624,8 +704,9 @@ type EdgeLine struct {
 	// W is the weight when the options say Weighted, else 0.
 	W float64
 	// Extra reports a third column, which is the weight when the options
-	// say Weighted and is not read otherwise.
-	Extra bool
+	// say Weighted and is not read otherwise; Wide reports a fourth, never
+	// read; Spaced an id holding a space (a line split at tabs or commas).
+	Extra, Wide, Spaced bool
 }
 
 // TokenIDs reports whether an edge line read under IDAuto has an id not
@@ -650,19 +731,23 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 	if n == 0 {
 		return e, nil
 	}
-	if f[0][0] == '#' || f[0][0] == '%' {
+	if isComment(f[0]) {
 		e.Comment = true
 		return e, nil
 	}
 	if n < 2 {
 		return e, formatErr(name, ln, "missing column: want \"u v\" or \"u v weight\" (separated by spaces, tabs or commas), got %q", bytes.TrimSpace(line))
 	}
-	for _, id := range f[:2] {
+	for k, id := range f[:2] {
+		if len(id) == 0 {
+			return e, emptyColumnErr(name, ln, k, line)
+		}
 		if id[0] == '"' || id[len(id)-1] == '"' {
-			return e, formatErr(name, ln, "node id %s starts or ends with a quote mark; quotes are not read (a quoted id holding a space or comma would be split, and the quotes kept); write the ids without quotes, e.g. with sed 's/\"//g' or pandas' to_csv(quoting=csv.QUOTE_NONE)", id)
+			return e, formatErr(name, ln, "node id %s starts or ends with a quote mark; quotes are not read (a quoted CSV field holding a comma would be split at it, and the quotes kept); write the file as TSV without quotes, where ids may hold spaces and commas, e.g. pandas' to_csv(path, sep=\"\\t\", index=False, quoting=csv.QUOTE_NONE)", id)
 		}
 	}
-	e.Extra = n > 2
+	e.Extra, e.Wide = n > 2, n > 3
+	e.Spaced = bytes.ContainsFunc(f[0], func(r rune) bool { return r < 0x80 && isSpace(byte(r)) }) || bytes.ContainsFunc(f[1], func(r rune) bool { return r < 0x80 && isSpace(byte(r)) })
 	if opt.Weighted {
 		if n < 3 {
 			return e, formatErr(name, ln, "missing weight column: the graph is read as weighted, so every edge needs \"u v weight\" (or read it unweighted)")
@@ -719,7 +804,34 @@ func integerTrouble(id []byte) string {
 // is not.
 func IsCommentLine(ln int, line []byte) bool {
 	var f [3][]byte
-	return fields(dropBOM(ln, line), &f) == 0 || f[0][0] == '#' || f[0][0] == '%'
+	return fields(dropBOM(ln, line), &f) == 0 || isComment(f[0])
+}
+
+// CheckHeaderLine checks line ln of file name, the line of column names
+// that LoadOptions.Header skips: a first column without a name is pandas'
+// index column, which would be read as the edges' sources.
+func CheckHeaderLine(name string, ln int, line []byte) error {
+	var f [3][]byte
+	if n := fields(dropBOM(ln, line), &f); n > 0 && len(f[0]) == 0 {
+		return emptyColumnErr(name, ln, 0, line)
+	}
+	return nil
+}
+
+// isComment reports whether a line's first field makes it a comment.
+func isComment(first []byte) bool {
+	return len(first) > 0 && (first[0] == '#' || first[0] == '%')
+}
+
+// emptyColumnErr is the error for line ln, whose column k (0-based) is
+// empty: a missing value, or on a first line that starts with its
+// delimiter, pandas' index column.
+func emptyColumnErr(name string, ln int, k int, line []byte) error {
+	hint := "a value is missing (two delimiters in a row): fill it in or leave the line out"
+	if k == 0 {
+		hint = "a line that starts with its delimiter has an unnamed first column, as pandas' to_csv writes its index (index=True, the default): write the file with index=False"
+	}
+	return formatErr(name, ln, "column %d is empty: %s", k+1, hint)
 }
 
 // dropBOM returns line ln without a UTF-8 byte-order mark (as some

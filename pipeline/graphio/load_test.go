@@ -188,7 +188,7 @@ func TestReadEdgeListErrors(t *testing.T) {
 		mention    string
 	}{
 		{"missing column", "1 2\n3\n", LoadOptions{}, pipeline.ErrFormat, 2, "missing column"},
-		{"quoted id", "1 2\n\"a b\",c\n", LoadOptions{}, pipeline.ErrFormat, 2, "node id \"a starts or ends with a quote mark; quotes are not read"},
+		{"quoted id", "1 2\n\"a b\",c\n", LoadOptions{}, pipeline.ErrFormat, 2, "node id \"a b\" starts or ends with a quote mark; quotes are not read"},
 		{"quoted ids", "\"1\",\"2\"\n", LoadOptions{}, pipeline.ErrFormat, 1, "node id \"1\" starts or ends with a quote mark"},
 		{"id of 2^64", "99999999999999999999 1\n1 2\n2 3\n", LoadOptions{}, pipeline.ErrFormat, 1, "node id 99999999999999999999 is 2^64 or more, which is read as a token, while every other line's ids are integers: read all ids as tokens (-ids token)"},
 		{"negative id", "1 2\n-1 -2\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 2, "node id -1 is negative: ids read as integers (-ids int) must be non-negative and below 2^64"},
@@ -251,13 +251,37 @@ type edgeListOracle struct {
 	ids                           []string // in row order
 	arcs                          map[[2]string]float64
 	lines, comments, blank, edges int
-	unique, loops, extra          int // extra: unweighted lines with a third column
+	unique, loops, extra, wide    int // extra: unweighted lines with a third column; wide: lines with a fourth
+	spaced, spacedLine            int // lines with an id holding a space, and the first
 	numeric                       bool
 	header                        string
 	leadingZero                   string // the id with a leading zero that made the ids tokens
 	leadingZeroLine               int
 	tokenID                       string // after integer lines, the first id not written as one
 	tokenIDLine                   int
+}
+
+// oracleFields splits a line as the loader documents: at tabs if it has
+// one, else at commas if it has one (each field trimmed of spaces, the
+// empty fields at the end dropped), else at runs of spaces.
+func oracleFields(line string) []string {
+	sep := ""
+	switch {
+	case strings.Contains(line, "\t"):
+		sep = "\t"
+	case strings.Contains(line, ","):
+		sep = ","
+	default:
+		return strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\v' || r == '\f' })
+	}
+	f := strings.Split(line, sep)
+	for i := range f {
+		f[i] = strings.Trim(f[i], " \t\v\f")
+	}
+	for len(f) > 0 && f[len(f)-1] == "" {
+		f = f[:len(f)-1]
+	}
+	return f
 }
 
 func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
@@ -302,8 +326,11 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 		if i == 0 {
 			line = strings.TrimPrefix(line, "\ufeff")
 		}
-		f := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == '\v' || r == '\f' || r == ',' })
-		if opt.Header && !headerSeen && len(f) > 0 && f[0][0] != '#' && f[0][0] != '%' {
+		f := oracleFields(line)
+		if opt.Header && !headerSeen && len(f) > 0 && !strings.HasPrefix(f[0], "#") && !strings.HasPrefix(f[0], "%") {
+			if f[0] == "" {
+				return o // an unnamed first column: pandas' index
+			}
 			headerSeen = true // the first line that is not blank or a comment
 			o.header = strings.TrimSpace(line)
 			continue
@@ -312,11 +339,11 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 			o.blank++
 			continue
 		}
-		if f[0][0] == '#' || f[0][0] == '%' {
+		if strings.HasPrefix(f[0], "#") || strings.HasPrefix(f[0], "%") {
 			o.comments++
 			continue
 		}
-		if len(f) < 2 {
+		if len(f) < 2 || f[0] == "" || f[1] == "" {
 			return o
 		}
 		for _, id := range f[:2] {
@@ -326,6 +353,15 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 		}
 		if len(f) > 2 && !opt.Weighted {
 			o.extra++
+		}
+		if len(f) > 3 {
+			o.wide++
+		}
+		if strings.ContainsAny(f[0]+f[1], " \t\v\f") {
+			if o.spaced == 0 {
+				o.spacedLine = i + 1
+			}
+			o.spaced++
 		}
 		w := 1.0
 		if opt.Weighted {
@@ -462,7 +498,7 @@ func checkAgainstOracle(t *testing.T, text string, opt LoadOptions, g *pipeline.
 	want := LoadReport{File: rep.File, Lines: o.lines, Comments: o.comments, Blank: o.blank, EdgesRead: o.edges,
 		SelfLoops: o.loops, KeptSelfLoops: opt.KeepSelfLoops, Duplicates: o.edges - o.unique, UniqueEdges: o.unique,
 		Nodes: len(o.ids), Arcs: len(o.arcs), Directed: opt.Directed, Weighted: opt.Weighted, NumericIDs: o.numeric, Header: o.header,
-		ExtraColumns: o.extra, LeadingZero: o.leadingZero, LeadingZeroLine: o.leadingZeroLine, TokenID: o.tokenID, TokenIDLine: o.tokenIDLine}
+		ExtraColumns: o.extra, WideLines: o.wide, SpacedIDLines: o.spaced, SpacedIDLine: o.spacedLine, LeadingZero: o.leadingZero, LeadingZeroLine: o.leadingZeroLine, TokenID: o.tokenID, TokenIDLine: o.tokenIDLine}
 	if *rep != want {
 		t.Fatalf("%q %+v: report\n%+v\nwant\n%+v", text, opt, *rep, want)
 	}

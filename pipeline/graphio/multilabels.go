@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/wys-project/wys/pipeline"
 )
@@ -23,6 +22,23 @@ type NodeLabels struct {
 	Names *pipeline.NodeIDs
 	// Duplicates counts the (node, label) pairs listed more than once.
 	Duplicates int
+}
+
+// labelFields returns the fields of line ln of a label file, split as an
+// edge list's (at tabs, else commas, else spaces), or none for a blank or
+// comment line; an empty field is an error.
+func labelFields(name string, ln int, text []byte) ([]string, error) {
+	var f []string
+	for _, b := range appendFields(nil, text, -1) {
+		f = append(f, string(b))
+	}
+	if len(f) == 0 || isComment([]byte(f[0])) {
+		return nil, nil
+	}
+	if k := slices.Index(f, ""); k >= 0 {
+		return nil, emptyColumnErr(name, ln, k, text)
+	}
+	return f, nil
 }
 
 // ReadMultiLabels reads node labels from r (plain or gzip): lines
@@ -55,10 +71,9 @@ func ReadMultiLabels(ctx context.Context, r io.Reader, name string, header bool)
 	)
 	err = in.lines(ctx, func(line int, text []byte) error {
 		text = dropBOM(line, text)
-		// Fields as an edge list's: runs of spaces, tabs and commas.
-		f := strings.FieldsFunc(string(text), func(r rune) bool { return r < 0x80 && isSpace(byte(r)) })
-		if len(f) == 0 || f[0][0] == '#' || f[0][0] == '%' {
-			return nil
+		f, err := labelFields(name, line, text)
+		if err != nil || len(f) == 0 {
+			return err
 		}
 		if header {
 			header = false // the first line that is not a comment
