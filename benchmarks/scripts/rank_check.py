@@ -7,7 +7,7 @@ Reads the files eval_check.py wrote to DIR (gensim.txt, a word2vec text
 file, and split/, whose index.tsv names row i) without redrawing them, and
 ranks each test pair (u, v) of split/test.txt.npy twice with numpy, in
 float64 from the file's float32 vectors: the score of (u, v) against the
-score of (u, w) for every node w != v, and against (w, v) for every w != u.
+score of (u, w), and against (w, v), for every node w other than u and v.
 A rank is 1 + the nodes scoring above + half of those tied (OGB's MRR
 counts ties so). For the dot product and the cosine it writes the mean
 reciprocal rank, the mean rank and Hits@1/10/50 (the share of ranks of at
@@ -24,8 +24,8 @@ from gensim.models import KeyedVectors
 
 
 def ranks(s, pos, exclude):
-    """Rank s[pos] among s[w] for w != exclude (exclude == pos here)."""
-    others = np.delete(s, exclude)
+    """Rank s[pos] among s[w] for w not in exclude (the pair's two nodes)."""
+    others = np.delete(s, list(set(exclude)))
     return 1 + np.sum(others > s[pos]) + 0.5 * np.sum(others == s[pos])
 
 
@@ -48,8 +48,8 @@ def main():
         s = x @ x.T
         rk = []
         for u, v in test:
-            rk.append(ranks(s[u], v, v))     # tails w of u
-            rk.append(ranks(s[:, v], u, u))  # heads w of v
+            rk.append(ranks(s[u], v, (u, v)))     # tails w of u
+            rk.append(ranks(s[:, v], u, (u, v)))  # heads w of v
         rk = np.array(rk, dtype=np.float64)
         out[score] = {"mrr": float(np.mean(1 / rk)), "mean_rank": float(np.mean(rk)),
                       "hits": {str(k): float(np.mean(rk <= k)) for k in (1, 10, 50)}}

@@ -369,6 +369,9 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 	}
 	l, r, w := pairTables(y, emb.Dim, c.score)
 	sc := scoreSplit(l, r, w, s)
+	if err := sc.check(c.emb.path); err != nil {
+		return err
+	}
 	train, test := pipeline.AUC(sc.trainPos, sc.trainNeg), pipeline.AUC(sc.testPos, sc.testNeg)
 	directed := pipeline.PairAUC(l, r, w, s.Test, s.TestDirectedNeg)
 	res := &linkResult{Split: c.split, Score: c.score, Nodes: s.N, MissingNodes: missing,
@@ -411,8 +414,8 @@ func parseMRR(s string) (int, error) {
 // ranking ranks the split's test edges (eval.Rank) by the score's tables.
 func (c *evalFlags) ranking(ctx context.Context, stdout io.Writer, l, r []float32, w int, s *pipeline.Split, res *linkResult) error {
 	k, _ := parseMRR(c.mrr)
-	if k >= s.N-1 {
-		return fmt.Errorf("-mrr %d: as many candidates as the split's %d other nodes, or more; give -mrr all to rank against each of them once, or fewer candidates", k, s.N-1)
+	if k >= s.N-2 {
+		return fmt.Errorf("-mrr %d: as many candidates as the split's %d nodes other than a pair's two, or more; give -mrr all to rank against each of them once, or fewer candidates", k, s.N-2)
 	}
 	t0 := time.Now()
 	rk, err := eval.Rank(ctx, l, r, w, s.N, s.Test, eval.RankConfig{Negatives: k, Seed: c.seed, Workers: c.workers})
@@ -422,7 +425,7 @@ func (c *evalFlags) ranking(ctx context.Context, stdout io.Writer, l, r []float3
 	res.Ranking = rk
 	against := fmt.Sprintf("%d random nodes (-seed %d)", k, c.seed)
 	if k == 0 {
-		against = fmt.Sprintf("all %d other nodes", s.N-1)
+		against = fmt.Sprintf("all %d nodes other than its two", s.N-2)
 	}
 	fmt.Fprintf(stdout, "ranking (unfiltered, as PyTorch-BigGraph): each of the %d test edges' tail and head against %s: MRR %.4f, Hits@1/10/50 %.4f / %.4f / %.4f, mean rank %.1f (%.1fs)\n",
 		len(s.Test), against, rk.MRR, rk.Hits["1"], rk.Hits["10"], rk.Hits["50"], rk.MeanRank, time.Since(t0).Seconds())
@@ -493,6 +496,20 @@ type splitScores struct{ trainPos, trainNeg, testPos, testNeg []float64 }
 func scoreSplit(l, r []float32, w int, s *pipeline.Split) splitScores {
 	score := func(p []pipeline.Pair) []float64 { return pipeline.ScorePairs(l, r, w, p) }
 	return splitScores{score(s.Train), score(s.TrainNeg), score(s.Test), score(s.TestNeg)}
+}
+
+// check returns an error when a score is NaN or ±Inf: finite embeddings
+// whose products overflow the float32 sums the scores are (as in
+// training), which would make every measure NaN.
+func (sc splitScores) check(file string) error {
+	for _, list := range [][]float64{sc.trainPos, sc.trainNeg, sc.testPos, sc.testNeg} {
+		for _, x := range list {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return fmt.Errorf("%s: a pair's score is %v: the embeddings' values are too large for the float32 sums the scores are computed in (3.4e38); divide them by a constant", file, x)
+			}
+		}
+	}
+	return nil
 }
 
 // newRankMetrics returns the ranking measures of a split's scores.

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -134,6 +135,17 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 	}
 	rowIDs := filepath.Join(tmp, "rows.txt")
 	os.WriteFile(rowIDs, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	// gensim.txt with every value 1e19 or -1e19: finite float32s whose
+	// products overflow the float32 score sums.
+	huge := regexp.MustCompile(` -?[0-9.e+-]+`).ReplaceAllStringFunc(string(b), func(x string) string {
+		if strings.HasPrefix(x, " -") {
+			return " -1e19"
+		}
+		return " 1e19"
+	})
+	lines = strings.SplitN(string(b), "\n", 2)
+	hugeFile := filepath.Join(tmp, "huge.txt")
+	os.WriteFile(hugeFile, []byte(lines[0]+"\n"+strings.SplitN(huge, "\n", 2)[1]), 0o644)
 	cases := []struct {
 		name string
 		args []string
@@ -146,6 +158,7 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-row-number-ids", []string{"eval", "-emb", rowIDs, "-split", split}},
 		{"eval-cluster-without-labels", []string{"eval", "-emb", gensim, "-split", split, "-cluster"}},
 		{"eval-ragged", []string{"eval", "-emb", ragged, "-split", split}},
+		{"eval-scores-overflow", []string{"eval", "-emb", hugeFile, "-split", split}},
 		{"eval-emb-format-name", []string{"eval", "-emb", filepath.Join(tmp, "emb.h5"), "-split", split}},
 		{"eval-emb-binary-word2vec", []string{"eval", "-emb", filepath.Join(tmp, "emb.bin"), "-split", split}},
 		{"eval-extra-argument", []string{"eval", gensim}},

@@ -22,8 +22,8 @@ var RankHitsK = []int{1, 10, 50}
 // RankConfig sets up Rank. The zero value ranks against every node.
 type RankConfig struct {
 	// Negatives is the number of candidates each true endpoint is ranked
-	// against, per side, drawn uniformly with replacement from the other
-	// nodes; 0 ranks it against every other node.
+	// against, per side, drawn uniformly with replacement from the nodes
+	// other than the pair's two; 0 ranks it against every such node.
 	Negatives int
 	// Seed seeds the draws: pair i's candidates come from its own stream,
 	// so the result does not depend on Workers.
@@ -48,8 +48,11 @@ type RankResult struct {
 
 // Rank scores link prediction by ranking, as PyTorch-BigGraph and the
 // knowledge-graph literature do (unfiltered): for each pair (u, v), the
-// score s(u, v) = l_u·r_v is ranked against s(u, w) for candidate tails w
-// ≠ v and, separately, against s(w, v) for candidate heads w ≠ u. A rank
+// score s(u, v) = l_u·r_v is ranked against s(u, w) for candidate tails
+// and, separately, against s(w, v) for candidate heads, the candidates
+// being nodes other than u and v: a node is not its own neighbour (the
+// graphs have no self-loops), and with a single table, whose s(u, u) is
+// |y_u|² (or 1 with cosine), it would outscore most true pairs. A rank
 // is 1 + the candidates scoring above the pair + half of those tied with
 // it (the mean rank under random tie-breaking, as OGB's MRR counts ties).
 // Candidates that are themselves arcs are not removed. l and r are n ×
@@ -91,15 +94,15 @@ func Rank(ctx context.Context, l, r []float32, half, n int, pairs []pipeline.Pai
 				}
 				var err error
 				if cfg.Negatives == 0 {
-					ranks[2*i], err = rankAll(buf, lRows[u], rRows, v)
+					ranks[2*i], err = rankAll(buf, lRows[u], rRows, v, u)
 					if err == nil {
-						ranks[2*i+1], err = rankAll(buf, rRows[v], lRows, u)
+						ranks[2*i+1], err = rankAll(buf, rRows[v], lRows, u, v)
 					}
 				} else {
 					rng := pipeline.Stream(cfg.Seed, streamRank, uint64(i))
-					ranks[2*i], err = rankSampled(lRows[u], rRows, v, cfg.Negatives, n, rng.IntN)
+					ranks[2*i], err = rankSampled(lRows[u], rRows, v, u, cfg.Negatives, rng.IntN)
 					if err == nil {
-						ranks[2*i+1], err = rankSampled(rRows[v], lRows, u, cfg.Negatives, n, rng.IntN)
+						ranks[2*i+1], err = rankSampled(rRows[v], lRows, u, v, cfg.Negatives, rng.IntN)
 					}
 				}
 				if err != nil {
@@ -124,8 +127,9 @@ func rowsOf(x []float32, half, n int) [][]float32 {
 	return rows
 }
 
-// rankAll ranks a·rows[pos] against a·rows[w] for every w ≠ pos.
-func rankAll(buf, a []float32, rows [][]float32, pos int) (float64, error) {
+// rankAll ranks a·rows[pos] against a·rows[w] for every w other than pos
+// and self (the pair's other node).
+func rankAll(buf, a []float32, rows [][]float32, pos, self int) (float64, error) {
 	kernels.Dots(buf, a, rows)
 	s := buf[pos]
 	if s != s {
@@ -134,9 +138,10 @@ func rankAll(buf, a []float32, rows [][]float32, pos int) (float64, error) {
 	above, tied := 0, 0
 	for w, x := range buf {
 		switch {
+		case w == pos || w == self:
 		case x > s:
 			above++
-		case x == s && w != pos:
+		case x == s:
 			tied++
 		case x != x:
 			return 0, errNaNScore
@@ -146,16 +151,25 @@ func rankAll(buf, a []float32, rows [][]float32, pos int) (float64, error) {
 }
 
 // rankSampled ranks a·rows[pos] against a·rows[w] for k candidates w
-// drawn uniformly from the n − 1 nodes other than pos.
-func rankSampled(a []float32, rows [][]float32, pos, k, n int, intN func(int) int) (float64, error) {
+// drawn uniformly from the nodes other than pos and self (the pair's
+// other node; the same as pos for a self-loop).
+func rankSampled(a []float32, rows [][]float32, pos, self, k int, intN func(int) int) (float64, error) {
 	s := kernels.Dot(a, rows[pos])
 	if s != s {
 		return 0, errNaNScore
 	}
 	above, tied := 0, 0
+	lo, hi := min(pos, self), max(pos, self)
+	others := len(rows) - 1 // the nodes other than lo and hi
+	if lo != hi {
+		others--
+	}
 	for range k {
-		w := intN(n - 1)
-		if w >= pos {
+		w := intN(others) // skip lo, then hi
+		if w >= lo {
+			w++
+		}
+		if lo != hi && w >= hi {
 			w++
 		}
 		x := kernels.Dot(a, rows[w])
@@ -171,7 +185,7 @@ func rankSampled(a []float32, rows [][]float32, pos, k, n int, intN func(int) in
 	return 1 + float64(above) + float64(tied)/2, nil
 }
 
-var errNaNScore = errors.New("a score is NaN: the embeddings hold a NaN or an infinity")
+var errNaNScore = errors.New("a score is NaN: the embeddings hold a NaN or an infinity, or values too large for the float32 sums the scores are computed in (3.4e38)")
 
 // rankSummary turns the ranks of pairs pairs into MRR, mean rank and
 // Hits@k.

@@ -296,7 +296,7 @@ func (rc *reconRun) each(ctx context.Context, w, workers int, rs *rowScorer, fn 
 		kernels.Dots(rs.s, rc.l[v*rc.half:(v+1)*rc.half], rc.rRows)
 		for u, x := range rs.s {
 			if x != x {
-				return fmt.Errorf("eval: the score of node %d to node %d is NaN: the embeddings hold a NaN or an infinity", v, u)
+				return fmt.Errorf("eval: the score of node %d to node %d is NaN: the embeddings hold a NaN or an infinity, or values too large for the float32 sums the scores are computed in (3.4e38)", v, u)
 			}
 		}
 		idx, _ := rc.adj.Row(v)
