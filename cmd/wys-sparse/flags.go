@@ -132,7 +132,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	sp.CheckpointEvery = sparseDefaults.CheckpointEvery
 	fs.DurationVar(&sp.CheckpointEvery, "checkpoint-every", sp.CheckpointEvery, "time between checkpoints")
 	fs.BoolVar(&c.resume, "resume", false, "continue from the checkpoint in -checkpoint DIR, bit-for-bit as if uninterrupted")
-	fs.Var(gib{&sp.MemoryLimit, &de.MemoryLimit}, "max-memory", "memory limit in GiB for the pre-flight check (0: 90% of the machine's available memory)")
+	fs.Var(gib{&sp.MemoryLimit, &de.MemoryLimit}, "max-memory", "memory limit in GiB for the pre-flight check of the WYS trainers (0: 90% of the available memory: the machine's, or less under a container's cgroup limit)")
 	fs.StringVar(&c.progress, "progress", "text", "progress on stderr: text, json (one JSON object per line: every stage, note and evaluation, progress with rate and eta_seconds at most once a second) or none")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress and no summary: only errors (same as -progress none, plus a silent stdout)")
 	fs.BoolVar(&c.version, "version", false, "print the version (module, commit, Go) and exit")
@@ -500,7 +500,7 @@ var (
 	graphOnly  = []string{"weighted", "lcc", "keep-self-loops", "ids", "header", "test-fraction"}
 	// wysOnly are the settings of WYS's objective and training, sparse or
 	// dense, which no baseline reads (-C is NetMF's window too).
-	wysOnly = []string{"C", "beta", "formulation", "walks-per-node", "exact-logs", "adamic-adar", "ppr", "fixed-q", "lr", "optimizer", "trainer", "q-out", "q-plot", "val-fraction"}
+	wysOnly = []string{"C", "beta", "formulation", "walks-per-node", "exact-logs", "adamic-adar", "ppr", "fixed-q", "lr", "optimizer", "trainer", "q-out", "q-plot", "val-fraction", "max-memory"}
 )
 
 // unusedFlags refuses a flag that the run would silently ignore: WYS's

@@ -131,6 +131,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"baseline-ignores-exact-logs", []string{"-method", "prone", "-exact-logs"}},
 		{"baseline-ignores-q-out", []string{"-method", "eigenmaps", "-q-out", "q.json"}},
 		{"baseline-ignores-C", []string{"-method", "svd", "-C", "5"}},
+		{"baseline-ignores-max-memory", []string{"-method", "prone", "-max-memory", "0.05"}},
 		{"val-fraction-without-test", []string{"-graph", good, "-val-fraction", "0.1"}},
 		{"bad-val-fraction", []string{"-val-fraction", "1"}},
 		{"baseline-ignores-val-fraction", []string{"-method", "prone", "-val-fraction", "0.1"}},

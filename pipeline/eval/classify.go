@@ -58,7 +58,9 @@ const classifyBlock = 256
 // ClassifyAlphas and the pair score over ClassifyScores on the validation
 // nodes (on the train nodes when there are none), and reports the test
 // accuracy at the chosen setting. The paper's g(Y) is L Rᵀ; the tuning
-// reports which score validates best for the embeddings at hand.
+// reports which score validates best for the embeddings at hand. A single
+// table given as L = R = Y has the scores Y·Y, Y·Y and 2·Y·Y (ScoreDot sums
+// both sides), so its α is in effect tuned over the grid and twice it.
 //
 // Nodes are scored in blocks against the train nodes only, so memory is
 // O(block · |train|) beyond the embeddings. It checks ctx between blocks.
