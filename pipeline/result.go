@@ -61,6 +61,10 @@ type Stats struct {
 	// of the curve and in keeping the selected parameters (sparse
 	// trainer, this process's share of a resumed run, as PairsPerSecond).
 	EvalTime time.Duration
+	// Stopped says what ended a sparse run: "length" (the planned
+	// epochs), "converged" (-converge's rule, which shortened them),
+	// "patience" (an early stop) or "time" (the time budget).
+	Stopped string
 }
 
 // Score sets TrainAUC (on eval.Selection(): the validation pairs when

@@ -18,6 +18,9 @@ import (
 // time clearing its line; elsewhere (a file, a pipe) a plain line is
 // printed at every tenth of a stage.
 type progress struct {
+	// budget is the training time budget (-time, 0: none), which caps
+	// the training's ETA.
+	budget   time.Duration
 	w        io.Writer
 	mode     string
 	tty      bool
@@ -113,10 +116,10 @@ func (p *progress) Record(e pipeline.Event) {
 		}
 		je := jsonEvent{Time: time.Now().UTC().Format(time.RFC3339Nano), Kind: kindNames[e.Kind], Stage: e.Stage,
 			Done: e.Done, Total: e.Total, Unit: e.Unit, Seconds: e.Elapsed.Seconds(), Message: e.Message}
-		if e.Kind == pipeline.Progress && e.Total > 0 && e.Done > 0 {
+		if eta, ok := p.eta(e); ok && e.Kind == pipeline.Progress {
 			je.Rate = float64(e.Done) / math.Max(e.Elapsed.Seconds(), 1e-9)
-			eta := e.Elapsed.Seconds() * float64(e.Total-e.Done) / float64(e.Done)
-			je.ETA = &eta
+			s := eta.Seconds()
+			je.ETA = &s
 		}
 		if pt := e.Point; pt != nil {
 			je.Epoch, je.Loss, je.TestAUC, je.Q = finite(pt.Epoch), finite(pt.Loss), finite(pt.TestAUC), pt.Q
@@ -148,7 +151,7 @@ func (p *progress) Record(e pipeline.Event) {
 			test = "" // nothing held out: the whole graph is embedded
 		}
 		fmt.Fprintf(p.w, "[%s] %s  epoch %.1f  loss %.4g  %s AUC %s%s  Q1 %.3f\n",
-			e.Stage, counter(e), pt.Epoch, pt.Loss, selectionName(p.val), auc(pt.TrainAUC), test, first(pt.Q))
+			e.Stage, p.counter(e), pt.Epoch, pt.Loss, selectionName(p.val), auc(pt.TrainAUC), test, first(pt.Q))
 	}
 }
 
@@ -177,7 +180,7 @@ func (p *progress) progressLine(e pipeline.Event) {
 		}
 		if t := 10 * e.Done / e.Total; t > p.tenth {
 			p.tenth = t
-			fmt.Fprintf(p.w, "[%s] %s\n", e.Stage, counter(e))
+			fmt.Fprintf(p.w, "[%s] %s\n", e.Stage, p.counter(e))
 		}
 		return
 	}
@@ -185,7 +188,7 @@ func (p *progress) progressLine(e pipeline.Event) {
 		return
 	}
 	p.lastDraw = time.Now()
-	fmt.Fprintf(p.w, "%s[%s] %s%s", clearLine, e.Stage, bar(e), counter(e))
+	fmt.Fprintf(p.w, "%s[%s] %s%s", clearLine, e.Stage, bar(e), p.counter(e))
 	p.inLine = true
 }
 
@@ -198,18 +201,30 @@ func bar(e pipeline.Event) string {
 	return "[" + strings.Repeat("#", full) + strings.Repeat(".", 20-full) + "] "
 }
 
-func counter(e pipeline.Event) string {
+func (p *progress) counter(e pipeline.Event) string {
 	if e.Total <= 0 {
 		return fmt.Sprintf("%d %s", e.Done, e.Unit)
 	}
 	frac := float64(e.Done) / float64(e.Total)
 	eta := "?"
-	if frac > 0 {
-		rem := time.Duration(float64(e.Elapsed) * (1 - frac) / frac)
+	if rem, ok := p.eta(e); ok {
 		eta = rem.Round(time.Second).String()
 	}
 	rate := float64(e.Done) / math.Max(e.Elapsed.Seconds(), 1e-9)
 	return fmt.Sprintf("%d/%d %s %3.0f%%  %.1f %s/s  ETA %s", e.Done, e.Total, e.Unit, 100*frac, rate, e.Unit, eta)
+}
+
+// eta returns the time a stage's progress event e leaves, from its rate
+// so far: for the training, at most what is left of the time budget.
+func (p *progress) eta(e pipeline.Event) (time.Duration, bool) {
+	if e.Total <= 0 || e.Done <= 0 {
+		return 0, false
+	}
+	rem := time.Duration(float64(e.Elapsed) * float64(e.Total-e.Done) / float64(e.Done))
+	if p.budget > 0 && e.Stage == "train" {
+		rem = max(0, min(rem, p.budget-e.Elapsed))
+	}
+	return rem, true
 }
 
 func auc(x float64) string {

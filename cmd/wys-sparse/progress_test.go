@@ -201,3 +201,22 @@ func TestProgressJSONError(t *testing.T) {
 		}
 	}
 }
+
+// TestETABudget: the training's ETA is what its rate leaves, capped by
+// what is left of -time; other stages keep the rate's.
+func TestETABudget(t *testing.T) {
+	p := &progress{budget: 3 * time.Second}
+	e := pipeline.Event{Kind: pipeline.Progress, Stage: "train", Done: 10, Total: 1000, Elapsed: time.Second}
+	if got, ok := p.eta(e); !ok || got != 2*time.Second {
+		t.Errorf("train: ETA %v, want 2s (the budget's rest, not 99s)", got)
+	}
+	e.Stage = "factorize"
+	if got, _ := p.eta(e); got != 99*time.Second {
+		t.Errorf("factorize: ETA %v, want 99s", got)
+	}
+	p.budget = 0
+	e.Stage = "train"
+	if got, _ := p.eta(e); got != 99*time.Second {
+		t.Errorf("no budget: ETA %v, want 99s", got)
+	}
+}

@@ -77,6 +77,8 @@ type resultSummary struct {
 	QLogits        []float64 `json:"q_logits"`
 	PairsPerSecond float64   `json:"pairs_per_second,omitempty"`
 	EstimatedBytes int64     `json:"estimated_bytes"`
+	// Stopped is what ended a sparse run (pipeline.Stats.Stopped).
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // curvePoint is one evaluation during training; an AUC that was not
@@ -103,7 +105,7 @@ func (r *report) setResult(res *pipeline.Result, split *pipeline.Split) {
 	val := split.HasValidation()
 	r.Result = resultSummary{Method: res.Method, TestAUC: finite(res.TestAUC),
 		TestDirectedAUC: finite(res.TestDirectedAUC), BestStep: res.BestStep, Q: res.Q, QLogits: res.QLogits,
-		PairsPerSecond: res.Stats.PairsPerSecond, EstimatedBytes: res.Stats.EstimatedBytes}
+		PairsPerSecond: res.Stats.PairsPerSecond, EstimatedBytes: res.Stats.EstimatedBytes, Stopped: res.Stats.Stopped}
 	r.Result.TrainAUC, r.Result.ValAUC = selectionAUC(res.TrainAUC, val)
 	switch {
 	case val && res.L != nil:

@@ -141,6 +141,9 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 		defer lock.Unlock()
 	}
 	prog := newProgress(stderr, c.progress)
+	if c.method == "wys" && c.trainer == "sparse" {
+		prog.budget = c.Sparse.TimeBudget
+	}
 	rep := &report{Tool: "wys-sparse", Started: started.UTC().Format(time.RFC3339)}
 	in, err := c.load(ctx, prog, stdout, rep)
 	if err != nil {

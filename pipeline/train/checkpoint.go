@@ -422,6 +422,10 @@ func fingerprinted(g *pipeline.Graph, cfg Config) Config {
 	cfg = cfg.Resolve(g.N(), g.Adj.NNZ())
 	cfg.Workers, cfg.MemoryLimit = 0, 0
 	cfg.Checkpoint, cfg.CheckpointEvery, cfg.Resume = nil, 0, nil
+	// The time budget ends a run, by the training time before a resume
+	// and after it, without changing a batch: a run stopped by a
+	// scheduler resumes with a longer -time.
+	cfg.TimeBudget = 0
 	return cfg
 }
 

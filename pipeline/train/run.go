@@ -304,12 +304,24 @@ func (r *run) loop(ctx context.Context) error {
 		}
 		if done%r.evalBatches == 0 || done == r.batches || r.overBudget() {
 			if stop := r.evaluate(done); stop || r.overBudget() {
+				r.res.Stats.Stopped = "patience"
+				if !stop {
+					r.res.Stats.Stopped = "time"
+					r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("time budget (%v) reached: stopped at batch %d of %d, epoch %.4g", cfg.TimeBudget, done, r.batches, r.res.Curve[len(r.res.Curve)-1].Epoch)})
+				}
 				r.batches = done
 				break
 			}
 		} else if done%16 == 0 {
 			r.rec.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "train", Done: done, Total: r.batches, Unit: "batches", Elapsed: r.elapsed()})
 		}
+	}
+	switch {
+	case r.res.Stats.Stopped != "":
+	case r.annealFrom > 0:
+		r.res.Stats.Stopped = "converged"
+	default:
+		r.res.Stats.Stopped = "length"
 	}
 	if cfg.Checkpoint != nil {
 		if err := r.snapshot(r.batches); err != nil {

@@ -296,12 +296,18 @@ func TestResumeBitForBit(t *testing.T) {
 	if want := "settings that differ: negatives 2 (checkpoint: 1), seed 6 (checkpoint: 5)"; !errors.Is(err, train.ErrCheckpoint) || !strings.Contains(err.Error(), want) {
 		t.Errorf("foreign checkpoint: %v; want an error naming %q", err, want)
 	}
-	// A setting left at zero now (absent from the settings) is named too,
-	// a duration as one.
-	cfg.Seed, cfg.Negatives, cfg.TimeBudget = 5, 0, 3*time.Second
+	// A setting left at zero now (absent from the settings) is named too.
+	cfg.Seed, cfg.Negatives, cfg.Average = 5, 0, 0.5
 	_, err = train.Run(context.Background(), tg, split, cfg, nil)
-	if want := "settings that differ: time_budget_ns 3s (checkpoint: not set)"; !errors.Is(err, train.ErrCheckpoint) || !strings.Contains(err.Error(), want) {
+	if want := "settings that differ: average 0.5 (checkpoint: not set)"; !errors.Is(err, train.ErrCheckpoint) || !strings.Contains(err.Error(), want) {
 		t.Errorf("a setting the checkpoint lacks: %v; want an error naming %q", err, want)
+	}
+	cfg.Average = 0
+	// The time budget may change: it ends the run without changing a
+	// batch (a run a scheduler stopped resumes with a longer -time).
+	cfg.TimeBudget = time.Hour
+	if _, err = train.Run(context.Background(), tg, split, cfg, nil); err != nil {
+		t.Errorf("resume with another time budget: %v", err)
 	}
 	cfg.TimeBudget = 0
 	// With the same settings on other evaluation pairs, it says so.

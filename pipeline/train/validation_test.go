@@ -130,3 +130,30 @@ func plantedSplit(t *testing.T) *pipeline.Split {
 	}
 	return s
 }
+
+// TestStopped: the result says what ended the run: its planned length, an
+// early stop, or the time budget (1ns: over at the first evaluation).
+func TestStopped(t *testing.T) {
+	t.Parallel()
+	s := plantedSplit(t)
+	tg, err := s.TrainGraph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		cfg  train.Config
+		want string
+	}{
+		{train.Config{Dim: 8, Epochs: 20, Seed: 2}, "length"},
+		{train.Config{Dim: 8, Epochs: 400, EvalEvery: 1, Patience: 1, Seed: 2}, "patience"},
+		{train.Config{Dim: 8, Epochs: 400, TimeBudget: 1, Seed: 2}, "time"},
+	} {
+		res, err := train.Run(context.Background(), tg, s, c.cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stats.Stopped != c.want {
+			t.Errorf("%+v: stopped %q, want %q", c.cfg, res.Stats.Stopped, c.want)
+		}
+	}
+}
