@@ -87,7 +87,7 @@ func (p Prep) assemble(ctx context.Context, n int, ids *pipeline.NodeIDs) (*pipe
 		indices, data = append(indices, sh.Indices...), append(data, sh.Data...)
 	}
 	if len(indices) == 0 {
-		return nil, &pipeline.ParseError{File: p.Input, Err: fmt.Errorf("%w: every edge is a self-loop, and self-loops are dropped (keep them to load this graph)", pipeline.ErrEmptyGraph)}
+		return nil, &pipeline.ParseError{File: p.Input, Err: fmt.Errorf("%w: every edge is a self-loop, and self-loops are dropped (keep them with -keep-self-loops to load this graph)", pipeline.ErrEmptyGraph)}
 	}
 	adj, err := sparse.NewCSR(n, n, indptr, indices, data)
 	if err != nil {

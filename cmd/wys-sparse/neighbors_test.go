@@ -133,6 +133,10 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		_, vec, _ := strings.Cut(lines[i], " ")
 		lines[i] = strconv.Itoa(i-1) + " " + vec
 	}
+	// A wys .npy whose ids file is gone (its marker is there).
+	noIDs := filepath.Join(tmp, "noids.npy")
+	smallIntEmbeddings(t, noIDs, 10, 2)
+	os.Remove(graphio.IDsPath(noIDs))
 	rowIDs := filepath.Join(tmp, "rows.txt")
 	os.WriteFile(rowIDs, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	// gensim.txt with every value 1e19 or -1e19: finite float32s whose
@@ -159,6 +163,7 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-cluster-without-labels", []string{"eval", "-emb", gensim, "-split", split, "-cluster"}},
 		{"eval-ragged", []string{"eval", "-emb", ragged, "-split", split}},
 		{"eval-scores-overflow", []string{"eval", "-emb", hugeFile, "-split", split}},
+		{"neighbors-npy-without-ids", []string{"neighbors", "-emb", noIDs, "-node", "1"}},
 		{"eval-emb-format-name", []string{"eval", "-emb", filepath.Join(tmp, "emb.h5"), "-split", split}},
 		{"eval-emb-binary-word2vec", []string{"eval", "-emb", filepath.Join(tmp, "emb.bin"), "-split", split}},
 		{"eval-extra-argument", []string{"eval", gensim}},

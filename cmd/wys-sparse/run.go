@@ -559,7 +559,11 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	// A model that cannot tell its own training arcs from non-edges did
 	// not learn (a diverging step size, an input read wrong).
 	if c.method == "wys" && !split.HasValidation() && fit < unfitAUC {
-		fmt.Fprintf(stdout, "note: the selected model tells its own training arcs from non-edges at AUC %.4f, close to chance (0.5): training did not fit the graph; check the learning rate (-lr) and how the input was read\n", fit)
+		how := "close to chance (0.5)"
+		if fit < 0.5 {
+			how = "worse than chance (0.5)"
+		}
+		fmt.Fprintf(stdout, "note: the selected model tells its own training arcs from non-edges at AUC %.4f, %s: training did not fit the graph; check the learning rate (-lr) and how the input was read\n", fit, how)
 	}
 }
 

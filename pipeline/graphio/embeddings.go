@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -157,6 +158,11 @@ func setLayout(e *Embeddings, path, layout string) error {
 	}
 	if m.Rows != e.N() || m.Dim != e.Dim || e.Dim%2 != 0 {
 		return &pipeline.ParseError{File: MarkerPath(path), Err: fmt.Errorf("%w: says %d x %d but %s holds %d x %d: it belongs to another file; delete it", pipeline.ErrFormat, m.Rows, m.Dim, path, e.N(), e.Dim)}
+	}
+	if e.ByRow {
+		// wys writes a .npy's ids beside it: without them row i is not
+		// node i but the i-th node in the graph's order.
+		return &pipeline.ParseError{File: path, Err: fmt.Errorf("%w: a wys .npy (its marker %s is beside it) without its ids file %s, which names each row's node: put it back (or read the table as a bare array with -layout halves, if row i is node i)", pipeline.ErrFormat, filepath.Base(MarkerPath(path)), filepath.Base(IDsPath(path)))}
 	}
 	e.Halves = true
 	return nil

@@ -1137,7 +1137,7 @@ func assemble(ctx context.Context, name string, n, lines int, edge func(e int) (
 	}
 	rep.Duplicates = rep.EdgesRead - rep.UniqueEdges
 	if adj.NNZ() == 0 {
-		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: every edge is a self-loop, and self-loops are dropped (keep them to load this graph)", pipeline.ErrEmptyGraph)}
+		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: every edge is a self-loop, and self-loops are dropped (keep them with -keep-self-loops to load this graph)", pipeline.ErrEmptyGraph)}
 	}
 	if opt.Weighted {
 		if err := checkWeightTotal(name, adj.Data); err != nil {
