@@ -65,10 +65,11 @@
 // # Output
 //
 // The summary goes to stdout; progress (with rate and ETA, or JSON lines
-// with -progress json: every stage, note and evaluation, and progress with
-// rate and eta_seconds at most once a second) to stderr. -out writes
+// with -progress json: every stage, note and evaluation, progress with
+// rate and eta_seconds at most once a second, and a last "error" or
+// "done" event with the exit code) to stderr. -out writes
 // Y = [L | R] in word2vec text (header "N D", then "id x1 … xD"), .npy
-// (N x D float32, ids in a sibling .ids.txt) or TSV. The score of an arc u→v is L_u·R_v: the first
+// (N x D float32, ids in a sibling .ids.txt), TSV or CSV. The score of an arc u→v is L_u·R_v: the first
 // d/2 columns of u's row times the last d/2 columns of v's row. -q-out
 // writes the learned Q as JSON, -q-plot draws it (PNG or SVG), -report
 // writes a JSON report with input checksums, settings, curves, metrics,

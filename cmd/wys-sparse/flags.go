@@ -33,6 +33,7 @@ type config struct {
 	keepLoops, lcc     bool
 	header             bool
 	ids                string
+	args               []string // the command line, for the report
 	testFraction       float64
 	valFraction        float64
 

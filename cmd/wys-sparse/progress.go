@@ -53,6 +53,25 @@ func newProgress(w io.Writer, mode string) *progress {
 	return p
 }
 
+// finished writes, under -progress json, the event that ends a run that
+// succeeded: kind "done" with exit code 0, the selected model's AUCs,
+// what ended the training and the files written, so that a consumer of
+// the events needs neither the summary nor the report.
+func (p *progress) finished(rep *report) {
+	if p.mode != "json" {
+		return
+	}
+	code := exitOK
+	je := jsonEvent{Time: time.Now().UTC().Format(time.RFC3339Nano), Kind: "done", ExitCode: &code,
+		TrainAUC: rep.Result.TrainAUC, ValAUC: rep.Result.ValAUC, TestAUC: rep.Result.TestAUC, Q: rep.Result.Q,
+		Outputs: rep.Outputs, Stopped: rep.Result.Stopped}
+	if je.ValAUC != nil {
+		je.TrainAUC = nil // the selection AUC is the validation's, as in the evaluations
+	}
+	b, _ := json.Marshal(je)
+	fmt.Fprintln(p.w, string(b))
+}
+
 // stage announces a stage of the command itself.
 func (p *progress) stage(name, msg string) {
 	p.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: name, Message: msg})
@@ -99,7 +118,9 @@ type jsonEvent struct {
 	ValAUC   *float64  `json:"validation_auc,omitempty"`
 	TestAUC  *float64  `json:"test_auc,omitempty"`
 	Q        []float64 `json:"Q,omitempty"`
-	ExitCode *int      `json:"exit_code,omitempty"` // kind "error": the run's exit status
+	ExitCode *int      `json:"exit_code,omitempty"` // kinds "error" and "done": the run's exit status
+	Outputs  []string  `json:"outputs,omitempty"`   // kind "done": the files written
+	Stopped  string    `json:"stopped,omitempty"`   // kind "done": what ended the training
 }
 
 var kindNames = map[pipeline.EventKind]string{pipeline.StageStart: "stage-start", pipeline.StageEnd: "stage-end",

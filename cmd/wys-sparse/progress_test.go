@@ -169,6 +169,18 @@ func TestProgressJSONStagesClosed(t *testing.T) {
 	if _, ok := open["split"]; !ok {
 		t.Errorf("no split stage:\n%s", stderr)
 	}
+	// The last event says the run is done, with its exit code and AUCs.
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	var last struct {
+		Kind     string
+		ExitCode *int     `json:"exit_code"`
+		TestAUC  *float64 `json:"test_auc"`
+		Stopped  string
+	}
+	json.Unmarshal([]byte(lines[len(lines)-1]), &last)
+	if last.Kind != "done" || last.ExitCode == nil || *last.ExitCode != 0 || last.TestAUC == nil || last.Stopped != "length" {
+		t.Errorf("last event %s", lines[len(lines)-1])
+	}
 }
 
 // TestProgressJSONError: under -progress json a failed run ends with an

@@ -47,7 +47,16 @@ type settings struct {
 	Baseline         *baseline.Config  `json:"baseline,omitempty"`
 	FixedQ           string            `json:"fixed_q_name,omitempty"`
 	ResumedFromBatch int64             `json:"resumed_from_batch,omitempty"`
-	Go               string            `json:"go"`
+	// How the evaluation pairs were made: the share of -graph's edges
+	// held out (0 with -split, a released split, or a whole graph), the
+	// share of those that select the model, and -lcc.
+	TestFraction float64 `json:"test_fraction"`
+	ValFraction  float64 `json:"val_fraction,omitempty"`
+	LCC          bool    `json:"lcc,omitempty"`
+	// The command line and the build that ran it.
+	Args    []string `json:"args"`
+	Version string   `json:"version"`
+	Go      string   `json:"go"`
 }
 
 type inputFile struct {
@@ -154,7 +163,13 @@ func (r *report) write(path string, started time.Time, inputs ...string) error {
 		return err
 	}
 	r.Inputs = append(r.Inputs, files...)
-	r.Settings.Go = runtime.Version()
+	if r.Inputs == nil {
+		r.Inputs = []inputFile{} // the demo reads no file
+	}
+	if r.Outputs == nil {
+		r.Outputs = []string{}
+	}
+	r.Settings.Go, r.Settings.Version = runtime.Version(), version()
 	r.PeakRSS = sysmem.PeakRSS()
 	r.Stages = append(r.Stages, stage{"total", time.Since(started).Seconds()})
 	return graphio.WriteJSON(path, r)

@@ -51,7 +51,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return runSub(ctx, sc, args[1:], stdout, stderr)
 		}
 	}
-	var c config
+	c := config{args: args}
 	var flagOut bytes.Buffer // the flag package's own message
 	err := parseFlags(&c, args, &flagOut)
 	if errors.Is(err, flag.ErrHelp) {
@@ -181,6 +181,7 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 	if in.demo {
 		fmt.Fprint(stdout, demoHint)
 	}
+	prog.finished(rep)
 	return nil
 }
 
@@ -450,7 +451,10 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 // train runs the chosen method on the training graph with its resolved
 // configuration, which the report records.
 func (c *config) train(ctx context.Context, in *input, prog *progress, rep *report) (*pipeline.Result, error) {
-	rep.Settings = settings{Method: c.method}
+	rep.Settings = settings{Method: c.method, ValFraction: c.valFraction, LCC: c.lcc, Args: c.args}
+	if c.split == "" {
+		rep.Settings.TestFraction = c.testFraction
+	}
 	switch {
 	case c.method != "wys":
 		cfg := c.Baseline.Resolve()

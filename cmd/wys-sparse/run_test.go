@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -594,8 +595,13 @@ func TestReportSettingsResolved(t *testing.T) {
 	}
 	var r struct {
 		Graph    struct{ Nodes int }
+		Inputs   []any
+		Outputs  []string
 		Settings struct {
-			Sparse json.RawMessage
+			Sparse       json.RawMessage
+			Args         []string
+			TestFraction float64 `json:"test_fraction"`
+			Version      string
 		}
 		Curve []struct {
 			Epoch float64 `json:"epoch"`
@@ -603,6 +609,12 @@ func TestReportSettingsResolved(t *testing.T) {
 	}
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)
+	}
+	// The demo reads and writes no file: empty lists, not null; the
+	// command line, its split and the build are recorded.
+	if r.Inputs == nil || r.Outputs == nil || !slices.Equal(r.Settings.Args, []string{"-dim", "16", "-workers", "2", "-report", rep, "-progress", "none"}) ||
+		r.Settings.TestFraction != 0.5 || !strings.HasPrefix(r.Settings.Version, "wys-sparse ") {
+		t.Errorf("inputs %v, outputs %v, settings %+v", r.Inputs, r.Outputs, r.Settings)
 	}
 	var cfg train.Config
 	if err := json.Unmarshal(r.Settings.Sparse, &cfg); err != nil {
