@@ -155,7 +155,8 @@ func (c *neighborsFlags) prepare(e *graphio.Embeddings) error {
 
 // fromStdin answers one query per line of standard input as it arrives,
 // so that the command serves interactive use; an unknown id is reported
-// on stderr and the run fails at the end.
+// on stderr (and with -format json answered by a line with an "error",
+// so that output lines stay one per query) and the run fails at the end.
 func (c *neighborsFlags) fromStdin(ctx context.Context, stdout, stderr io.Writer) error {
 	lines := make(chan string)
 	go func() {
@@ -187,8 +188,18 @@ func (c *neighborsFlags) fromStdin(ctx context.Context, stdout, stderr io.Writer
 			}
 			r, found := c.e.IDs.Row(id)
 			if !found {
-				fmt.Fprintf(stderr, "wys-sparse neighbors: node id %q has no vector in %s\n", id, c.emb.path)
+				msg := fmt.Sprintf("node id %q has no vector in %s", id, c.emb.path)
+				fmt.Fprintf(stderr, "wys-sparse neighbors: %s\n", msg)
 				unknown++
+				if c.format == "json" {
+					line, _ := json.Marshal(struct {
+						Node  string `json:"node"`
+						Error string `json:"error"`
+					}{id, msg})
+					if _, err := fmt.Fprintf(stdout, "%s\n", line); err != nil {
+						return err
+					}
+				}
 				continue
 			}
 			if err := c.answer(ctx, stdout, []int{r}, true); err != nil {

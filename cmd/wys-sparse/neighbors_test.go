@@ -95,6 +95,13 @@ func TestNeighborsAgainstBruteForce(t *testing.T) {
 	if code != 1 || stdout != want || !strings.Contains(stderr, `node id "nope" has no vector`) {
 		t.Errorf("stdin: exit %d, stderr %q\ngot:\n%s\nwant:\n%s", code, stderr, stdout, want)
 	}
+	// With -format json, one line per query: the unknown one has an error.
+	stdin = strings.NewReader("v0\nnope\nv1\n")
+	code, stdout, _ = runCLI(t, "neighbors", "-emb", path, "-k", "2", "-format", "json", "-quiet")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if code != 1 || len(lines) != 3 || !strings.HasPrefix(lines[1], `{"node":"nope","error":"node id \"nope\" has no vector`) {
+		t.Errorf("stdin json: exit %d\n%s", code, stdout)
+	}
 	// JSON, with the query node kept.
 	code, stdout, _ = runCLI(t, "neighbors", "-emb", path, "-node", "v3", "-k", "2", "-format", "json", "-include-self", "-by", "cosine", "-quiet")
 	var got struct {
