@@ -51,7 +51,7 @@ func Write(path string, fill func(w io.Writer) error) error {
 		os.Remove(tmp)
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
+	if err := os.Chmod(tmp, mode(path)); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -60,6 +60,35 @@ func Write(path string, fill func(w io.Writer) error) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// mode returns the permissions of the file Write puts at path: those of
+// the file it replaces, else what creating it would give (0666 less the
+// process's umask, read from /proc/self/status; 0644 where that is
+// unknown), as a file the program wrote in place would have had.
+func mode(path string) fs.FileMode {
+	if fi, err := os.Stat(path); err == nil {
+		return fi.Mode().Perm()
+	}
+	return 0o666 &^ umask()
+}
+
+// umask returns the process's file mode creation mask, or 0022 where it
+// cannot be read.
+func umask() fs.FileMode {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0o022
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Umask:"); ok {
+			var m uint32
+			if _, err := fmt.Sscanf(strings.TrimSpace(v), "%o", &m); err == nil {
+				return fs.FileMode(m) & 0o777
+			}
+		}
+	}
+	return 0o022
 }
 
 // Target returns the file that Write(path) replaces: path itself, or
