@@ -436,6 +436,11 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 		prog.dataNote(stdout, "load", "%d of the %d edge lines (the first: line %d) %s an id holding a space, read whole because a line with a tab is split at its tabs only, and one with a comma at its commas only: if the spaces separate columns, use one delimiter throughout",
 			lr.SpacedIDLines, lr.EdgesRead, lr.SpacedIDLine, map[bool]string{true: "has", false: "have"}[lr.SpacedIDLines == 1])
 	}
+	if lr.FloatID != "" {
+		whole, _, _ := strings.Cut(lr.FloatID, ".")
+		prog.dataNote(stdout, "load", "id %s (line %d) is an integer written as a float, read as a token: it is not node %s; write the ids as integers (pandas: df[cols].astype(int))",
+			lr.FloatID, lr.FloatIDLine, whole)
+	}
 	if lr.WideLines > 0 {
 		prog.dataNote(stdout, "load", "%d of the %d edge lines %s more than three columns, of which only \"u v [weight]\" are read: if each line is a node and its neighbours (an adjacency list, as networkx's write_adjlist writes), write an edge list instead (write_edgelist)",
 			lr.WideLines, lr.EdgesRead, map[bool]string{true: "has", false: "have"}[lr.WideLines == 1])

@@ -60,6 +60,12 @@ func TestDelimiters(t *testing.T) {
 	if err != nil || rep.WideLines != 2 {
 		t.Errorf("adjacency list: %v, %d wide lines, want 2", err, rep.WideLines)
 	}
+	// An integer written as a float is named, with its line; "1.5" and
+	// "v.0" are not such ids.
+	_, rep, err = ReadEdgeList(context.Background(), strings.NewReader("a 1.5\nv.0 b\n3 4.00\n4.00 5\n"), "g", LoadOptions{})
+	if err != nil || rep.FloatID != "4.00" || rep.FloatIDLine != 3 {
+		t.Errorf("float ids: %v, %q at line %d, want \"4.00\" at line 3", err, rep.FloatID, rep.FloatIDLine)
+	}
 	// Labels: a class name with a space stays one label.
 	nl, err := ReadMultiLabels(context.Background(), strings.NewReader("node,label\n0,Neural Networks\n1,Theory\n2,Neural Networks\n"), "l.csv", true)
 	if err != nil || nl.Labels.Count != 2 || nl.Names.Name(0) != "Neural Networks" {

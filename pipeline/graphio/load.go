@@ -169,6 +169,10 @@ type LoadReport struct {
 	// SpacedIDLine is the first.
 	SpacedIDLines int `json:"spaced_id_lines,omitempty"`
 	SpacedIDLine  int `json:"spaced_id_line,omitempty"`
+	// FloatID is the first id that is an integer written as a float
+	// ("633.0"), read as a token apart from 633, and FloatIDLine its line.
+	FloatID     string `json:"float_id,omitempty"`
+	FloatIDLine int    `json:"float_id_line,omitempty"`
 }
 
 // maxLine bounds the length of one line of text input.
@@ -688,6 +692,20 @@ func (p *edgeParser) countColumns(ln int, e EdgeLine) {
 		}
 		p.rep.SpacedIDLines++
 	}
+	for _, id := range [][]byte{e.U, e.V} {
+		if p.rep.FloatID == "" && floatInteger(id) {
+			p.rep.FloatID, p.rep.FloatIDLine = string(id), ln
+		}
+	}
+}
+
+// floatInteger reports whether id is an integer written as a float
+// ("633.0", as pandas writes a column of ids that held a NaN).
+func floatInteger(id []byte) bool {
+	whole, frac, ok := bytes.Cut(id, []byte("."))
+	return ok && len(whole) > 0 && len(frac) > 0 &&
+		!bytes.ContainsFunc(whole, func(r rune) bool { return r < '0' || r > '9' }) &&
+		!bytes.ContainsFunc(frac, func(r rune) bool { return r != '0' })
 }
 
 // EdgeLine is one line of an edge list as ReadEdgeList reads it.

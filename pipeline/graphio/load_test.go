@@ -253,6 +253,8 @@ type edgeListOracle struct {
 	lines, comments, blank, edges int
 	unique, loops, extra, wide    int // extra: unweighted lines with a third column; wide: lines with a fourth
 	spaced, spacedLine            int // lines with an id holding a space, and the first
+	floatID                       string
+	floatIDLine                   int
 	numeric                       bool
 	header                        string
 	leadingZero                   string // the id with a leading zero that made the ids tokens
@@ -356,6 +358,12 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 		}
 		if len(f) > 3 {
 			o.wide++
+		}
+		for _, id := range f[:2] {
+			if whole, frac, ok := strings.Cut(id, "."); ok && o.floatID == "" && whole != "" && frac != "" &&
+				strings.Trim(whole, "0123456789") == "" && strings.Trim(frac, "0") == "" {
+				o.floatID, o.floatIDLine = id, i+1
+			}
 		}
 		if strings.ContainsAny(f[0]+f[1], " \t\v\f") {
 			if o.spaced == 0 {
@@ -498,7 +506,7 @@ func checkAgainstOracle(t *testing.T, text string, opt LoadOptions, g *pipeline.
 	want := LoadReport{File: rep.File, Lines: o.lines, Comments: o.comments, Blank: o.blank, EdgesRead: o.edges,
 		SelfLoops: o.loops, KeptSelfLoops: opt.KeepSelfLoops, Duplicates: o.edges - o.unique, UniqueEdges: o.unique,
 		Nodes: len(o.ids), Arcs: len(o.arcs), Directed: opt.Directed, Weighted: opt.Weighted, NumericIDs: o.numeric, Header: o.header,
-		ExtraColumns: o.extra, WideLines: o.wide, SpacedIDLines: o.spaced, SpacedIDLine: o.spacedLine, LeadingZero: o.leadingZero, LeadingZeroLine: o.leadingZeroLine, TokenID: o.tokenID, TokenIDLine: o.tokenIDLine}
+		ExtraColumns: o.extra, WideLines: o.wide, SpacedIDLines: o.spaced, SpacedIDLine: o.spacedLine, FloatID: o.floatID, FloatIDLine: o.floatIDLine, LeadingZero: o.leadingZero, LeadingZeroLine: o.leadingZeroLine, TokenID: o.tokenID, TokenIDLine: o.tokenIDLine}
 	if *rep != want {
 		t.Fatalf("%q %+v: report\n%+v\nwant\n%+v", text, opt, *rep, want)
 	}
