@@ -192,7 +192,12 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 	if r.batches == 1 {
 		unit = "batch"
 	}
-	msg := fmt.Sprintf("%d walks of length %d in %d %s (%s, negatives %s)", walksTotal, cfg.Objective.C, r.batches, unit, cfg.Optimizer, NegativesText(cfg.NegativeBlock))
+	// Batches are whole: the walks run are the planned ones rounded up.
+	walksRun := r.batches * int64(cfg.BatchWalks)
+	msg := fmt.Sprintf("%d walks of length %d in %d %s (%s, negatives %s)", walksRun, cfg.Objective.C, r.batches, unit, cfg.Optimizer, NegativesText(cfg.NegativeBlock))
+	if 100*(walksRun-walksTotal) > walksTotal {
+		msg += fmt.Sprintf(", %.4g epochs: %g rounded up to whole batches of %d walks", float64(walksRun)/float64(n), cfg.Epochs, cfg.BatchWalks)
+	}
 	if cfg.Converge {
 		msg += fmt.Sprintf(" at most, ending when the %s gains less than %g per doubling of the run", r.selName, cfg.Tolerance)
 	}
