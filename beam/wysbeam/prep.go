@@ -119,11 +119,11 @@ func (r *rangeIDs) note(off int64, ln int, e graphio.EdgeLine) {
 		ln = 0
 	}
 	for _, id := range [][]byte{e.U, e.V} {
-		x, err := strconv.ParseUint(string(id), 10, 64)
-		if (err != nil || x == 0) && r.Bad.ID == "" {
+		x, ok := graphio.ParseNodeID(id, graphio.IDInteger) // as strconv.ParseUint, without allocating
+		if (!ok || x == 0) && r.Bad.ID == "" {
 			r.Bad = idLine{ID: string(id), Off: off, Line: ln}
 		}
-		if err == nil && (r.Max.ID == "" || x > r.Max.Num) {
+		if ok && (r.Max.ID == "" || x > r.Max.Num) {
 			r.Max = idLine{ID: string(id), Num: x, Off: off, Line: ln}
 		}
 	}
