@@ -725,7 +725,7 @@ func (c *evalFlags) clusterNodes(ctx context.Context, stdout io.Writer, x []floa
 		}
 	}
 	if multi > 0 {
-		fmt.Fprintf(stdout, "note: %s of %s %s more than one label: left out of the clustering\n", count(multi, "node", "nodes"), what, map[bool]string{true: "has", false: "have"}[multi == 1])
+		fmt.Fprintf(stdout, "note: %s of %s %s more than one label: left out of the clustering\n", count(multi, "node", "nodes"), what, has(multi))
 	}
 	if !slices.ContainsFunc(single, func(l int) bool { return l >= 0 }) {
 		return fmt.Errorf("-cluster: no node of %s has exactly one label: clustering scores single-label nodes", what)

@@ -322,6 +322,14 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 }
 
 // count is n followed by its unit, singular for 1: "1 edge", "2 edges".
+// has is the verb of n things: "has" for one, else "have".
+func has(n int) string {
+	if n == 1 {
+		return "has"
+	}
+	return "have"
+}
+
 func count(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
@@ -430,11 +438,11 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	}
 	if lr.ExtraColumns > 0 {
 		prog.dataNote(stdout, "load", "%d of the %d edge lines %s a third column, which is not read: add -weighted if it holds the edge weights",
-			lr.ExtraColumns, lr.EdgesRead, map[bool]string{true: "has", false: "have"}[lr.ExtraColumns == 1])
+			lr.ExtraColumns, lr.EdgesRead, has(lr.ExtraColumns))
 	}
 	if lr.SpacedIDLines > 0 {
 		prog.dataNote(stdout, "load", "%d of the %d edge lines (the first: line %d) %s an id holding a space, read whole because a line with a tab is split at its tabs only, and one with a comma at its commas only: if the spaces separate columns, use one delimiter throughout",
-			lr.SpacedIDLines, lr.EdgesRead, lr.SpacedIDLine, map[bool]string{true: "has", false: "have"}[lr.SpacedIDLines == 1])
+			lr.SpacedIDLines, lr.EdgesRead, lr.SpacedIDLine, has(lr.SpacedIDLines))
 	}
 	if lr.FloatID != "" {
 		whole, _, _ := strings.Cut(lr.FloatID, ".")
@@ -443,7 +451,7 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	}
 	if lr.WideLines > 0 {
 		prog.dataNote(stdout, "load", "%d of the %d edge lines %s more than three columns, of which only \"u v [weight]\" are read: if each line is a node and its neighbours (an adjacency list, as networkx's write_adjlist writes), write an edge list instead (write_edgelist)",
-			lr.WideLines, lr.EdgesRead, map[bool]string{true: "has", false: "have"}[lr.WideLines == 1])
+			lr.WideLines, lr.EdgesRead, has(lr.WideLines))
 	}
 	if c.lcc {
 		before := g.N()

@@ -523,13 +523,13 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
 }
 
-// Delimiter returns the byte that separates the fields of line: a tab
+// delimiter returns the byte that separates the fields of line: a tab
 // when the line has one (TSV, whose fields may hold spaces and commas),
 // else a comma when it has one (CSV, whose fields may hold spaces), else
 // 0: runs of spaces (SNAP's edge lists, word2vec text). Deciding line by
 // line keeps a reader of part of a file (wys-beam's ranges) in step with
 // one of the whole.
-func Delimiter(line []byte) byte {
+func delimiter(line []byte) byte {
 	switch {
 	case bytes.IndexByte(line, '\t') >= 0:
 		return '\t'
@@ -539,13 +539,13 @@ func Delimiter(line []byte) byte {
 	return 0
 }
 
-// appendFields appends to dst the fields of line, split at its Delimiter,
+// appendFields appends to dst the fields of line, split at its delimiter,
 // each without the spaces around it, and returns it; a line with a
 // delimiter may give empty fields, except at its end (a trailing tab or
 // comma adds no field). At most limit fields are appended (limit < 0: all).
 func appendFields(dst [][]byte, line []byte, limit int) [][]byte {
 	start := len(dst)
-	d := Delimiter(line)
+	d := delimiter(line)
 	for i := 0; limit < 0 || len(dst)-start < limit; {
 		if d == 0 {
 			for i < len(line) && isSpace(line[i]) {
