@@ -83,7 +83,9 @@ type State struct {
 	LossCount int
 	Curve     []pipeline.CurvePoint
 	// Total is the run's length in batches (shorter than planned once a
-	// converged run anneals or an early stop ends it); AnnealFrom, when
+	// converged run anneals or an early stop ends it; a run the time
+	// budget stopped keeps its length, for a longer budget to go on
+	// toward); AnnealFrom, when
 	// positive, is the batch where annealing started, at the learning
 	// rate AnnealLR.
 	Total, AnnealFrom int64

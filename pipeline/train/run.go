@@ -82,6 +82,7 @@ type run struct {
 
 	best      float64 // best train AUC so far
 	selName   string  // what selects the model: "train AUC" or "validation AUC"
+	planned   int64   // the length the time budget cut short, else 0
 	sinceBest int     // evaluations since the best
 	lossSum   float64 // loss since the last evaluation
 	lossCount int
@@ -285,6 +286,10 @@ func (r *run) loop(ctx context.Context) error {
 		bctx = context.WithoutCancel(ctx)
 	}
 	for b := r.first; b < r.batches; b++ {
+		if b == r.first && b > 0 && r.overBudget() {
+			r.stop(b, false) // resumed with no more time than it had
+			break
+		}
 		if err := ctx.Err(); err != nil {
 			if cfg.Checkpoint != nil && b > r.first {
 				if serr := r.snapshot(b); serr != nil {
@@ -309,12 +314,7 @@ func (r *run) loop(ctx context.Context) error {
 		}
 		if done%r.evalBatches == 0 || done == r.batches || r.overBudget() {
 			if stop := r.evaluate(done); stop || r.overBudget() {
-				r.res.Stats.Stopped = "patience"
-				if !stop {
-					r.res.Stats.Stopped = "time"
-					r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("time budget (%v) reached: stopped at batch %d of %d, epoch %.4g", cfg.TimeBudget, done, r.batches, r.res.Curve[len(r.res.Curve)-1].Epoch)})
-				}
-				r.batches = done
+				r.stop(done, stop)
 				break
 			}
 		} else if done%16 == 0 {
@@ -334,6 +334,20 @@ func (r *run) loop(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// stop ends the run after done batches, by an early stop (patience) or
+// else the time budget. A run the budget stops keeps its planned length
+// in its checkpoint (r.planned), so that a longer -time resumes it.
+func (r *run) stop(done int64, patience bool) {
+	if patience {
+		r.res.Stats.Stopped = "patience"
+	} else {
+		r.res.Stats.Stopped, r.planned = "time", r.batches
+		epoch := float64(done) * float64(r.cfg.BatchWalks) / float64(r.n)
+		r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("time budget (%v) reached: stopped at batch %d of %d, epoch %.4g", r.cfg.TimeBudget, done, r.batches, epoch)})
+	}
+	r.batches = done
 }
 
 // overBudget reports whether the time budget, if any, is spent.
@@ -493,6 +507,9 @@ func (r *run) snapshot(done int64) error {
 		Best: r.best, SinceBest: r.sinceBest, BestStep: res.BestStep, BestL: res.L, BestR: res.R,
 		BestQ: res.Q, BestQLogits: res.QLogits, Curve: res.Curve, LossSum: r.lossSum, LossCount: r.lossCount,
 		Total: r.batches, AnnealFrom: r.annealFrom, AnnealLR: r.annealLR, Settings: r.settings}
+	if r.planned > 0 {
+		st.Total = r.planned // stopped by the time budget: a longer one goes on
+	}
 	if r.avg != nil {
 		st.AvgL, st.AvgR, st.AvgN = r.avg.l, r.avg.r, r.avg.n
 	}

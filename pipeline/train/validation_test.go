@@ -3,8 +3,10 @@ package train_test
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/reference"
@@ -155,5 +157,41 @@ func TestStopped(t *testing.T) {
 		if res.Stats.Stopped != c.want {
 			t.Errorf("%+v: stopped %q, want %q", c.cfg, res.Stats.Stopped, c.want)
 		}
+	}
+}
+
+// TestResumeAfterTimeBudget: a checkpointed run that its time budget
+// stopped resumes, with more time, toward its planned length, and ends
+// where an uninterrupted run ends, bit for bit; resumed with no more
+// time it trains nothing and keeps the saved model.
+func TestResumeAfterTimeBudget(t *testing.T) {
+	t.Parallel()
+	s := plantedSplit(t)
+	tg, err := s.TrainGraph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last *train.State
+	cfg := train.Config{Dim: 8, Epochs: 60, Seed: 3, Workers: 1, TimeBudget: 1, CheckpointEvery: time.Hour,
+		Checkpoint: func(st *train.State) error { last = st; return nil }}
+	cut, err := train.Run(context.Background(), tg, s, cfg, nil)
+	if err != nil || cut.Stats.Stopped != "time" || last == nil || last.Batch >= last.Total {
+		t.Fatalf("budget run: %v, stopped %q, state %+v", err, cut.Stats.Stopped, last)
+	}
+	st := *last
+	cfg.Resume = &st
+	again, err := train.Run(context.Background(), tg, s, cfg, nil) // the same budget: nothing to train
+	if err != nil || again.Stats.Stopped != "time" || !slices.Equal(again.L, cut.L) || last.Batch != st.Batch {
+		t.Errorf("resumed with the same budget: %v, stopped %q, at batch %d of %d", err, again.Stats.Stopped, last.Batch, st.Batch)
+	}
+	cfg.Resume, cfg.TimeBudget = &st, 0 // no budget: on to the planned length
+	rest, err := train.Run(context.Background(), tg, s, cfg, nil)
+	if err != nil || rest.Stats.Stopped != "length" || last.Batch != st.Total {
+		t.Fatalf("resumed without a budget: %v, stopped %q, at batch %d of %d", err, rest.Stats.Stopped, last.Batch, st.Total)
+	}
+	cfg.Resume, cfg.Checkpoint = nil, nil
+	whole, err := train.Run(context.Background(), tg, s, cfg, nil)
+	if err != nil || !slices.Equal(whole.L, rest.L) || !slices.Equal(whole.R, rest.R) {
+		t.Errorf("the resumed run differs from the uninterrupted one: %v", err)
 	}
 }
