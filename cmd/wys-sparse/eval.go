@@ -107,6 +107,7 @@ type evalReport struct {
 	Cluster        *eval.ClusterResult        `json:"clustering,omitempty"`
 	Reconstruction *reconResult               `json:"reconstruction,omitempty"`
 	Seconds        float64                    `json:"seconds"`
+	Version        string                     `json:"version"`
 	Go             string                     `json:"go"`
 }
 
@@ -204,6 +205,9 @@ func (c *evalFlags) ignoredFlag() string {
 		case "features", "logreg-c":
 			if !multi && c.edgeOps == "" && c.planetoid == "" && ignored == "" {
 				ignored = fmt.Sprintf("-%s is a setting of the logistic regressions of -mat, -labels, -planetoid and -edge-ops; give -mat FILE, -labels FILE, -planetoid PREFIX or -edge-ops OPS", f.Name)
+			}
+			if f.Name == "logreg-c" && strings.TrimSpace(c.ratios) == "none" && c.edgeOps == "" && c.planetoid == "" && ignored == "" {
+				ignored = "-logreg-c is a setting of the logistic regressions, and -ratios none turns off the only one this run has"
 			}
 		case "ratios", "repeats":
 			if !multi && ignored == "" {
@@ -423,7 +427,7 @@ func (c *evalFlags) ranking(ctx context.Context, stdout io.Writer, l, r []float3
 		return err
 	}
 	res.Ranking = rk
-	against := fmt.Sprintf("%d random nodes (-seed %d)", k, c.seed)
+	against := fmt.Sprintf("%s (-seed %d)", count(k, "random node", "random nodes"), c.seed)
 	if k == 0 {
 		against = fmt.Sprintf("all %d nodes other than its two", s.N-2)
 	}
@@ -605,7 +609,7 @@ func (c *evalFlags) writeReport(stdout io.Writer, rep *evalReport) error {
 	}
 	rep.Inputs = files
 	rep.Seconds = time.Since(c.started).Seconds()
-	rep.Go = runtime.Version()
+	rep.Go, rep.Version = runtime.Version(), version()
 	if err := graphio.WriteJSON(c.rep, rep); err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/wys-project/wys/internal/atomicfile"
+	"github.com/wys-project/wys/internal/filelock"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/baseline"
 	"github.com/wys-project/wys/pipeline/graphio"
@@ -109,7 +110,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	sp.Tolerance = sparseDefaults.Tolerance
 	fs.Float64Var(&sp.Tolerance, "tol", sp.Tolerance, "sparse: train AUC a doubling of the run must still gain under -converge")
 	fs.Float64Var(&sp.Average, "average", 0, "sparse: average L and R over this `share` of the run at its end (at most 100 snapshots; 0: off): a final model with less minibatch noise; not with -converge or -time")
-	fs.DurationVar(&sp.TimeBudget, "time", 0, "sparse: stop at the first evaluation after this much training time, keeping the selected model (0: none; the length then depends on the machine)")
+	fs.DurationVar(&sp.TimeBudget, "time", 0, "sparse: stop once this much training time has passed, evaluating there and keeping the selected model (0: none; the length then depends on the machine); a checkpointed run resumes with a longer -time toward its planned length")
 	de.Steps = reference.Config{}.Resolve().Steps
 	fs.IntVar(&de.Steps, "steps", de.Steps, "dense: full-batch steps")
 	sp.Negatives = sparseDefaults.Negatives
@@ -693,6 +694,11 @@ func (c *config) checkOutputs() error {
 		case c.resume && errors.Is(err, os.ErrNotExist):
 			return fmt.Errorf("-resume: no checkpoint in %s (no run has saved there yet; drop -resume to start a new run)", c.checkpoint)
 		case !c.resume && err == nil:
+			if l, err := filelock.Lock(filepath.Join(c.checkpoint, "wys.lock")); errors.Is(err, filelock.ErrLocked) {
+				return fmt.Errorf("-checkpoint %s is in use by another run (it holds the lock on %s); wait for that run, or give another directory", c.checkpoint, filepath.Join(c.checkpoint, "wys.lock"))
+			} else if err == nil {
+				l.Unlock()
+			}
 			return usagef("-checkpoint %s already holds a run's checkpoint: add -resume to continue it, or delete %s (or give another directory) to start over", c.checkpoint, path)
 		}
 	}

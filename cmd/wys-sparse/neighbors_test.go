@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"math/rand/v2"
@@ -144,6 +146,14 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 	noIDs := filepath.Join(tmp, "noids.npy")
 	smallIntEmbeddings(t, noIDs, 10, 2)
 	os.Remove(graphio.IDsPath(noIDs))
+	gz := filepath.Join(tmp, "emb.npy.gz")
+	if raw, err := os.ReadFile(emb); err == nil {
+		var zb bytes.Buffer
+		zw := gzip.NewWriter(&zb)
+		zw.Write(raw)
+		zw.Close()
+		os.WriteFile(gz, zb.Bytes(), 0o644)
+	}
 	rowIDs := filepath.Join(tmp, "rows.txt")
 	os.WriteFile(rowIDs, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	// gensim.txt with every value 1e19 or -1e19: finite float32s whose
@@ -170,6 +180,8 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-cluster-without-labels", []string{"eval", "-emb", gensim, "-split", split, "-cluster"}},
 		{"eval-ragged", []string{"eval", "-emb", ragged, "-split", split}},
 		{"eval-scores-overflow", []string{"eval", "-emb", hugeFile, "-split", split}},
+		{"eval-npy-gzip", []string{"eval", "-emb", gz, "-emb-format", "npy", "-split", split}},
+		{"eval-logreg-c-without-classification", []string{"eval", "-emb", gensim, "-labels", labels, "-ratios", "none", "-cluster", "-logreg-c", "2"}},
 		{"neighbors-npy-without-ids", []string{"neighbors", "-emb", noIDs, "-node", "1"}},
 		{"eval-emb-format-name", []string{"eval", "-emb", filepath.Join(tmp, "emb.h5"), "-split", split}},
 		{"eval-emb-binary-word2vec", []string{"eval", "-emb", filepath.Join(tmp, "emb.bin"), "-split", split}},

@@ -48,9 +48,9 @@ type settings struct {
 	FixedQ           string            `json:"fixed_q_name,omitempty"`
 	ResumedFromBatch int64             `json:"resumed_from_batch,omitempty"`
 	// How the evaluation pairs were made: the share of -graph's edges
-	// held out (0 with -split, a released split, or a whole graph), the
-	// share of those that select the model, and -lcc.
-	TestFraction float64 `json:"test_fraction"`
+	// held out (absent with -split, a released split, or a whole graph),
+	// the share of those that select the model, and -lcc.
+	TestFraction float64 `json:"test_fraction,omitempty"`
 	ValFraction  float64 `json:"val_fraction,omitempty"`
 	LCC          bool    `json:"lcc,omitempty"`
 	// The command line and the build that ran it.

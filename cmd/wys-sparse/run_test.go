@@ -65,6 +65,8 @@ func TestErrorsGolden(t *testing.T) {
 	malformed := write("malformed.txt", "# a comment\n1 2\n3\n")
 	negWeight := write("negweight.txt", "1 2 0.5\n2 3 -1\n")
 	hugeWeights := write("hugeweights.txt", "1 2 3e38\n2 3 3e38\n3 1 3e38\n3 4 1\n")
+	dictWeights := write("networkx.txt", "0 1 {'weight': 4}\n1 2 {'weight': 1}\n")
+	emptyThird := write("empty.csv", "1,2,,5\n2,3,1,1\n")
 	empty := write("empty.txt", "# nothing here\n")
 	headed := write("headed.csv", "source,target\n1,2\n2,3\n")
 	good := write("good.txt", goodEdges)
@@ -113,6 +115,8 @@ func TestErrorsGolden(t *testing.T) {
 		{"malformed-line", []string{"-graph", malformed}},
 		{"negative-weight", []string{"-graph", negWeight, "-weighted"}},
 		{"weights-beyond-float32", []string{"-graph", hugeWeights, "-weighted"}},
+		{"weight-dictionary", []string{"-graph", dictWeights, "-weighted"}},
+		{"empty-third-column", []string{"-graph", emptyThird}},
 		{"checkpoint-not-writable", []string{"-graph", good, "-checkpoint", "/sys/wys-checkpoint"}},
 		{"quiet-and-progress", []string{"-quiet", "-progress", "text"}},
 		{"empty-graph", []string{"-graph", empty}},
@@ -1313,5 +1317,15 @@ func TestCheckpointLocked(t *testing.T) {
 	l.Unlock()
 	if code, _, stderr := runCLI(t, "-epochs", "2", "-dim", "8", "-checkpoint", ck, "-progress", "none"); code != 0 {
 		t.Errorf("after the lock is released: exit %d\n%s", code, stderr)
+	}
+	// A directory that holds a checkpoint and a running run's lock: the
+	// lock is what a second run is told of, not -resume.
+	if l, err = filelock.Lock(filepath.Join(ck, "wys.lock")); err != nil {
+		t.Fatal(err)
+	}
+	defer l.Unlock()
+	code, _, stderr = runCLI(t, "-epochs", "2", "-dim", "8", "-checkpoint", ck, "-progress", "none")
+	if code != 1 || !strings.Contains(stderr, "is in use by another run") {
+		t.Errorf("checkpoint and lock: exit %d\n%s", code, stderr)
 	}
 }

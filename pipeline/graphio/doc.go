@@ -1,9 +1,9 @@
 // Package graphio reads and writes everything a run touches on disk.
 //
 // ReadEdgeList (LoadEdgeList for a path) reads SNAP-style edge lists,
-// plain or gzip (recognised by content), streaming: two ids per line
-// separated by spaces, tabs or commas, optionally a weight, '#' and '%'
-// comments, a header line skipped on request, LF or CRLF. Node ids, which
+// plain or gzip (recognised by content), streaming: two ids per line,
+// split at the line's tabs if it has one, else its commas, else spaces;
+// optionally a weight; '#' and '%' comments; a header line skipped on request, LF or CRLF. Node ids, which
 // may be any non-negative 64-bit integers or arbitrary tokens, are
 // renumbered to rows 0..N−1 by sorted order and kept in the graph's
 // NodeIDs, so results can be reported in the user's ids. Self-loops are

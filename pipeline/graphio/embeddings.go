@@ -484,6 +484,9 @@ func ReadMatrixNPY(ctx context.Context, r io.Reader, name string) (y []float32, 
 	if err != nil && len(pre) < 10 {
 		return nil, 0, 0, bad("not a NumPy .npy file (too short)")
 	}
+	if pre[0] == 0x1f && pre[1] == 0x8b {
+		return nil, 0, 0, bad("gzip-compressed: a .npy is read as numpy writes it; gunzip it first")
+	}
 	hlen, start := 0, 10
 	if len(pre) >= 10 && pre[6] == 1 {
 		hlen = int(binary.LittleEndian.Uint16(pre[8:10]))

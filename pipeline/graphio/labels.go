@@ -26,11 +26,11 @@ func scanPairs(ctx context.Context, r io.Reader, name string, fn func(line int, 
 		if len(f) == 0 || isComment(f[0]) {
 			return nil
 		}
-		if len(f) != 2 {
-			return formatErr(name, line, "want two columns separated by a tab (or a comma), got %d", len(f))
-		}
 		if k := slices.IndexFunc(f, func(b []byte) bool { return len(b) == 0 }); k >= 0 {
 			return emptyColumnErr(name, line, k, text)
+		}
+		if len(f) != 2 {
+			return formatErr(name, line, "want two columns separated by a tab (or a comma), got %d", len(f))
 		}
 		return fn(line, string(f[0]), string(f[1]))
 	})
@@ -50,10 +50,16 @@ func ReadLabels(ctx context.Context, labels io.Reader, labelsName string, split 
 	for i := range lab.Class {
 		lab.Class[i] = -1
 	}
+	read := map[string]int{} // data lines read per file
 	row := func(name string, line int, id string) (int, error) {
 		r, ok := ids.Row(id)
+		read[name]++
 		if !ok {
-			return 0, &pipeline.ParseError{File: name, Line: line, Err: fmt.Errorf("%w: node %q is not in the graph (labels must use the graph's node ids)", pipeline.ErrUnknownNode, id)}
+			hint := ""
+			if read[name] == 1 {
+				hint = "; if the line holds column names, remove it (these files have none)"
+			}
+			return 0, &pipeline.ParseError{File: name, Line: line, Err: fmt.Errorf("%w: node %q is not in the graph (labels must use the graph's node ids)%s", pipeline.ErrUnknownNode, id, hint)}
 		}
 		if lineOf[r] != 0 {
 			return 0, formatErr(name, line, "node %s is listed twice (first on line %d)", id, lineOf[r])
@@ -68,7 +74,7 @@ func ReadLabels(ctx context.Context, labels io.Reader, labelsName string, split 
 		}
 		c, err := strconv.Atoi(class)
 		if err != nil || c < -1 || c > 1<<20 {
-			return formatErr(labelsName, line, "class %q is not an integer in [-1, 2^20] (use -1 for unlabelled nodes)", class)
+			return formatErr(labelsName, line, "class %q is not an integer in [-1, 2^20] (use -1 for unlabelled nodes; for classes given by name, train without -labels and score the embeddings with wys-sparse eval -labels)", class)
 		}
 		lab.Class[r] = c
 		lab.Classes = max(lab.Classes, c+1)

@@ -754,12 +754,18 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 		return e, nil
 	}
 	if n < 2 {
-		return e, formatErr(name, ln, "missing column: want \"u v\" or \"u v weight\" (separated by spaces, tabs or commas), got %q", bytes.TrimSpace(line))
+		hint := ""
+		if delimiter(line) == 0 {
+			hint = " (an adjacency list, as networkx's write_adjlist writes, is not an edge list)"
+		}
+		return e, formatErr(name, ln, "missing column: want \"u v\" or \"u v weight\" (split at the line's tabs if it has one, else its commas, else spaces), got %q%s", bytes.TrimSpace(line), hint)
 	}
-	for k, id := range f[:2] {
-		if len(id) == 0 {
+	for k := range min(n, 3) {
+		if len(f[k]) == 0 {
 			return e, emptyColumnErr(name, ln, k, line)
 		}
+	}
+	for _, id := range f[:2] {
 		if id[0] == '"' || id[len(id)-1] == '"' {
 			return e, formatErr(name, ln, "node id %s starts or ends with a quote mark; quotes are not read (a quoted CSV field holding a comma would be split at it, and the quotes kept); write the file as TSV without quotes, where ids may hold spaces and commas, e.g. pandas' to_csv(path, sep=\"\\t\", index=False, quoting=csv.QUOTE_NONE)", id)
 		}
@@ -771,6 +777,9 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 			return e, formatErr(name, ln, "missing weight column: the graph is read as weighted, so every edge needs \"u v weight\" (or read it unweighted)")
 		}
 		v, err := strconv.ParseFloat(string(f[2]), 64)
+		if err != nil && f[2][0] == '{' {
+			return e, formatErr(name, ln, "weight %q is a dictionary, as networkx's write_edgelist writes an edge's data: write the weights alone, with write_weighted_edgelist or write_edgelist(G, path, data=[\"weight\"])", f[2])
+		}
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return e, formatErr(name, ln, "weight %q is not a finite number%s", f[2], headerHint(ln))
 		}
@@ -1176,7 +1185,7 @@ func checkWeightTotal(name string, w []float64) error {
 		total, largest = total+x, max(largest, x)
 	}
 	if total > math.MaxFloat32 {
-		return &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: the edge weights sum to %.3g, beyond the float32 range (3.4e38) the factorizations compute in (the largest weight is %g): divide them by a constant", pipeline.ErrFormat, total, largest)}
+		return &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: the arcs' weights (an undirected edge is two arcs) sum to %.3g, beyond the float32 range (3.4e38) the factorizations compute in (the largest weight is %g): divide them by a constant", pipeline.ErrFormat, total, largest)}
 	}
 	return nil
 }

@@ -32,5 +32,5 @@ func ExampleReadEdgeList() {
 	// row 1 is node 7
 	// row 2 is node 30
 	// row 3 is node 1000000000000
-	// bad.txt:2: malformed input: missing column: want "u v" or "u v weight" (separated by spaces, tabs or commas), got "3"
+	// bad.txt:2: malformed input: missing column: want "u v" or "u v weight" (split at the line's tabs if it has one, else its commas, else spaces), got "3" (an adjacency list, as networkx's write_adjlist writes, is not an edge list)
 }

@@ -359,6 +359,9 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"in two sets", "10\t1\n30\t1\n", "10\ttrain\n10\ttest\n", "s.tsv:2: malformed input: node 10 is listed twice"},
 		{"no test", "10\t1\n", "10\ttrain\n", "s.tsv: malformed input: the split needs train and test nodes"},
 		{"split unknown node", "10\t1\n", "7\ttrain\n", "s.tsv:1: unknown node id"},
+		{"column names", "node,class\n10,1\n", "", "l.tsv:1: unknown node id: node \"node\" is not in the graph (labels must use the graph's node ids); if the line holds column names, remove it"},
+		{"pandas index", ",node,class\n0,10,1\n", "", "l.tsv:1: malformed input: column 1 is empty: a line that starts with its delimiter"},
+		{"CSV", "10,1\n10,2\n", "", "l.tsv:2: malformed input: node 10 is listed twice"},
 	}
 	for _, c := range cases {
 		var split io.Reader

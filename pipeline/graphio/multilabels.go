@@ -42,7 +42,8 @@ func labelFields(name string, ln int, text []byte) ([]string, error) {
 }
 
 // ReadMultiLabels reads node labels from r (plain or gzip): lines
-// "node label [label …]" with fields separated by spaces, tabs or commas,
+// "node label [label …]" with fields split as an edge list's (at tabs,
+// else commas, else spaces),
 // skipping blank lines and '#' or '%' comments. That is the form of
 // BlogCatalog's and Flickr's group-edges.csv ("node,group"), of OpenNE's
 // and BioNEV's label files, and of the "node<TAB>class" files ReadLabels
