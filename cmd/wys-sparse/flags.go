@@ -712,12 +712,12 @@ func (c *config) checkOutputs() error {
 		if err != nil {
 			return outFormatErr("-out", c.out, "-format", err)
 		}
-		if named, err := graphio.FormatFromPath(c.out); err == nil && named != format && (named == graphio.FormatNPY || format == graphio.FormatNPY) {
+		if named, err := graphio.FormatFromPath(c.out); err == nil && named != format {
 			ext := map[string]string{graphio.FormatNPY: ".npy", graphio.FormatTSV: ".tsv", graphio.FormatCSV: ".csv"}[format]
 			if ext == "" {
 				ext = ".txt"
 			}
-			return usagef("-format %s -out %s: eval, neighbors and numpy go by the name and would read it as %s; name the file %s", format, c.out, named, strings.TrimSuffix(c.out, filepath.Ext(c.out))+ext)
+			return usagef("-format %s -out %s: eval, neighbors and other tools go by the name and would read it as %s; name the file %s", format, c.out, named, strings.TrimSuffix(c.out, filepath.Ext(c.out))+ext)
 		}
 		if format == graphio.FormatNPY && strings.EqualFold(filepath.Ext(c.out), ".gz") {
 			return usagef("-out %s: numpy.load cannot read a gzip-compressed .npy; drop the .gz, or write word2vec text (.txt.gz), TSV (.tsv.gz) or CSV (.csv.gz)", c.out)
