@@ -173,21 +173,21 @@ func matrixMarketChecks(ctx context.Context, ranges []rangeIDs) (bad, err error)
 	for _, file := range files {
 		var size graphio.MatrixMarketSize
 		var edges int64
-		var max, first idLine
+		var largest, first idLine
 		for _, r := range byFile[file] {
 			if r.MTX {
 				size = r.Size
 			}
 			edges += r.Edges
-			if r.Max.ID != "" && (max.ID == "" || r.Max.Num > max.Num || r.Max.Num == max.Num && r.Max.Off < max.Off) {
-				max = r.Max
+			if r.Max.ID != "" && (largest.ID == "" || r.Max.Num > largest.Num || r.Max.Num == largest.Num && r.Max.Off < largest.Off) {
+				largest = r.Max
 			}
 			if r.Bad.ID != "" && (first.ID == "" || r.Bad.Off < first.Off) {
 				first = r.Bad
 			}
 		}
-		if first.ID == "" && max.Num > size.Nodes {
-			first = max
+		if first.ID == "" && largest.Num > size.Nodes {
+			first = largest
 		}
 		if first.ID != "" {
 			if first.Line == 0 {
