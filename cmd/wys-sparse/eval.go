@@ -107,6 +107,7 @@ type evalReport struct {
 	Cluster        *eval.ClusterResult        `json:"clustering,omitempty"`
 	Reconstruction *reconResult               `json:"reconstruction,omitempty"`
 	Seconds        float64                    `json:"seconds"`
+	Args           []string                   `json:"args"` // the flags given, as -name=value in name order
 	Version        string                     `json:"version"`
 	Go             string                     `json:"go"`
 }
@@ -609,7 +610,8 @@ func (c *evalFlags) writeReport(stdout io.Writer, rep *evalReport) error {
 	}
 	rep.Inputs = files
 	rep.Seconds = time.Since(c.started).Seconds()
-	rep.Go, rep.Version = runtime.Version(), version()
+	rep.Go, rep.Version, rep.Args = runtime.Version(), version(), []string{}
+	c.fs.Visit(func(f *flag.Flag) { rep.Args = append(rep.Args, "-"+f.Name+"="+f.Value.String()) })
 	if err := graphio.WriteJSON(c.rep, rep); err != nil {
 		return err
 	}

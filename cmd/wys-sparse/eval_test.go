@@ -151,8 +151,12 @@ func TestEvalMatchesSklearn(t *testing.T) {
 		var got struct {
 			LinkPrediction linkResult  `json:"link_prediction"`
 			Reconstruction reconResult `json:"reconstruction"`
+			Args           []string
 		}
 		readJSON(t, rep, &got)
+		if len(got.Args) != 6 || got.Args[3] != "-report="+rep || got.Args[4] != "-score="+score {
+			t.Errorf("the report's args %q", got.Args)
+		}
 		rc := got.Reconstruction
 		if rc.ReconstructionResult == nil || rc.Rows != 60 || math.Abs(rc.MAP-w.Reconstruction.MAP) > 1e-6 || len(rc.PrecisionAtK) != 3 {
 			t.Errorf("%s: eval's reconstruction %+v, scikit-learn's MAP %v", score, rc.ReconstructionResult, w.Reconstruction.MAP)
