@@ -908,6 +908,16 @@ func TestGraphFromStdin(t *testing.T) {
 	if len(r.Inputs) != 1 || r.Inputs[0].Path != "-" || r.Inputs[0].SHA256 != hex.EncodeToString(sum[:]) || r.Inputs[0].Bytes != int64(len(edges)) {
 		t.Errorf("inputs %+v, want one for - with sha256 %x and %d bytes", r.Inputs, sum, len(edges))
 	}
+	// Truncated gzip on standard input is named as such, as from a file.
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	zw.Write([]byte(strings.Repeat(goodEdges, 200)))
+	zw.Close()
+	stdin = bytes.NewReader(zb.Bytes()[:zb.Len()/2])
+	code, _, stderr = runCLI(t, "-graph", "-", "-progress", "none")
+	if code != 1 || !strings.Contains(stderr, "unreadable gzip data (unexpected EOF): the file is truncated or corrupt") {
+		t.Errorf("truncated gzip on stdin: exit %d\n%s", code, stderr)
+	}
 }
 
 // TestGraphEmbedsWholeByDefault: -graph without -test-fraction trains on

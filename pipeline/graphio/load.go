@@ -194,7 +194,6 @@ func LoadEdgeList(ctx context.Context, path string, opt LoadOptions) (*pipeline.
 type textReader struct {
 	*bufio.Reader
 	name string
-	gz   bool
 	zr   *gzip.Reader
 }
 
@@ -211,7 +210,7 @@ func openText(r io.Reader, name string) (*textReader, error) {
 		if err != nil {
 			return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: unreadable gzip header (%v); the file starts like gzip but is not: re-download or decompress it", pipeline.ErrFormat, err)}
 		}
-		return &textReader{Reader: bufio.NewReaderSize(zr, 1<<16), name: name, gz: true, zr: zr}, nil
+		return &textReader{Reader: bufio.NewReaderSize(zr, 1<<16), name: name, zr: zr}, nil
 	}
 	return &textReader{Reader: br, name: name}, nil
 }
@@ -247,10 +246,13 @@ func (t *textReader) Close() {
 	}
 }
 
-// readErr wraps an error met while reading line (1-based).
+// readErr wraps an error met while reading line (1-based). The gzip
+// errors are told whether or not t itself decompresses: standard input's
+// content reaches the edge-list reader already decompressed (SniffMAT),
+// and an unexpected end of it is the end of its gzip stream.
 func (t *textReader) readErr(line int, err error) error {
 	var corrupt flate.CorruptInputError
-	if t.gz && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &corrupt)) {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &corrupt) {
 		return &pipeline.ParseError{File: t.name, Line: line, Err: fmt.Errorf("%w: unreadable gzip data (%v): the file is truncated or corrupt; re-download it", pipeline.ErrFormat, err)}
 	}
 	return &pipeline.ParseError{File: t.name, Line: line, Err: fmt.Errorf("read failed: %w", err)}
