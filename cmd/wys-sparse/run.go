@@ -145,6 +145,11 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 		prog.budget = c.Sparse.TimeBudget
 	}
 	rep := &report{Tool: "wys-sparse", Started: started.UTC().Format(time.RFC3339)}
+	if c.graph != "" && c.out == "" && c.testFraction == 0 && c.labels == "" {
+		// Embedding a whole graph measures nothing: without -out the
+		// run's work is lost, which is better said before it starts.
+		prog.dataNote(stdout, "load", "no -out FILE: the embeddings will not be written (add -out emb.npy, .txt, .tsv or .csv)")
+	}
 	in, err := c.load(ctx, prog, stdout, rep)
 	if err != nil {
 		return err

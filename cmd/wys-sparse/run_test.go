@@ -932,6 +932,9 @@ func TestGraphEmbedsWholeByDefault(t *testing.T) {
 	if strings.Contains(stdout, "split:") || !strings.Contains(stdout, "6 edges") {
 		t.Errorf("edges were held out:\n%s", stdout)
 	}
+	if !strings.HasPrefix(stdout, "note: no -out FILE: the embeddings will not be written") {
+		t.Errorf("a whole-graph run without -out is not told first that nothing will be written:\n%s", stdout)
+	}
 	code, stdout, _ = runCLI(t, "-epochs", "1", "-dim", "4", "-progress", "none")
 	if code != 0 || !strings.Contains(stdout, "split: ") {
 		t.Errorf("the demo held nothing out (exit %d):\n%s", code, stdout)
