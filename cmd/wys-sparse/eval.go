@@ -313,11 +313,26 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 			fix = fmt.Sprintf("%s has no %s, so its row i is node id i (rows 0..%d); write the ids beside it, one per row", c.emb.path, filepath.Base(graphio.IDsPath(c.emb.path)), emb.N()-1)
 		case what == c.split && emb.N() == n && rowNumbers(emb.IDs):
 			fix = fmt.Sprintf("the ids of %s are 0..%d, the split's row numbers (its .npy edge arrays hold those), not the ids of its index.tsv; save the vectors as a bare .npy in row order, which is matched to the split's rows", c.emb.path, n-1)
+		case fractionIDs(emb.IDs):
+			fix = fmt.Sprintf("the ids of %s are numbers with a fraction (e.g. %q), so its first column is likely a coordinate: write each row's node id first (pandas: to_csv with the ids as the index)", c.emb.path, emb.IDs.Name(0))
 		}
 		return nil, 0, fmt.Errorf("%d of the %d nodes of %s have no vector in %s (e.g. id %q): %s, or give -missing zero to score them as zero vectors", len(missing), n, what, c.emb.path, name, fix)
 	}
 	fmt.Fprintf(stdout, "%d of the %d nodes of %s have no vector (e.g. id %q): scored as zero vectors (-missing zero)\n", len(missing), n, what, name)
 	return y, len(missing), nil
+}
+
+// fractionIDs reports whether every id is a number written with a
+// fraction or an exponent ("0.0123", "-1e-05"): a file without an id
+// column, whose first coordinate was read as the id.
+func fractionIDs(ids *pipeline.NodeIDs) bool {
+	for i := range ids.Len() {
+		s := ids.Name(i)
+		if _, err := strconv.ParseFloat(s, 64); err != nil || !strings.ContainsAny(s, ".eE") {
+			return false
+		}
+	}
+	return ids.Len() > 0
 }
 
 // rowNumbers reports whether ids are the names "0".."N−1", in any order.

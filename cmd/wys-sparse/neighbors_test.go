@@ -154,6 +154,10 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		zw.Close()
 		os.WriteFile(gz, zb.Bytes(), 0o644)
 	}
+	// A CSV written without its id column: the first coordinate is read
+	// as the id.
+	noIDCol := filepath.Join(tmp, "noid.csv")
+	os.WriteFile(noIDCol, []byte("0.5,1.25,-3e-05\n-0.75,2.5,1\n"), 0o644)
 	rowIDs := filepath.Join(tmp, "rows.txt")
 	os.WriteFile(rowIDs, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	// gensim.txt with every value 1e19 or -1e19: finite float32s whose
@@ -180,6 +184,7 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-cluster-without-labels", []string{"eval", "-emb", gensim, "-split", split, "-cluster"}},
 		{"eval-ragged", []string{"eval", "-emb", ragged, "-split", split}},
 		{"eval-scores-overflow", []string{"eval", "-emb", hugeFile, "-split", split}},
+		{"eval-csv-without-ids", []string{"eval", "-emb", noIDCol, "-split", split}},
 		{"eval-npy-gzip", []string{"eval", "-emb", gz, "-emb-format", "npy", "-split", split}},
 		{"eval-logreg-c-without-classification", []string{"eval", "-emb", gensim, "-labels", labels, "-ratios", "none", "-cluster", "-logreg-c", "2"}},
 		{"neighbors-npy-without-ids", []string{"neighbors", "-emb", noIDs, "-node", "1"}},
