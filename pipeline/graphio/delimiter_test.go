@@ -71,4 +71,9 @@ func TestDelimiters(t *testing.T) {
 	if err != nil || nl.Labels.Count != 2 || nl.Names.Name(0) != "Neural Networks" {
 		t.Errorf("labels: %v, %d labels", err, nl.Labels.Count)
 	}
+	// A float column's -1.0 and NaN say "no label", as -1 does.
+	nl, err = ReadMultiLabels(context.Background(), strings.NewReader("0,3.0\n1,-1.0\n2,NaN\n3,-1\n4,1.0\n"), "l.csv", false)
+	if err != nil || nl.Labels.Count != 2 || nl.IDs.Len() != 5 || len(nl.Labels.Of[1])+len(nl.Labels.Of[2])+len(nl.Labels.Of[3]) != 0 {
+		t.Errorf("float labels: %v, %d labels (%v)", err, nl.Labels.Count, nl.Labels.Of)
+	}
 }

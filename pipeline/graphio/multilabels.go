@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
+	"strconv"
 
 	"github.com/wys-project/wys/pipeline"
 )
@@ -39,6 +41,13 @@ func labelFields(name string, ln int, text []byte) ([]string, error) {
 		return nil, emptyColumnErr(name, ln, k, text)
 	}
 	return f, nil
+}
+
+// noLabel reports whether a label field says "no label": -1, also as a
+// float column writes it (-1.0, which pandas' fillna(-1) gives), or NaN.
+func noLabel(label string) bool {
+	x, err := strconv.ParseFloat(label, 64)
+	return err == nil && (x == -1 || math.IsNaN(x))
 }
 
 // ReadMultiLabels reads node labels from r (plain or gzip): lines
@@ -107,7 +116,7 @@ func ReadMultiLabels(ctx context.Context, r io.Reader, name string, header bool)
 	var labels []string
 	for _, p := range pairs {
 		nodes = append(nodes, p.node)
-		if p.label != "-1" {
+		if !noLabel(p.label) {
 			labels = append(labels, p.label)
 		}
 	}
@@ -117,7 +126,7 @@ func ReadMultiLabels(ctx context.Context, r io.Reader, name string, header bool)
 	}
 	of := make([][]int32, out.IDs.Len())
 	for _, p := range pairs {
-		if p.label == "-1" {
+		if noLabel(p.label) {
 			continue
 		}
 		v, _ := out.IDs.Row(p.node)
