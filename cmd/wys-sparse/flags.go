@@ -128,14 +128,14 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.qPlot, "q-plot", "", "draw the learned Q (log scale, like the paper's Figure 2a) to `FILE`.png or .svg")
 	fs.StringVar(&c.report, "report", "", "write a JSON report (inputs with sha256, settings, curves, metrics, timings, memory) to `FILE`")
 	fs.StringVar(&c.saveSplit, "save-split", "", "with -test-fraction: write the split (train and test edges, their non-edges, the node ids) to `DIR` in the layout -split and eval -split read, so that other tools' embeddings of the same training graph are scored on the same pairs")
-	fs.StringVar(&c.labels, "labels", "", "node classes (`FILE`: node<TAB>class) for node classification")
+	fs.StringVar(&c.labels, "labels", "", "node classes (`FILE`: node<TAB>class lines, or node,class; integer classes, -1 for none) for node classification")
 	fs.StringVar(&c.labelSplit, "label-split", "", "Planetoid-style split (`FILE`: node<TAB>train|val|test) for -labels")
 	fs.StringVar(&c.checkpoint, "checkpoint", "", "sparse: save the training state (L, R, q, optimiser) to `DIR` periodically and at the end")
 	sp.CheckpointEvery = sparseDefaults.CheckpointEvery
 	fs.DurationVar(&sp.CheckpointEvery, "checkpoint-every", sp.CheckpointEvery, "time between checkpoints")
 	fs.BoolVar(&c.resume, "resume", false, "continue from the checkpoint in -checkpoint DIR, bit-for-bit as if uninterrupted")
-	fs.Var(gib{&sp.MemoryLimit, &de.MemoryLimit}, "max-memory", "memory limit in GiB for the pre-flight check of the WYS trainers (0: 90% of the available memory: the machine's, or less under a container's cgroup limit)")
-	fs.StringVar(&c.progress, "progress", "text", "progress on stderr: text, json (one JSON object per line: every stage, note and evaluation, progress with rate and eta_seconds at most once a second) or none")
+	fs.Var(gib{&sp.MemoryLimit, &de.MemoryLimit}, "max-memory", "memory limit in GiB for the pre-flight check of the WYS trainers (0: 90% of the available memory: the machine's, or less under the cgroup limit at /sys/fs/cgroup, a container's)")
+	fs.StringVar(&c.progress, "progress", "text", "progress on stderr: text, json (one JSON object per line: every stage, note and evaluation, progress with rate and eta_seconds at most once a second, and a last error or done event with the exit code) or none")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress and no summary: only errors (same as -progress none, plus a silent stdout)")
 	fs.BoolVar(&c.version, "version", false, "print the version (module, commit, Go) and exit")
 	// A bad flag gets its one-line error and a pointer to -help (see run);
