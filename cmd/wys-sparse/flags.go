@@ -134,7 +134,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	sp.CheckpointEvery = sparseDefaults.CheckpointEvery
 	fs.DurationVar(&sp.CheckpointEvery, "checkpoint-every", sp.CheckpointEvery, "time between checkpoints")
 	fs.BoolVar(&c.resume, "resume", false, "continue from the checkpoint in -checkpoint DIR, bit-for-bit as if uninterrupted")
-	fs.Var(gib{&sp.MemoryLimit, &de.MemoryLimit}, "max-memory", "memory limit in GiB for the pre-flight check of the WYS trainers (0: 90% of the available memory: the machine's, or less under the cgroup limit at /sys/fs/cgroup, a container's)")
+	fs.Var(gib{&sp.MemoryLimit, &de.MemoryLimit}, "max-memory", "memory limit in GiB for the pre-flight check of the WYS trainers (0: 90% of the available memory: the machine's, or less under the memory limit of the process's cgroup or an ancestor's, as a container sets it)")
 	fs.StringVar(&c.progress, "progress", "text", "progress on stderr: text, json (one JSON object per line: every stage, note and evaluation, progress with rate and eta_seconds at most once a second, and a last error or done event with the exit code) or none")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress and no summary: only errors (same as -progress none, plus a silent stdout)")
 	fs.BoolVar(&c.version, "version", false, "print the version (module, commit, Go) and exit")
