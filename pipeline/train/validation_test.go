@@ -45,12 +45,8 @@ func pairAUCBrute(res *pipeline.Result, pos, neg []pipeline.Pair) float64 {
 func TestSelectionOnValidation(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := plantedSplit(t)
+	s, tg := plantedSplit(t) // validation pairs come from the test edges: the training graph stays
 	if err := s.HoldOutValidation(0.3, 3); err != nil {
-		t.Fatal(err)
-	}
-	tg, err := s.TrainGraph()
-	if err != nil {
 		t.Fatal(err)
 	}
 	s.Train, s.TrainNeg = s.TrainNeg, s.Train
@@ -93,11 +89,7 @@ func (n *notes) Record(e pipeline.Event) { *n = append(*n, e.Message) }
 func TestSelectionNamed(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := plantedSplit(t)
-	tg, err := s.TrainGraph()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, tg := plantedSplit(t)
 	for _, val := range []bool{false, true} {
 		if val {
 			if err := s.HoldOutValidation(0.3, 3); err != nil {
@@ -120,8 +112,9 @@ func TestSelectionNamed(t *testing.T) {
 	}
 }
 
-// plantedSplit is a 40% split of a planted partition of 120 nodes.
-func plantedSplit(t *testing.T) *pipeline.Split {
+// plantedSplit is a 40% split of a planted partition of 120 nodes, and
+// its training graph.
+func plantedSplit(t *testing.T) (*pipeline.Split, *pipeline.Graph) {
 	g, err := pipeline.PlantedPartition(120, 4, 0.2, 0.01, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -130,18 +123,18 @@ func plantedSplit(t *testing.T) *pipeline.Split {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	tg, err := s.TrainGraph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, tg
 }
 
 // TestStopped: the result says what ended the run: its planned length, an
 // early stop, or the time budget (1ns: over at the first evaluation).
 func TestStopped(t *testing.T) {
 	t.Parallel()
-	s := plantedSplit(t)
-	tg, err := s.TrainGraph()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, tg := plantedSplit(t)
 	for _, c := range []struct {
 		cfg  train.Config
 		want string
@@ -166,11 +159,7 @@ func TestStopped(t *testing.T) {
 // time it trains nothing and keeps the saved model.
 func TestResumeAfterTimeBudget(t *testing.T) {
 	t.Parallel()
-	s := plantedSplit(t)
-	tg, err := s.TrainGraph()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, tg := plantedSplit(t)
 	var last *train.State
 	cfg := train.Config{Dim: 8, Epochs: 60, Seed: 3, Workers: 1, TimeBudget: 1, CheckpointEvery: time.Hour,
 		Checkpoint: func(st *train.State) error { last = st; return nil }}
