@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/wys-project/wys/internal/atomicfile"
-	"github.com/wys-project/wys/internal/filelock"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/baseline"
 	"github.com/wys-project/wys/pipeline/graphio"
@@ -694,8 +693,9 @@ func (c *config) checkOutputs() error {
 		case c.resume && errors.Is(err, os.ErrNotExist):
 			return fmt.Errorf("-resume: no checkpoint in %s (no run has saved there yet; drop -resume to start a new run)", c.checkpoint)
 		case !c.resume && err == nil:
-			if l, err := filelock.Lock(filepath.Join(c.checkpoint, "wys.lock")); errors.Is(err, filelock.ErrLocked) {
-				return fmt.Errorf("-checkpoint %s is in use by another run (it holds the lock on %s); wait for that run, or give another directory", c.checkpoint, filepath.Join(c.checkpoint, "wys.lock"))
+			var inUse *checkpointInUse
+			if l, err := c.checkpointLock(); errors.As(err, &inUse) {
+				return err
 			} else if err == nil {
 				l.Unlock()
 			}

@@ -508,14 +508,30 @@ func (c *config) lockCheckpoint() (*filelock.Locked, error) {
 	if err := checkOutputPath(train.CheckpointPath(c.checkpoint)); err != nil {
 		return nil, err
 	}
-	lock, err := filelock.Lock(filepath.Join(c.checkpoint, "wys.lock"))
-	if errors.Is(err, filelock.ErrLocked) {
-		return nil, fmt.Errorf("-checkpoint %s is in use by another run (it holds the lock on %s); wait for that run, or give another directory", c.checkpoint, filepath.Join(c.checkpoint, "wys.lock"))
-	}
-	if err != nil {
+	return c.checkpointLock()
+}
+
+// checkpointLock takes the lock of the -checkpoint directory
+// (DIR/wys.lock); when another run holds it, the error is a
+// *checkpointInUse.
+func (c *config) checkpointLock() (*filelock.Locked, error) {
+	path := filepath.Join(c.checkpoint, "wys.lock")
+	lock, err := filelock.Lock(path)
+	switch {
+	case errors.Is(err, filelock.ErrLocked):
+		return nil, &checkpointInUse{dir: c.checkpoint, lock: path}
+	case err != nil:
 		return nil, fmt.Errorf("-checkpoint %s: %w", c.checkpoint, err)
 	}
 	return lock, nil
+}
+
+// checkpointInUse is the error for a -checkpoint directory whose lock
+// another run holds.
+type checkpointInUse struct{ dir, lock string }
+
+func (e *checkpointInUse) Error() string {
+	return fmt.Sprintf("-checkpoint %s is in use by another run (it holds the lock on %s); wait for that run, or give another directory", e.dir, e.lock)
 }
 
 // setCheckpoint saves the sparse trainer's state under -checkpoint and,
