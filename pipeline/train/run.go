@@ -344,10 +344,15 @@ func (r *run) stop(done int64, patience bool) {
 		r.res.Stats.Stopped = "patience"
 	} else {
 		r.res.Stats.Stopped, r.planned = "time", r.batches
-		epoch := float64(done) * float64(r.cfg.BatchWalks) / float64(r.n)
-		r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("time budget (%v) reached: stopped at batch %d of %d, epoch %.4g", r.cfg.TimeBudget, done, r.batches, epoch)})
+		r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("time budget (%v) reached: stopped at batch %d of %d, epoch %.4g", r.cfg.TimeBudget, done, r.batches, r.epoch(done))})
 	}
 	r.batches = done
+}
+
+// epoch is the epoch after done batches: their walks over the N walks of
+// an epoch.
+func (r *run) epoch(done int64) float64 {
+	return float64(done*int64(r.cfg.BatchWalks)) / float64(r.n)
 }
 
 // overBudget reports whether the time budget, if any, is spent.
@@ -384,8 +389,7 @@ func (r *run) step(ctx context.Context, b int64) error {
 		return err
 	}
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
-		epoch := float64(b*int64(r.cfg.BatchWalks)) / float64(r.n)
-		return fmt.Errorf("train: loss %w: %v at epoch %.2f, batch %d (lower the learning rate)", pipeline.ErrNotFinite, loss, epoch, b)
+		return fmt.Errorf("train: loss %w: %v at epoch %.2f, batch %d (lower the learning rate)", pipeline.ErrNotFinite, loss, r.epoch(b), b)
 	}
 	r.lossSum += loss
 	r.lossCount++
@@ -430,7 +434,7 @@ func (r *run) evaluate(done int64) (stop bool) {
 	t, res := r.t, r.res
 	start := time.Now()
 	defer func() { res.Stats.EvalTime += time.Since(start) }()
-	pt := pipeline.CurvePoint{Step: int(done), Epoch: float64(done*int64(r.cfg.BatchWalks)) / float64(r.n),
+	pt := pipeline.CurvePoint{Step: int(done), Epoch: r.epoch(done),
 		Loss: r.lossSum / float64(r.lossCount), Q: t.Q(), Elapsed: r.elapsed()}
 	r.lossSum, r.lossCount = 0, 0
 	if done == r.batches && r.avg != nil && r.avg.n > 0 {
