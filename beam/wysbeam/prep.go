@@ -118,8 +118,11 @@ func (r *rangeIDs) note(off int64, ln int, e graphio.EdgeLine) {
 	if r.Start > 0 {
 		ln = 0
 	}
-	for _, id := range [][]byte{e.U, e.V} {
-		x, ok := graphio.ParseNodeID(id, graphio.IDInteger) // as strconv.ParseUint, without allocating
+	for k, id := range [][]byte{e.U, e.V} {
+		x, ok := e.Num[k], e.Numeric // the loader's parse, when the line has one
+		if !ok {
+			x, ok = graphio.ParseNodeID(id, graphio.IDInteger) // as strconv.ParseUint, without allocating
+		}
 		if (!ok || x == 0) && r.Bad.ID == "" {
 			r.Bad = idLine{ID: string(id), Off: off, Line: ln}
 		}
