@@ -99,8 +99,12 @@ func edgesOf(g *Graph) (edges, loops []Pair) {
 // Edges are counted once (an undirected edge is one pair u < v; a directed
 // graph's arcs u→v and v→u are two edges). Self-loops always stay in
 // Train; the number of test edges is round(testFrac · edges), self-loops
-// included in the count. Negatives are uniform ordered pairs u ≠ v that
-// are not arcs of g, drawn independently (so they may repeat).
+// included in the count. Negatives are non-edges drawn independently and
+// uniformly (so they may repeat): ordered pairs u ≠ v that are not arcs of
+// a directed g; for an undirected g, unordered pairs written u < v, as its
+// test edges are, so that an asymmetric score L_u·R_v sees positives and
+// negatives in the same orientation (the layout of the paper's released
+// splits, whose test edges and negatives are both listed u < v).
 //
 // It runs in near-linear time: the edges are shuffled and a spanning
 // forest is grown over that order with union-find and kept in Train; the
@@ -163,10 +167,10 @@ func SplitEdges(ctx context.Context, g *Graph, testFrac float64, seed uint64) (*
 	s.Train = append(s.Train, loops...)
 	edges, isTest = nil, nil
 	var err error
-	if s.TestNeg, err = sampleNonEdges(ctx, g.Adj, len(s.Test), Stream(seed, streamSplitNeg, 0)); err != nil {
+	if s.TestNeg, err = sampleNonEdges(ctx, g.Adj, g.Directed, len(s.Test), Stream(seed, streamSplitNeg, 0)); err != nil {
 		return nil, err
 	}
-	if s.TrainNeg, err = sampleNonEdges(ctx, g.Adj, len(s.Train), Stream(seed, streamSplitNeg, 1)); err != nil {
+	if s.TrainNeg, err = sampleNonEdges(ctx, g.Adj, g.Directed, len(s.Train), Stream(seed, streamSplitNeg, 1)); err != nil {
 		return nil, err
 	}
 	if g.Directed {
@@ -181,10 +185,12 @@ func SplitEdges(ctx context.Context, g *Graph, testFrac float64, seed uint64) (*
 }
 
 // sampleNonEdges draws k independent uniform pairs u ≠ v with no arc u→v
-// in adj. It rejects arcs while at least half the pairs are non-edges and
-// otherwise draws from the list of non-edges (then the graph is dense, so
-// listing its O(n²) pairs costs O(nnz)).
-func sampleNonEdges(ctx context.Context, adj *sparse.CSR, k int, rng *rand.Rand) ([]Pair, error) {
+// in adj: ordered pairs when directed, else unordered pairs written u < v
+// (adj is then symmetric, so orienting a uniform ordered pair gives a
+// uniform unordered one). It rejects arcs while at least half the pairs are
+// non-edges and otherwise draws from the list of non-edges (then the graph
+// is dense, so listing its O(n²) pairs costs O(nnz)).
+func sampleNonEdges(ctx context.Context, adj *sparse.CSR, directed bool, k int, rng *rand.Rand) ([]Pair, error) {
 	n, _ := adj.Dims()
 	diag := 0
 	for v := 0; v < n; v++ {
@@ -209,6 +215,9 @@ func sampleNonEdges(ctx context.Context, adj *sparse.CSR, k int, rng *rand.Rand)
 			if u == v || adj.Has(int(u), int(v)) {
 				continue
 			}
+			if !directed && u > v {
+				u, v = v, u
+			}
 			out = append(out, Pair{u, v})
 		}
 		return out, nil
@@ -216,7 +225,7 @@ func sampleNonEdges(ctx context.Context, adj *sparse.CSR, k int, rng *rand.Rand)
 	list := make([]Pair, 0, non)
 	for u := int32(0); int(u) < n; u++ {
 		for v := int32(0); int(v) < n; v++ {
-			if u != v && !adj.Has(int(u), int(v)) {
+			if u != v && (directed || u < v) && !adj.Has(int(u), int(v)) {
 				list = append(list, Pair{u, v})
 			}
 		}

@@ -118,6 +118,9 @@ func checkSplit(t *testing.T, g *pipeline.Graph, s *pipeline.Split, frac float64
 		if p.U == p.V || g.Adj.At(int(p.U), int(p.V)) != 0 {
 			t.Fatalf("negative %v is an edge or a loop", p)
 		}
+		if !g.Directed && p.U > p.V {
+			t.Fatalf("undirected negative %v not written u < v, as the test edges are", p)
+		}
 	}
 	if !g.Directed {
 		if s.TestDirectedNeg != nil {
@@ -248,25 +251,104 @@ func TestSplitEdgesErrors(t *testing.T) {
 }
 
 // TestSplitEdgesDense covers the negative sampler's dense path: K5 less
-// the edge {0, 1} has only the ordered non-edges (0, 1) and (1, 0).
+// the edge {0, 1} has only the non-edge {0, 1}, written (0, 1) when
+// undirected; as a directed graph (arcs as listed) its non-arcs are the
+// reversed arcs and both orders of (0, 1).
 func TestSplitEdgesDense(t *testing.T) {
 	t.Parallel()
-	g, _, err := ReadEdgeList(context.Background(), strings.NewReader("0 2\n0 3\n0 4\n1 2\n1 3\n1 4\n2 3\n2 4\n3 4\n"), "k5", LoadOptions{})
+	const k5 = "0 2\n0 3\n0 4\n1 2\n1 3\n1 4\n2 3\n2 4\n3 4\n"
+	for _, directed := range []bool{false, true} {
+		g, _, err := ReadEdgeList(context.Background(), strings.NewReader(k5), "k5", LoadOptions{Directed: directed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := pipeline.SplitEdges(context.Background(), g, 0.3, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSplit(t, g, s, 0.3)
+		seen := map[pipeline.Pair]bool{}
+		for _, p := range append(s.TestNeg, s.TrainNeg...) {
+			seen[p] = true
+		}
+		if !directed && (len(seen) != 1 || !seen[pipeline.Pair{U: 0, V: 1}]) {
+			t.Errorf("undirected negatives %v, want only (0, 1)", seen)
+		}
+		if directed && (!seen[pipeline.Pair{U: 0, V: 1}] || !seen[pipeline.Pair{U: 1, V: 0}] || !seen[pipeline.Pair{U: 4, V: 3}]) {
+			t.Errorf("directed negatives %v, want both orders of (0, 1) among the reversed arcs", seen)
+		}
+	}
+}
+
+// TestSplitNegativesUniform checks that the negatives are uniform over the
+// non-edges, listed by brute force: unordered pairs of an undirected graph,
+// ordered pairs of a directed one, on a sparse graph (rejection path) and a
+// dense one (list path). The statistic is Pearson's χ² over the non-edges,
+// compared with its mean plus six standard deviations.
+func TestSplitNegativesUniform(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		n, m     int
+		directed bool
+	}{{12, 14, false}, {12, 14, true}, {9, 30, false}, {9, 55, true}} {
+		var counts map[pipeline.Pair]int
+		var non []pipeline.Pair
+		total := 0
+		for seed := uint64(0); total < 200*max(1, len(non)); seed++ {
+			g := ringPlus(t, c.n, c.m, c.directed)
+			if non == nil {
+				counts = map[pipeline.Pair]int{}
+				for u := 0; u < c.n; u++ {
+					for v := 0; v < c.n; v++ {
+						if u != v && (c.directed || u < v) && g.Adj.At(u, v) == 0 {
+							non = append(non, pipeline.Pair{U: int32(u), V: int32(v)})
+							counts[non[len(non)-1]] = 0
+						}
+					}
+				}
+			}
+			s, err := pipeline.SplitEdges(context.Background(), g, 0.2, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range append(s.TestNeg, s.TrainNeg...) {
+				if _, ok := counts[p]; !ok {
+					t.Fatalf("%+v: negative %v is not a non-edge in the graph's orientation", c, p)
+				}
+				counts[p]++
+				total++
+			}
+		}
+		exp := float64(total) / float64(len(non))
+		chi := 0.0
+		for _, k := range counts {
+			chi += (float64(k) - exp) * (float64(k) - exp) / exp
+		}
+		df := float64(len(non) - 1)
+		if limit := df + 6*math.Sqrt(2*df); chi > limit {
+			t.Errorf("%+v: χ² = %.1f over %d non-edges (%d draws), above %.1f", c, chi, len(non), total, limit)
+		}
+	}
+}
+
+// ringPlus is the cycle 0-1-…-(n-1)-0 plus the chords {i, i+2}, {i, i+3}, …
+// in order up to m edges (arcs i→j when directed): connected, with edges
+// outside a spanning tree to hold out.
+func ringPlus(t *testing.T, n, m int, directed bool) *pipeline.Graph {
+	t.Helper()
+	var sb strings.Builder
+	e := 0
+	for step := 1; step < n && e < m; step++ {
+		for i := 0; i < n && e < m; i++ {
+			fmt.Fprintf(&sb, "%d %d\n", i, (i+step)%n)
+			e++
+		}
+	}
+	g, _, err := ReadEdgeList(context.Background(), strings.NewReader(sb.String()), "ring", LoadOptions{Directed: directed})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := pipeline.SplitEdges(context.Background(), g, 0.3, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSplit(t, g, s, 0.3)
-	seen := map[pipeline.Pair]bool{}
-	for _, p := range append(s.TestNeg, s.TrainNeg...) {
-		seen[p] = true
-	}
-	if len(seen) != 2 || !seen[pipeline.Pair{U: 0, V: 1}] || !seen[pipeline.Pair{U: 1, V: 0}] {
-		t.Errorf("negatives %v, want both orders of (0, 1)", seen)
-	}
+	return g
 }
 
 func TestLargestComponent(t *testing.T) {
