@@ -24,6 +24,7 @@ const (
 	scoreLR     = "lr"     // L_u·R_v, for [L | R] embeddings
 	scoreDot    = "dot"    // Y_u·Y_v
 	scoreCosine = "cosine" // Y_u·Y_v / (|Y_u| |Y_v|)
+	scoreSym    = "sym"    // L_u·R_v + L_v·R_u, for [L | R] embeddings of undirected graphs
 )
 
 const evalUsage = `wys-sparse eval scores an existing embedding file, written by wys-sparse
@@ -87,7 +88,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.Uint64Var(&c.seed, "seed", 1, "-mat and -labels: seed of the random splits (a share's splits depend on the seed and the share only: -ratios 0.5 scores the 50% splits of the whole protocol); -graph: seed of the sampled rows; -mrr: of the candidates")
 	fs.Float64Var(&c.logregC, "logreg-c", 1, "-mat, -labels, -planetoid and -edge-ops: inverse regularisation strength `C` of the logistic regression (scikit-learn's C; 1, its default, is what the DeepWalk, node2vec and NetMF scoring scripts use)")
 	fs.IntVar(&c.workers, "workers", 0, "-mat, -labels, -planetoid, -graph and -mrr goroutines (0: all cores); the result does not depend on it")
-	fs.StringVar(&c.score, "score", "", "`SCORE` of a pair for link prediction: lr (L_u·R_v, [L | R] files), dot (Y_u·Y_v) or cosine (default: lr for [L | R], dot for a single table)")
+	fs.StringVar(&c.score, "score", "", "`SCORE` of a pair for link prediction: lr (L_u·R_v, [L | R] files, the paper's), sym (L_u·R_v + L_v·R_u, [L | R] files of undirected graphs: both arcs of the pair), dot (Y_u·Y_v) or cosine (default: lr for [L | R], dot for a single table)")
 	fs.StringVar(&c.missing, "missing", "error", "`MODE` for nodes without a vector: error, or zero (score them as zero vectors)")
 	fs.StringVar(&c.rep, "report", "", "write the numbers as JSON to `FILE`")
 	fs.BoolVar(&c.quiet, "quiet", false, "print only errors")
@@ -184,8 +185,11 @@ func (c *evalFlags) check() error {
 	if c.directed && c.split == "" && c.graph == "" {
 		return usagef("-directed says how to read -split or -graph; give -split DIR or -graph FILE")
 	}
-	if ok, want := oneOf(c.score, scoreLR, scoreDot, scoreCosine); !ok && c.score != "" {
+	if ok, want := oneOf(c.score, scoreLR, scoreSym, scoreDot, scoreCosine); !ok && c.score != "" {
 		return usagef("-score %q: want %s", c.score, want)
+	}
+	if c.score == scoreSym && c.directed {
+		return usagef("-score sym scores u→v and v→u alike, so it cannot tell an arc from its reverse; with -directed use -score lr")
 	}
 	if !validIDMode(c.ids) {
 		return usagef("-ids %q: want auto, int or token", c.ids)
@@ -259,8 +263,8 @@ func (c *evalFlags) run(ctx context.Context, stdout, stderr io.Writer) error {
 		c.score = scoreLR
 	case c.score == "":
 		c.score = scoreDot
-	case c.score == scoreLR && !emb.Halves:
-		return usagef("-score lr needs [L | R] embeddings, and %s holds a single table: use -score dot or cosine, or -layout halves for a wys file without its marker", c.emb.path)
+	case (c.score == scoreLR || c.score == scoreSym) && !emb.Halves:
+		return usagef("-score %s needs [L | R] embeddings, and %s holds a single table: use -score dot or cosine, or -layout halves for a wys file without its marker", c.score, c.emb.path)
 	}
 	layout := graphio.LayoutSingle
 	if emb.Halves {
@@ -347,13 +351,22 @@ func rowNumbers(ids *pipeline.NodeIDs) bool {
 }
 
 // pairTables returns the two tables and width that pipeline.PairAUC
-// scores with the chosen score: L and R for lr, Y twice for dot, unit
-// rows of Y twice for cosine.
+// scores with the chosen score: L and R for lr; Y = [L | R] and [R | L]
+// for sym, since Y_u·[R_v | L_v] = L_u·R_v + R_u·L_v; Y twice for dot;
+// unit rows of Y twice for cosine.
 func pairTables(y []float32, dim int, score string) (l, r []float32, width int) {
 	switch score {
 	case scoreLR:
 		l, r = sides(y, dim)
 		return l, r, dim / 2
+	case scoreSym:
+		half := dim / 2
+		swapped := make([]float32, len(y))
+		for i := 0; i < len(y); i += dim {
+			copy(swapped[i:i+half], y[i+half:i+dim])
+			copy(swapped[i+half:i+dim], y[i:i+half])
+		}
+		return y, swapped, dim
 	case scoreCosine:
 		u := knn.Normalized(y, dim)
 		return u, u, dim
@@ -368,7 +381,7 @@ func sides(y []float32, dim int) (l, r []float32) {
 }
 
 // scoreNames describes each score in the summary.
-var scoreNames = map[string]string{scoreLR: "L_u·R_v", scoreDot: "Y_u·Y_v", scoreCosine: "cosine of Y_u and Y_v"}
+var scoreNames = map[string]string{scoreLR: "L_u·R_v", scoreSym: "L_u·R_v + L_v·R_u", scoreDot: "Y_u·Y_v", scoreCosine: "cosine of Y_u and Y_v"}
 
 // linkPrediction scores the split's pairs once (scoreSplit) for the AUCs,
 // computed as pipeline.PairAUC and training do, and the ranking measures.

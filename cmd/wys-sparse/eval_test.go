@@ -121,6 +121,71 @@ func TestEvalReproducesTrainingAUC(t *testing.T) {
 	}
 }
 
+// TestEvalSymScore scores a random [L | R] file on an undirected split
+// with -score sym and compares its AUCs with a brute-force count over all
+// positive-negative pairs of L_u·R_v + L_v·R_u in float64 (ties count
+// one half); a single table and -directed are refused.
+func TestEvalSymScore(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	split := filepath.Join(tmp, "split")
+	writeSplit(t, split, false)
+	s, err := graphio.LoadSplitDir(context.Background(), split, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const half = 4
+	rng := rand.New(rand.NewPCG(7, 7))
+	res := &pipeline.Result{N: s.N, Half: half, L: make([]float32, s.N*half), R: make([]float32, s.N*half)}
+	for i := range res.L {
+		res.L[i], res.R[i] = float32(rng.NormFloat64()), float32(rng.NormFloat64())
+	}
+	emb := filepath.Join(tmp, "emb.npy")
+	if err := graphio.WriteEmbeddings(emb, graphio.FormatNPY, res, s.IDs); err != nil {
+		t.Fatal(err)
+	}
+	sym := func(p pipeline.Pair) float64 {
+		x := 0.0
+		for k := 0; k < half; k++ {
+			u, v := int(p.U)*half+k, int(p.V)*half+k
+			x += float64(res.L[u])*float64(res.R[v]) + float64(res.L[v])*float64(res.R[u])
+		}
+		return x
+	}
+	auc := func(pos, neg []pipeline.Pair) float64 {
+		wins := 0.0
+		for _, p := range pos {
+			for _, n := range neg {
+				switch a, b := sym(p), sym(n); {
+				case a > b:
+					wins++
+				case a == b:
+					wins += 0.5
+				}
+			}
+		}
+		return wins / float64(len(pos)*len(neg))
+	}
+	rep := filepath.Join(tmp, "eval.json")
+	code, stdout, stderr := runCLI(t, "eval", "-emb", emb, "-split", split, "-score", "sym", "-report", rep)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	var got struct {
+		LinkPrediction linkResult `json:"link_prediction"`
+	}
+	readJSON(t, rep, &got)
+	test, train := auc(s.Test, s.TestNeg), auc(s.Train, s.TrainNeg)
+	if g := got.LinkPrediction; math.Abs(*g.TestAUC-test) > 1e-6 || math.Abs(*g.TrainAUC-train) > 1e-6 || !strings.Contains(stdout, "score sym = L_u·R_v + L_v·R_u") {
+		t.Errorf("eval -score sym: test %v train %v, brute force %v %v\n%s", *g.TestAUC, *g.TrainAUC, test, train, stdout)
+	}
+	for _, args := range [][]string{{"-layout", "single"}, {"-directed"}} {
+		if code, _, stderr := runCLI(t, append([]string{"eval", "-emb", emb, "-split", split, "-score", "sym"}, args...)...); code != 2 || !strings.Contains(stderr, "-score") {
+			t.Errorf("-score sym %v: exit %d, %s", args, code, stderr)
+		}
+	}
+}
+
 // TestEvalMatchesSklearn scores the gensim word2vec file of
 // testdata/evalcheck (written by benchmarks/scripts/eval_check.py, with
 // scikit-learn's roc_auc_score and average_precision_score of its vectors
