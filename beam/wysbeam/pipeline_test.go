@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/wys-project/wys/beam/internal/beamtest"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,7 +22,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	ptest.MainWithDefault(m, "prism")
+	os.Exit(beamtest.Main(m))
 }
 
 // writeGraph writes a random undirected graph of n nodes and m edges as

@@ -24,6 +24,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx" // runners, local and gs:// filesystems
 
+	"github.com/wys-project/wys/beam/internal/beamrun"
 	"github.com/wys-project/wys/internal/interrupt"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/train"
@@ -83,11 +84,16 @@ func main() {
 	flag.VisitAll(func(f *flag.Flag) { sdk[f.Name] = true })
 	c := bindFlags(flag.CommandLine)
 	helpBeam := flag.Bool("help-beam", false, "list the Beam SDK's flags too")
+	logLevel := flag.String("log-level", "warn", "`LEVEL` of the Beam SDK's and the runner's log lines on standard error: "+strings.Join(beamrun.LogLevels, ", ")+" (info shows each pipeline's job and stages)")
 	flag.Usage = func() { printUsage(os.Stderr, flag.CommandLine, sdk, *helpBeam) }
 	flag.Parse()
 	if *helpBeam {
 		printUsage(os.Stdout, flag.CommandLine, sdk, true)
 		os.Exit(0)
+	}
+	if err := beamrun.SetLogLevel(*logLevel); err != nil {
+		fmt.Fprintln(os.Stderr, "wys-beam: -log-level", err)
+		os.Exit(2)
 	}
 	beam.Init() // a worker process runs its bundles here and never returns
 	if flag.NArg() > 0 {

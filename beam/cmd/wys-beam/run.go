@@ -14,12 +14,24 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
+	"github.com/wys-project/wys/beam/internal/beamrun"
 	"github.com/wys-project/wys/beam/wysbeam"
 	"github.com/wys-project/wys/internal/atomicfile"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/pipeline/train"
 )
+
+// execute runs p on the runner of the command line (beamx.Run) inside
+// beamrun.PrivateTemp, so that the launcher leaves no file behind.
+func execute(ctx context.Context, p *beam.Pipeline) error {
+	restore, err := beamrun.PrivateTemp()
+	if err != nil {
+		return err
+	}
+	defer restore()
+	return beamx.Run(ctx, p)
+}
 
 // load reads -split in the driver, or preprocesses -graph with the Beam
 // pipeline of wysbeam.BuildPrep under dir, and returns the training
@@ -47,7 +59,7 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 	pl, scope := beam.NewPipelineWithRoot()
 	wysbeam.BuildPrep(scope, p, ranges)
 	t0 := time.Now()
-	if err := beamx.Run(ctx, pl); err != nil {
+	if err := execute(ctx, pl); err != nil {
 		return nil, nil, "", fmt.Errorf("preprocessing pipeline: %s", lastLine(err))
 	}
 	s, err := wysbeam.ReadPrep(ctx, p)
@@ -258,7 +270,7 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 	p, scope := beam.NewPipelineWithRoot()
 	wysbeam.Build(scope, job, rounds)
 	t0 := time.Now()
-	if err := beamx.Run(ctx, p); err != nil {
+	if err := execute(ctx, p); err != nil {
 		return fmt.Errorf("training pipeline: %s", lastLine(err))
 	}
 	elapsed := time.Since(t0)

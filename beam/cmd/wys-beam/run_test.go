@@ -16,22 +16,27 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
-
+	"github.com/wys-project/wys/beam/internal/beamtest"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/pipeline/train"
 )
 
 func TestMain(m *testing.M) {
-	ptest.MainWithDefault(m, "prism")
+	os.Exit(beamtest.Main(m))
 }
 
 // TestRun runs the command on a small edge list with P = 3 on Prism and
 // checks its report's q against the plain loop of the same schedule, on
-// the graph as the command's reader loads it.
+// the graph as the command's reader loads it, and that the runs leave
+// nothing in the temporary directory.
 func TestRun(t *testing.T) {
 	dir := t.TempDir()
+	tmp := filepath.Join(dir, "tmp") // the process's temporary directory
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var b strings.Builder
 	for range 400 {
@@ -94,6 +99,11 @@ func TestRun(t *testing.T) {
 			t.Errorf("-keep-temp %v: %s stat %v; report %s", keep, runDir, err, raw)
 		}
 		os.RemoveAll(runDir)
+	}
+	// The launcher's beamloopbackworker-* files went to a directory that
+	// the run removed (beamrun.PrivateTemp).
+	if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) > 0 {
+		t.Errorf("the runs left %q in the temporary directory", left)
 	}
 }
 

@@ -28,6 +28,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 
+	"github.com/wys-project/wys/beam/internal/beamrun"
 	"github.com/wys-project/wys/beam/wysbeam"
 	"github.com/wys-project/wys/benchmarks"
 	"github.com/wys-project/wys/pipeline"
@@ -36,6 +37,7 @@ import (
 )
 
 func main() {
+	beamrun.SetLogLevel("warn") // Prism's info lines would bury the progress
 	beam.Init()
 	os.Exit(benchmarks.Main("overhead", run))
 }
@@ -48,6 +50,11 @@ type options struct {
 }
 
 func run(ctx context.Context, h *benchmarks.Harness) error {
+	restore, err := beamrun.PrivateTemp() // Prism's launcher files go there
+	if err != nil {
+		return err
+	}
+	defer restore()
 	o := &options{}
 	h.Flags.StringVar(&o.split, "split", "ca-HepTh/asymproj", "released split folder under -data")
 	h.Flags.StringVar(&o.perRound, "round-batches", "1,8", "minibatch steps per bucket and round, comma-separated")

@@ -8,13 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
-
+	"github.com/wys-project/wys/beam/internal/beamtest"
 	"github.com/wys-project/wys/benchmarks"
 )
 
 func TestMain(m *testing.M) {
-	ptest.MainWithDefault(m, "prism")
+	os.Exit(beamtest.Main(m))
 }
 
 // TestSmoke runs a fifth of an epoch of ca-HepTh's split at d = 8 and

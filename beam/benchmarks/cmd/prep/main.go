@@ -28,6 +28,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 
+	"github.com/wys-project/wys/beam/internal/beamrun"
 	"github.com/wys-project/wys/beam/wysbeam"
 	"github.com/wys-project/wys/benchmarks"
 	"github.com/wys-project/wys/pipeline"
@@ -35,6 +36,7 @@ import (
 )
 
 func main() {
+	beamrun.SetLogLevel("warn") // Prism's info lines would bury the progress
 	beam.Init()
 	os.Exit(benchmarks.Main("prep", run))
 }
@@ -48,6 +50,11 @@ type options struct {
 }
 
 func run(ctx context.Context, h *benchmarks.Harness) error {
+	restore, err := beamrun.PrivateTemp() // Prism's launcher files go there
+	if err != nil {
+		return err
+	}
+	defer restore()
 	o := &options{}
 	h.Flags.StringVar(&o.graphs, "graphs", "ca-HepTh/CA-HepTh.txt.gz", "edge lists under -data, comma-separated")
 	h.Flags.Int64Var(&o.rangeBytes, "range-bytes", 1<<20, "bytes per read range of the pipeline")
