@@ -78,12 +78,12 @@
 //
 // # Subcommands
 //
-//	wys-sparse eval -emb emb.npy -split DIR [-score lr|dot|cosine] [-edge-ops all] [-report FILE]
+//	wys-sparse eval -emb emb.npy -split DIR [-score lr|sym|dot|cosine] [-edge-ops all] [-report FILE]
 //	wys-sparse eval -emb emb.txt -planetoid PREFIX
 //	wys-sparse eval -emb emb.txt -mat PPI.mat.gz [-ratios 0.1,...] [-repeats 10]
 //	wys-sparse eval -emb emb.txt -labels group-edges.csv [-header] [-ratios 0.1,...]
 //	wys-sparse eval -emb emb.npy -graph edges.txt [-rows 2048] [-k 10,100,...]
-//	wys-sparse neighbors -emb emb.npy -node ID [-node ID...] [-k 10] [-by out|in|dot|cosine]
+//	wys-sparse neighbors -emb emb.npy -node ID [-node ID...] [-k 10] [-by out|in|sym|dot|cosine]
 //
 // eval scores an existing embedding file, ours or another tool's (word2vec
 // text as gensim, node2vec and ProNE write it, TSV, .npy with its .ids.txt
@@ -101,15 +101,16 @@
 // SDNE, HOPE and the GEM benchmark report them). Ids are matched by name (a bare .npy by row); a
 // node without a vector is an error unless -missing zero. Files wys-sparse
 // writes are [L | R]: a marker FILE.wys.json beside them says so, and
-// their default score is lr = L_u·R_v; other files are single tables,
+// their default score is lr = L_u·R_v (sym, L_u·R_v + L_v·R_u, scores
+// both arcs of an undirected graph's pair); other files are single tables,
 // scored by dot (Y_u·Y_v) or cosine. -layout halves reads a wys file
 // whose marker is missing. On our own .npy, eval gives exactly the AUC
 // training printed. -report writes the numbers as JSON.
 //
 // neighbors prints the exact top -k nodes for each -node (or for each id
 // read from standard input, one per line, answered as it arrives) by
-// -by out (L_u·R_v: v ranked as targets of u), in (L_v·R_u), dot or
-// cosine, as "id<TAB>score" lines or, with -format json, one JSON object
+// -by out (L_u·R_v: v ranked as targets of u), in (L_v·R_u), sym (their
+// sum), dot or cosine, as "id<TAB>score" lines or, with -format json, one JSON object
 // per query. It scans the whole table in cache-sized blocks in parallel
 // (package pipeline/knn); ties are broken by file order, so the answer
 // does not depend on -workers. The query node is left out unless

@@ -360,18 +360,24 @@ func pairTables(y []float32, dim int, score string) (l, r []float32, width int) 
 		l, r = sides(y, dim)
 		return l, r, dim / 2
 	case scoreSym:
-		half := dim / 2
-		swapped := make([]float32, len(y))
-		for i := 0; i < len(y); i += dim {
-			copy(swapped[i:i+half], y[i+half:i+dim])
-			copy(swapped[i+half:i+dim], y[i:i+half])
-		}
-		return y, swapped, dim
+		return y, swapHalves(y, dim), dim
 	case scoreCosine:
 		u := knn.Normalized(y, dim)
 		return u, u, dim
 	}
 	return y, y, dim
+}
+
+// swapHalves returns the rows [R | L] of Y = [L | R], so that
+// Y_u·[R_v | L_v] = L_u·R_v + L_v·R_u, the symmetric score.
+func swapHalves(y []float32, dim int) []float32 {
+	half := dim / 2
+	swapped := make([]float32, len(y))
+	for i := 0; i < len(y); i += dim {
+		copy(swapped[i:i+half], y[i+half:i+dim])
+		copy(swapped[i+half:i+dim], y[i:i+half])
+	}
+	return swapped
 }
 
 // sides splits rows of Y = [L | R] into L and R.
@@ -392,6 +398,9 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 	}
 	fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges, %d / %d negatives%s\n", c.split, s.N,
 		len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg), directedNote(s))
+	if c.score == scoreSym && len(s.TestDirectedNeg) > 0 {
+		return usagef("-score sym scores u→v and v→u alike, and %s is a directed split (it has reversed-arc negatives): use -score lr", c.split)
+	}
 	ids := s.IDs
 	if emb.ByRow {
 		ids = nil // a bare table's rows are the split's

@@ -184,6 +184,25 @@ func TestEvalSymScore(t *testing.T) {
 			t.Errorf("-score sym %v: exit %d, %s", args, code, stderr)
 		}
 	}
+	// A directed split is refused even without -directed: its reversed-arc
+	// negatives would score as their arcs do.
+	directed := filepath.Join(tmp, "directed")
+	writeSplit(t, directed, true)
+	ds, err := graphio.LoadSplitDir(context.Background(), directed, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	demb := filepath.Join(tmp, "directed.npy")
+	res.N, res.L, res.R = ds.N, res.L[:0], res.R[:0]
+	for range ds.N * half {
+		res.L, res.R = append(res.L, float32(rng.NormFloat64())), append(res.R, float32(rng.NormFloat64()))
+	}
+	if err := graphio.WriteEmbeddings(demb, graphio.FormatNPY, res, ds.IDs); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "eval", "-emb", demb, "-split", directed, "-score", "sym"); code != 2 || !strings.Contains(stderr, "directed split") {
+		t.Errorf("-score sym on a directed split: exit %d, %s", code, stderr)
+	}
 }
 
 // TestEvalMatchesSklearn scores the gensim word2vec file of

@@ -61,7 +61,7 @@ var neighborsCommand = &subcommand{name: "neighbors", usage: neighborsUsage, fla
 	c.emb.bind(fs)
 	fs.Var(&c.nodes, "node", "node `ID` to query (repeat for several; none: read ids from standard input, one per line)")
 	fs.IntVar(&c.k, "k", 10, "`K`, the number of neighbours per query")
-	fs.StringVar(&c.by, "by", "", "`RANKING`: out (L_u·R_v), in (L_v·R_u), dot (Y_u·Y_v) or cosine (of the whole rows) (default: out for [L | R], dot for a single table)")
+	fs.StringVar(&c.by, "by", "", "`RANKING`: out (L_u·R_v), in (L_v·R_u), sym (L_u·R_v + L_v·R_u: both arcs, for undirected graphs), dot (Y_u·Y_v) or cosine (of the whole rows) (default: out for [L | R], dot for a single table)")
 	fs.StringVar(&c.format, "format", "text", "`FORMAT` of the output: text (id<TAB>score) or json (one object per query)")
 	fs.BoolVar(&c.self, "include-self", false, "keep the query node in its own list")
 	fs.IntVar(&c.workers, "workers", 0, "`N` goroutines (0: all cores); the output does not depend on it")
@@ -80,7 +80,7 @@ func (c *neighborsFlags) check() error {
 	if c.workers < 0 {
 		return usagef("-workers %d: want 0 (all cores) or more", c.workers)
 	}
-	if ok, want := oneOf(c.by, byOut, byIn, scoreDot, scoreCosine); !ok && c.by != "" {
+	if ok, want := oneOf(c.by, byOut, byIn, scoreSym, scoreDot, scoreCosine); !ok && c.by != "" {
 		return usagef("-by %q: want %s", c.by, want)
 	}
 	if ok, want := oneOf(c.format, "text", "json"); !ok {
@@ -133,7 +133,7 @@ func (c *neighborsFlags) prepare(e *graphio.Embeddings) error {
 		c.by = byOut
 	case c.by == "":
 		c.by = scoreDot
-	case (c.by == byOut || c.by == byIn) && !e.Halves:
+	case (c.by == byOut || c.by == byIn || c.by == scoreSym) && !e.Halves:
 		return usagef("-by %s needs [L | R] embeddings, and %s holds a single table: use -by dot or cosine, or -layout halves for a wys file without its marker", c.by, c.emb.path)
 	}
 	c.width = e.Dim
@@ -144,6 +144,8 @@ func (c *neighborsFlags) prepare(e *graphio.Embeddings) error {
 		if c.by == byIn {
 			c.queries, c.tab = r, l
 		}
+	case scoreSym:
+		c.queries, c.tab = e.Y, swapHalves(e.Y, e.Dim)
 	case scoreCosine:
 		u := knn.Normalized(e.Y, e.Dim)
 		c.queries, c.tab = u, u

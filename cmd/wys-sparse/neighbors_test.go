@@ -45,7 +45,7 @@ func smallIntEmbeddings(t *testing.T, path string, n, half int) *pipeline.Result
 }
 
 // expectNeighbors is the brute-force answer: every other row scored in
-// float64, sorted by score (descending) then row, cut to k, as
+// float64 (by out L_u·R_v, in L_v·R_u, or sym, their sum), sorted by score (descending) then row, cut to k, as
 // "id<TAB>score" lines.
 func expectNeighbors(res *pipeline.Result, u, k int, by string) string {
 	h := res.Half
@@ -58,14 +58,15 @@ func expectNeighbors(res *pipeline.Result, u, k int, by string) string {
 		if v == u {
 			continue
 		}
-		a, b := res.L[u*h:u*h+h], res.R[v*h:v*h+h]
-		if by == "in" {
-			a, b = res.L[v*h:v*h+h], res.R[u*h:u*h+h]
+		dot := func(a, b []float32) float64 {
+			var s float64
+			for j := range a {
+				s += float64(a[j]) * float64(b[j])
+			}
+			return s
 		}
-		var s float64
-		for j := range a {
-			s += float64(a[j]) * float64(b[j])
-		}
+		out, in := dot(res.L[u*h:u*h+h], res.R[v*h:v*h+h]), dot(res.L[v*h:v*h+h], res.R[u*h:u*h+h])
+		s := map[string]float64{"out": out, "in": in, "sym": out + in}[by]
 		all = append(all, scored{v, s})
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].score > all[j].score })
@@ -77,12 +78,12 @@ func expectNeighbors(res *pipeline.Result, u, k int, by string) string {
 }
 
 // TestNeighborsAgainstBruteForce runs the command on a small file (three
-// blocks of rows, ties everywhere) by out and in, from -node and from
+// blocks of rows, ties everywhere) by out, in and sym, from -node and from
 // standard input, and checks the text and JSON outputs.
 func TestNeighborsAgainstBruteForce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "emb.tsv")
 	res := smallIntEmbeddings(t, path, 2500, 4)
-	for _, by := range []string{"out", "in"} {
+	for _, by := range []string{"out", "in", "sym"} {
 		code, stdout, stderr := runCLI(t, "neighbors", "-emb", path, "-node", "v300", "-k", "25", "-by", by, "-quiet")
 		if want := expectNeighbors(res, 100, 25, by); code != 0 || stdout != want {
 			t.Errorf("-by %s: exit %d, stderr %q\ngot:\n%s\nwant:\n%s", by, code, stderr, stdout, want)

@@ -84,12 +84,18 @@ func main() {
 	flag.VisitAll(func(f *flag.Flag) { sdk[f.Name] = true })
 	c := bindFlags(flag.CommandLine)
 	helpBeam := flag.Bool("help-beam", false, "list the Beam SDK's flags too")
-	logLevel := flag.String("log-level", "warn", "`LEVEL` of the Beam SDK's and the runner's log lines on standard error: "+strings.Join(beamrun.LogLevels, ", ")+" (info shows each pipeline's job and stages)")
+	logLevel := flag.String("log-level", "", "`LEVEL` of the Beam SDK's and the runner's log lines on standard error: "+strings.Join(beamrun.LogLevels, ", ")+" (default: warn on Prism, whose info lines are a dozen per pipeline; info on the other runners, whose info lines name the submitted job and its console)")
 	flag.Usage = func() { printUsage(os.Stderr, flag.CommandLine, sdk, *helpBeam) }
 	flag.Parse()
 	if *helpBeam {
 		printUsage(os.Stdout, flag.CommandLine, sdk, true)
 		os.Exit(0)
+	}
+	if *logLevel == "" {
+		*logLevel = "info"
+		if r := strings.ToLower(flagLookup("runner")); r == "" || r == "prism" || r == "direct" {
+			*logLevel = "warn"
+		}
 	}
 	if err := beamrun.SetLogLevel(*logLevel); err != nil {
 		fmt.Fprintln(os.Stderr, "wys-beam: -log-level", err)
