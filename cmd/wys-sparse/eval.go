@@ -259,6 +259,8 @@ func (c *evalFlags) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	switch {
+	case c.score != "" && emb.Halves && c.planetoid != "" && c.split == "" && c.graph == "":
+		return usagef("-score does not apply to -planetoid on [L | R] embeddings: the kNN rule tunes its pair score (L_u·R_v, L_v·R_u or their sum) on the validation nodes; -score dot or cosine is for single tables")
 	case c.score == "" && emb.Halves:
 		c.score = scoreLR
 	case c.score == "":

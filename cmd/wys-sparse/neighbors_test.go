@@ -211,6 +211,7 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-bad-ids", []string{"eval", "-emb", gensim, "-graph", edges, "-ids", "name"}},
 		{"eval-ids-without-graph", []string{"eval", "-emb", gensim, "-split", split, "-ids", "token"}},
 		{"eval-score-with-labels", []string{"eval", "-emb", gensim, "-labels", labels, "-score", "cosine"}},
+		{"eval-score-planetoid-halves", []string{"eval", "-emb", emb, "-planetoid", "x", "-score", "sym"}},
 		{"eval-negative-workers", []string{"eval", "-emb", gensim, "-graph", edges, "-workers", "-3"}},
 		{"neighbors-negative-workers", []string{"neighbors", "-emb", emb, "-workers", "-1"}},
 		{"eval-bad-mrr", []string{"eval", "-emb", gensim, "-split", split, "-mrr", "0"}},
