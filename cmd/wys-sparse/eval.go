@@ -260,7 +260,7 @@ func (c *evalFlags) run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case c.score != "" && emb.Halves && c.planetoid != "" && c.split == "" && c.graph == "":
-		return usagef("-score does not apply to -planetoid on [L | R] embeddings: the kNN rule tunes its pair score (L_u·R_v, L_v·R_u or their sum) on the validation nodes; -score dot or cosine is for single tables")
+		return usagef("-score does not apply to -planetoid on [L | R] embeddings: the kNN rule picks its pair score (L_v·R_u, the symmetrised score or Y_v·Y_u) on the validation nodes; -score dot or cosine is for single tables")
 	case c.score == "" && emb.Halves:
 		c.score = scoreLR
 	case c.score == "":
