@@ -222,6 +222,9 @@ func sampleNonEdges(ctx context.Context, adj *sparse.CSR, directed bool, k int, 
 		}
 		return out, nil
 	}
+	if !directed {
+		non /= 2 // adj is symmetric: each unordered non-edge was counted twice
+	}
 	list := make([]Pair, 0, non)
 	for u := int32(0); int(u) < n; u++ {
 		for v := int32(0); int(v) < n; v++ {
