@@ -33,7 +33,8 @@ type config struct {
 	keepLoops, lcc     bool
 	header             bool
 	ids                string
-	args               []string // the command line, for the report
+	args               []string        // the command line, for the report
+	given              map[string]bool // the flags on the command line
 	testFraction       float64
 	valFraction        float64
 
@@ -442,6 +443,7 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	c.given = set
 	if c.quiet {
 		if set["progress"] && c.progress != "none" {
 			return usagef("-quiet silences the progress that -progress %s asks for; give one of them", c.progress)

@@ -491,10 +491,46 @@ func (c *config) train(ctx context.Context, in *input, prog *progress, rep *repo
 		}
 	}
 	res, err := train.Run(ctx, in.g, in.split, cfg, prog)
-	if errors.Is(err, train.ErrCheckpoint) {
+	var sm *train.SettingsMismatch
+	switch {
+	case errors.As(err, &sm) && len(sm.Diffs) > 0:
+		err = fmt.Errorf("%w: it was written by another run: %s; resume with the flags and input of that run, or use another -checkpoint DIR", train.ErrCheckpoint, c.mismatchText(sm.Diffs))
+	case errors.Is(err, train.ErrCheckpoint):
 		err = fmt.Errorf("%w; resume with the flags and input of that run, or use another -checkpoint DIR", err)
 	}
 	return res, err
+}
+
+// mismatchText names the settings in which a checkpoint's run differs
+// from this one by their flags, those given on this command line first:
+// the others follow from them or from the defaults (-eval-every from
+// -epochs, the factored rank from -dim), or were given to the other run.
+func (c *config) mismatchText(diffs []train.SettingDiff) string {
+	var given, other []string
+	flags := newFlagSet(&config{}, io.Discard)
+	for _, d := range diffs {
+		name := strings.TrimPrefix(d.Setting, "objective.")
+		flagName := settingFlags[name]
+		if flagName == "" && flags.Lookup(strings.ReplaceAll(name, "_", "-")) != nil {
+			flagName = strings.ReplaceAll(name, "_", "-")
+		}
+		text := fmt.Sprintf("%s %s (checkpoint: %s)", strings.ReplaceAll(d.Setting, "_", " "), d.Now, d.Saved)
+		if flagName != "" {
+			text = fmt.Sprintf("-%s %s (checkpoint: %s)", flagName, d.Now, d.Saved)
+		}
+		if flagName != "" && c.given[flagName] {
+			given = append(given, text)
+		} else {
+			other = append(other, text)
+		}
+	}
+	switch {
+	case len(given) == 0:
+		return "settings that differ: " + strings.Join(other, ", ")
+	case len(other) == 0:
+		return "flags that differ: " + strings.Join(given, ", ")
+	}
+	return "flags that differ: " + strings.Join(given, ", ") + "; following from them or from the defaults: " + strings.Join(other, ", ")
 }
 
 // lockCheckpoint creates the -checkpoint directory, checks that it takes

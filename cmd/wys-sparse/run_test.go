@@ -179,6 +179,10 @@ func TestErrorsGolden(t *testing.T) {
 		{"checkpoint-dense", []string{"-checkpoint", ck, "-trainer", "dense"}},
 		{"resume-nothing-saved", []string{"-graph", good, "-test-fraction", "0", "-dim", "4", "-checkpoint", filepath.Join(tmp, "empty-ck"), "-resume", "-progress", "none"}},
 		{"resume-other-run", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-seed", "2", "-checkpoint", ck, "-resume", "-progress", "none"}},
+		// -eval-every follows from -epochs: listed apart from the flag given.
+		{"resume-other-length", []string{"-graph", good, "-test-fraction", "0", "-epochs", "2", "-dim", "4", "-checkpoint", ck, "-resume", "-progress", "none"}},
+		// No flag given differs: the defaults do.
+		{"resume-other-defaults", []string{"-graph", good, "-test-fraction", "0", "-dim", "4", "-checkpoint", ck, "-resume", "-progress", "none"}},
 		{"resume-truncated", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-checkpoint", short, "-resume", "-progress", "none"}},
 	}
 	for _, c := range cases {

@@ -470,35 +470,63 @@ func settingsMap(g *pipeline.Graph, cfg Config) map[string]string {
 	return out
 }
 
+// A SettingsMismatch is the error of a resume from a checkpoint that
+// another run wrote: its settings or graph differ from this run's. It
+// wraps ErrCheckpoint.
+type SettingsMismatch struct {
+	// Diffs lists the fingerprinted settings that differ, sorted by
+	// name; empty when only the graph's arcs or the evaluation pairs can
+	// differ.
+	Diffs []SettingDiff
+}
+
+// A SettingDiff is one setting of a SettingsMismatch: its JSON name
+// (nested ones as "objective.C", the graph's shape as "graph.nodes")
+// and its value in this run and in the checkpoint, each "not set" when
+// left at zero and a duration for a time setting.
+type SettingDiff struct {
+	Setting, Now, Saved string
+}
+
+func (e *SettingsMismatch) Error() string {
+	if len(e.Diffs) == 0 {
+		return ErrCheckpoint.Error() + ": it was written by another run: the same settings and graph size, so the graph's arcs or the evaluation pairs differ"
+	}
+	parts := make([]string, len(e.Diffs))
+	for i, d := range e.Diffs {
+		parts[i] = fmt.Sprintf("%s %s (checkpoint: %s)", d.Setting, d.Now, d.Saved)
+	}
+	return ErrCheckpoint.Error() + ": it was written by another run: settings that differ: " + strings.Join(parts, ", ")
+}
+
+// Unwrap returns ErrCheckpoint.
+func (e *SettingsMismatch) Unwrap() error { return ErrCheckpoint }
+
 // settingsDiff describes how the settings now differ from those saved,
-// sorted by name ("epochs 300 (checkpoint: 20)"), or says that only the
-// graph's arcs or the evaluation pairs can differ.
-func settingsDiff(savedLines, nowLines []string) string {
+// sorted by name.
+func settingsDiff(savedLines, nowLines []string) *SettingsMismatch {
 	saved := map[string]string{}
 	for _, l := range savedLines {
 		k, v, _ := strings.Cut(l, "=")
 		saved[k] = v
 	}
-	var diffs []string
+	e := &SettingsMismatch{}
 	now := map[string]bool{}
 	for _, l := range nowLines {
 		k, v, _ := strings.Cut(l, "=")
 		now[k] = true
 		if old, ok := saved[k]; !ok || old != v {
-			diffs = append(diffs, fmt.Sprintf("%s %s (checkpoint: %s)", k, showSetting(k, v), showSetting(k, old)))
+			e.Diffs = append(e.Diffs, SettingDiff{k, showSetting(k, v), showSetting(k, old)})
 		}
 	}
 	// A setting left at its zero value is not recorded (omitempty).
 	for k, old := range saved {
 		if !now[k] {
-			diffs = append(diffs, fmt.Sprintf("%s %s (checkpoint: %s)", k, showSetting(k, ""), showSetting(k, old)))
+			e.Diffs = append(e.Diffs, SettingDiff{k, showSetting(k, ""), showSetting(k, old)})
 		}
 	}
-	slices.Sort(diffs)
-	if len(diffs) == 0 {
-		return "the same settings and graph size, so the graph's arcs or the evaluation pairs differ"
-	}
-	return "settings that differ: " + strings.Join(diffs, ", ")
+	slices.SortFunc(e.Diffs, func(a, b SettingDiff) int { return strings.Compare(a.Setting, b.Setting) })
+	return e
 }
 
 // showSetting shows a setting's JSON value v in a difference: "not set"

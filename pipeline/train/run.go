@@ -240,7 +240,7 @@ func (r *run) restore(st *State) error {
 		if st.Settings == nil {
 			return fmt.Errorf("%w: it was written by a run with another graph, evaluation pairs or settings", ErrCheckpoint)
 		}
-		return fmt.Errorf("%w: it was written by another run: %s", ErrCheckpoint, settingsDiff(st.Settings, r.settings))
+		return settingsDiff(st.Settings, r.settings)
 	}
 	if st.N != r.n || st.Half != t.half || st.C != t.k || st.Batch > r.batches {
 		return fmt.Errorf("%w: its shapes do not fit this run", ErrCheckpoint)

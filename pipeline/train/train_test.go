@@ -296,6 +296,10 @@ func TestResumeBitForBit(t *testing.T) {
 	if want := "settings that differ: negatives 2 (checkpoint: 1), seed 6 (checkpoint: 5)"; !errors.Is(err, train.ErrCheckpoint) || !strings.Contains(err.Error(), want) {
 		t.Errorf("foreign checkpoint: %v; want an error naming %q", err, want)
 	}
+	var sm *train.SettingsMismatch
+	if !errors.As(err, &sm) || !slices.Equal(sm.Diffs, []train.SettingDiff{{"negatives", "2", "1"}, {"seed", "6", "5"}}) {
+		t.Errorf("foreign checkpoint: %#v; want a *SettingsMismatch listing negatives and seed", err)
+	}
 	// A setting left at zero now (absent from the settings) is named too.
 	cfg.Seed, cfg.Negatives, cfg.Average = 5, 0, 0.5
 	_, err = train.Run(context.Background(), tg, split, cfg, nil)
