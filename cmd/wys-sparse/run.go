@@ -154,6 +154,13 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if c.out != "" {
+		// The format was checked with the flags; the ids only now.
+		format, _ := graphio.ResolveFormat(c.format, c.out)
+		if err := graphio.CheckIDs(c.out, format, in.ids); err != nil {
+			return usagef("%s", trimPackage(err.Error()))
+		}
+	}
 	rep.Stages = append(rep.Stages, stage{"load", time.Since(started).Seconds()})
 	if c.saveSplit != "" {
 		// The pairs the run scores: with -val-fraction the test pairs

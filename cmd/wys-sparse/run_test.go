@@ -71,6 +71,7 @@ func TestErrorsGolden(t *testing.T) {
 	headed := write("headed.csv", "source,target\n1,2\n2,3\n")
 	good := write("good.txt", goodEdges)
 	labels := write("labels.tsv", "1\t0\n99\t1\n")
+	named := write("names.tsv", "Smith, J.\tDoe, A.\nDoe, A.\tLee\nLee\tSmith, J.\n")
 	// A checkpoint of a one-epoch run on good.txt, and a truncated copy.
 	ck, short := filepath.Join(tmp, "ck"), filepath.Join(tmp, "short")
 	if code, _, stderr := runCLI(t, "-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-checkpoint", ck, "-quiet"); code != 0 {
@@ -149,6 +150,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"out-npy-gz", []string{"-graph", good, "-out", filepath.Join(tmp, "emb.npy.gz")}},
 		{"plot-extension", []string{"-graph", good, "-q-plot", filepath.Join(tmp, "q.jpg")}},
 		{"out-format-name", []string{"-graph", good, "-out", filepath.Join(tmp, "emb.parquet")}},
+		{"out-w2v-spaced-id", []string{"-graph", named, "-dim", "2", "-out", filepath.Join(tmp, "names.txt"), "-progress", "none"}},
 		{"out-binary-word2vec", []string{"-graph", good, "-out", filepath.Join(tmp, "emb.bin")}},
 		{"save-split-without-test", []string{"-graph", good, "-save-split", filepath.Join(tmp, "s")}},
 		{"tol-without-converge", []string{"-graph", good, "-tol", "0.01"}},

@@ -225,6 +225,9 @@ func readEmbeddingsText(ctx context.Context, r io.Reader, name string, csv bool)
 	return &Embeddings{IDs: ids, Dim: t.dim, Y: t.y}, nil
 }
 
+// isTextSep reports whether r separates the fields of word2vec text or TSV.
+func isTextSep(r rune) bool { return r == ' ' || r == '\t' }
+
 // line reads line ln of a text embedding file.
 func (t *textTable) line(ln int, text string) error {
 	var f []string
@@ -233,8 +236,12 @@ func (t *textTable) line(ln int, text string) error {
 		if f, err = csvFields(text); err != nil {
 			return formatErr(t.name, ln, "%v", err)
 		}
+	} else if id, rest, ok := strings.Cut(strings.TrimLeft(text, " "), "\t"); ok && strings.TrimSpace(id) != "" {
+		// The id ends at a line's first tab, so that TSV ids may hold
+		// spaces ("Smith, J."), as the edge lists they come from do.
+		f = append([]string{strings.TrimSpace(id)}, strings.FieldsFunc(rest, isTextSep)...)
 	} else {
-		f = strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' })
+		f = strings.FieldsFunc(text, isTextSep)
 	}
 	if len(f) == 0 {
 		return nil

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/wys-project/wys/internal/atomicfile"
 	"github.com/wys-project/wys/pipeline"
@@ -132,11 +133,40 @@ func WriteEmbeddings(path, format string, res *pipeline.Result, ids *pipeline.No
 	if err != nil {
 		return err
 	}
+	if err := CheckIDs(path, format, ids); err != nil {
+		return err
+	}
 	if err := writeEmbeddings(path, format, res, ids); err != nil {
 		return err
 	}
 	return writeMarker(path, res.N, 2*res.Half)
 }
+
+// CheckIDs returns an error when a node id cannot be written to path in
+// format and read back as one id: word2vec text is split at white space
+// (gensim splits at spaces), TSV at tabs, and the ids file beside a .npy
+// file holds one id per line; CSV quotes what needs it. Commands call it
+// before training, once the ids are known, and WriteEmbeddings again.
+func CheckIDs(path, format string, ids *pipeline.NodeIDs) error {
+	if ids == nil || ids.Numeric() || format == FormatCSV {
+		return nil
+	}
+	bad, what, instead := isLineBreak, "a line break", ".csv"
+	switch format {
+	case FormatWord2Vec:
+		bad, what, instead = unicode.IsSpace, "white space, which word2vec text cannot carry (its readers split lines at spaces)", ".tsv, .csv or .npy (ids in a .ids.txt file)"
+	case FormatTSV:
+		bad, what, instead = func(r rune) bool { return r == '\t' || isLineBreak(r) }, "a tab or a line break, which TSV cannot carry", ".csv"
+	}
+	for i := range ids.Len() {
+		if name := ids.Name(i); strings.IndexFunc(name, bad) >= 0 {
+			return fmt.Errorf("graphio: %s: node id %q holds %s; write %s instead", path, name, what, instead)
+		}
+	}
+	return nil
+}
+
+func isLineBreak(r rune) bool { return r == '\n' || r == '\r' }
 
 // writeEmbeddings writes the embedding file (and for .npy the ids).
 func writeEmbeddings(path, format string, res *pipeline.Result, ids *pipeline.NodeIDs) error {

@@ -382,3 +382,54 @@ func TestEmbeddingsCSVHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteEmbeddingsIDsRoundTrip writes ids that hold separators in
+// every format: each file is either refused before anything is written,
+// naming the id, or read back with the same ids; word2vec text accepted
+// also splits at single spaces into the id and d numbers on every line,
+// as gensim reads it.
+func TestWriteEmbeddingsIDsRoundTrip(t *testing.T) {
+	res := &pipeline.Result{N: 2, Half: 1, L: []float32{1, 2}, R: []float32{3, 4}}
+	idSets := [][]string{{"plain", "ok"}, {"Smith, J.", "Lee"}, {"a\tb", "c"}, {"a\u00a0b", "c"}, {`say,"hi"`, "c"}}
+	refused := map[string]int{}
+	for _, format := range []string{FormatWord2Vec, FormatTSV, FormatCSV, FormatNPY} {
+		for _, names := range idSets {
+			path := filepath.Join(t.TempDir(), "emb."+format)
+			ids := pipeline.NewStringIDs(slices.Clone(names))
+			err := WriteEmbeddings(path, format, res, ids)
+			if err != nil {
+				if !strings.Contains(err.Error(), "node id") {
+					t.Errorf("%s %q: %v; want a refusal naming the id", format, names, err)
+				}
+				if _, serr := os.Stat(path); serr == nil {
+					t.Errorf("%s %q: refused, but %s was written", format, names, path)
+				}
+				refused[format]++
+				continue
+			}
+			e, err := ReadEmbeddings(context.Background(), path, ReadOptions{Format: format})
+			if err != nil {
+				t.Errorf("%s %q: written, but reading it back: %v", format, names, err)
+				continue
+			}
+			for i := range names {
+				if got, want := e.IDs.Name(i), ids.Name(i); got != want {
+					t.Errorf("%s %q: row %d reads back as id %q", format, names, i, got)
+				}
+			}
+			if format == FormatWord2Vec {
+				b, _ := os.ReadFile(path)
+				for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
+					if f := strings.Split(line, " "); len(f) != 3 {
+						t.Errorf("%q: line %q splits at spaces into %d fields, want 3", names, line, len(f))
+					}
+				}
+			}
+		}
+	}
+	// Three id sets hold what word2vec text cannot carry (a space, a tab,
+	// a no-break space); TSV cannot carry the tab.
+	if refused[FormatWord2Vec] != 3 || refused[FormatCSV] != 0 || refused[FormatNPY] != 0 || refused[FormatTSV] != 1 {
+		t.Errorf("refusals per format %v, want w2v 3, tsv 1, csv 0, npy 0", refused)
+	}
+}
