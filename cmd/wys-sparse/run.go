@@ -436,18 +436,7 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 			prog.dataNote(stdout, "load", "%s only a self-loop, which is dropped, and no other arc: the vectors of such nodes are placed by negative pairs alone (add -keep-self-loops, or leave them out)", count(n, "node has", "nodes have"))
 		}
 	}
-	if lr.LeadingZero != "" {
-		plain := strings.TrimLeft(lr.LeadingZero, "0")
-		if plain == "" {
-			plain = "0"
-		}
-		prog.dataNote(stdout, "load", "the ids are read as tokens from line %d, whose id %s has a leading zero, so %s and %s are two nodes; add -ids int to read every id as a number",
-			lr.LeadingZeroLine, lr.LeadingZero, lr.LeadingZero, plain)
-	}
-	if lr.TokenID != "" {
-		prog.dataNote(stdout, "load", "the ids are read as tokens from line %d, whose id %q is not written as an integer while every id before it was: if that line is a typo or a stray header, fix it (ids such as +1 or 1.0 are nodes of their own, apart from 1)",
-			lr.TokenIDLine, lr.TokenID)
-	}
+	idNotes(prog, stdout, lr)
 	if lr.ExtraColumns > 0 {
 		prog.dataNote(stdout, "load", "%d of the %d edge lines %s a third column, which is not read: add -weighted if it holds the edge weights",
 			lr.ExtraColumns, lr.EdgesRead, has(lr.ExtraColumns))
@@ -471,6 +460,28 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 		fmt.Fprintf(stdout, "largest connected component: %d of %d nodes\n", g.N(), before)
 	}
 	return g, nil
+}
+
+// idNotes notes how the ids of the edge list lr describes were read:
+// as tokens from a line with a leading zero or a non-integer spelling,
+// or with a first line that looks like column names.
+func idNotes(prog *progress, stdout io.Writer, lr *graphio.LoadReport) {
+	if lr.LeadingZero != "" {
+		plain := strings.TrimLeft(lr.LeadingZero, "0")
+		if plain == "" {
+			plain = "0"
+		}
+		prog.dataNote(stdout, "load", "the ids are read as tokens from line %d, whose id %s has a leading zero, so %s and %s are two nodes; add -ids int to read every id as a number",
+			lr.LeadingZeroLine, lr.LeadingZero, lr.LeadingZero, plain)
+	}
+	if lr.TokenID != "" {
+		prog.dataNote(stdout, "load", "the ids are read as tokens from line %d, whose id %q is not written as an integer while every id before it was: if that line is a typo or a stray header, fix it (ids such as +1 or 1.0 are nodes of their own, apart from 1)",
+			lr.TokenIDLine, lr.TokenID)
+	}
+	if lr.HeaderLike != "" {
+		prog.dataNote(stdout, "load", "line %d (%q) is read as an edge between two nodes that appear on no other line: if it holds column names, skip it (-header)",
+			lr.HeaderLikeLine, lr.HeaderLike)
+	}
 }
 
 // train runs the chosen method on the training graph with its resolved

@@ -1204,6 +1204,36 @@ func TestLeadingZeroNote(t *testing.T) {
 	}
 }
 
+// TestHeaderLikeNote: a token graph's first line whose ids appear on no
+// other line (column names read as an edge) gets a note suggesting
+// -header, which silences it; a first edge joined to the rest does not.
+func TestHeaderLikeNote(t *testing.T) {
+	t.Parallel()
+	note := "note: line 1 (\"from\\tto\") is read as an edge between two nodes that appear on no other line: if it holds column names, skip it (-header)\n"
+	for _, c := range []struct {
+		text   string
+		header bool
+		want   bool
+	}{
+		{"from\tto\nA\tB\nB\tC\nC\tA\n", false, true},
+		{"from\tto\nA\tB\nB\tC\nC\tA\n", true, false},
+		{"from\tto\nA\tfrom\nB\tC\nC\tA\n", false, false},
+	} {
+		path := filepath.Join(t.TempDir(), "g.tsv")
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"-graph", path, "-dim", "2", "-epochs", "1", "-progress", "none"}
+		if c.header {
+			args = append(args, "-header")
+		}
+		code, stdout, stderr := runCLI(t, args...)
+		if code != 0 || strings.Contains(stdout, note) != c.want {
+			t.Errorf("%q header %v: exit %d, want the note %v\n%s%s", c.text, c.header, code, c.want, stdout, stderr)
+		}
+	}
+}
+
 // TestSelfLoopOnlyNote: nodes whose only arc is a dropped self-loop are
 // counted in a note, which -keep-self-loops and -lcc make moot.
 func TestSelfLoopOnlyNote(t *testing.T) {

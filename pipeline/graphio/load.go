@@ -173,6 +173,12 @@ type LoadReport struct {
 	// ("633.0"), read as a token apart from 633, and FloatIDLine its line.
 	FloatID     string `json:"float_id,omitempty"`
 	FloatIDLine int    `json:"float_id_line,omitempty"`
+	// HeaderLike is the first edge line of a graph read with token ids
+	// and without Header when its two ids appear on no other edge line:
+	// likely column names ("from to", "source,target") read as an edge
+	// of two made-up nodes. HeaderLikeLine is its line.
+	HeaderLike     string `json:"header_like,omitempty"`
+	HeaderLikeLine int    `json:"header_like_line,omitempty"`
 }
 
 // maxLine bounds the length of one line of text input.
@@ -410,6 +416,9 @@ func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions
 	if p.tokenLines == 1 && rep.EdgesRead > 1 && p.firstToken > 0 {
 		return nil, nil, HeaderError(name, p.firstToken, p.firstTokenText)
 	}
+	if !p.numeric && !opt.Header && p.firstEdgeApart() {
+		rep.HeaderLike, rep.HeaderLikeLine = p.firstEdgeText, p.firstEdgeLine
+	}
 	g, err := p.build(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -433,11 +442,33 @@ type edgeParser struct {
 	tokenLines     int
 	firstToken     int
 	firstTokenText string
-	nums           chunked[uint64] // integer ids, two per edge line (u, v)
-	idset          idSet           // the distinct integer ids
-	tokens         map[string]uint32
-	toks           chunked[uint32] // token numbers in order of first appearance, two per edge line
-	w              chunked[float64]
+	// firstEdgeLine is the line of the first edge line, firstEdgeText
+	// its text.
+	firstEdgeLine int
+	firstEdgeText string
+	nums          chunked[uint64] // integer ids, two per edge line (u, v)
+	idset         idSet           // the distinct integer ids
+	tokens        map[string]uint32
+	toks          chunked[uint32] // token numbers in order of first appearance, two per edge line
+	w             chunked[float64]
+}
+
+// firstEdgeApart reports whether the two ids of the first edge line,
+// read as tokens, differ and appear on no other edge line.
+func (p *edgeParser) firstEdgeApart() bool {
+	if p.toks.n < 4 {
+		return false
+	}
+	a, b := p.toks.at(0), p.toks.at(1)
+	if a == b {
+		return false
+	}
+	for i := 2; i < p.toks.n; i++ {
+		if t := p.toks.at(i); t == a || t == b {
+			return false
+		}
+	}
+	return true
 }
 
 // chunkLen is the length of the chunks of a chunked slice.
@@ -647,12 +678,7 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	if !p.decided {
 		p.decide()
 	}
-	if p.opt.IDs == IDAuto && e.TokenIDs() {
-		if p.tokenLines == 0 && p.rep.EdgesRead == 0 {
-			p.firstToken, p.firstTokenText = ln, string(line)
-		}
-		p.tokenLines++
-	}
+	p.noteFirstLines(ln, line, e)
 	p.rep.EdgesRead++
 	if p.numeric {
 		if e.Numeric {
@@ -676,6 +702,21 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	p.toks.push(a)
 	p.toks.push(b)
 	return nil
+}
+
+// noteFirstLines records the first edge line, and counts the edge lines
+// whose ids are tokens under IDAuto, for HeaderError and
+// LoadReport.HeaderLike; ln and line are edge line e, not yet counted.
+func (p *edgeParser) noteFirstLines(ln int, line []byte, e EdgeLine) {
+	if p.rep.EdgesRead == 0 {
+		p.firstEdgeLine, p.firstEdgeText = ln, string(bytes.TrimSpace(dropBOM(ln, line)))
+	}
+	if p.opt.IDs == IDAuto && e.TokenIDs() {
+		if p.tokenLines == 0 && p.rep.EdgesRead == 0 {
+			p.firstToken, p.firstTokenText = ln, string(line)
+		}
+		p.tokenLines++
+	}
 }
 
 // countColumns counts, for the report's notes, the edge line e (line ln)
