@@ -246,8 +246,12 @@ func (t *textTable) line(ln int, text string) error {
 	if len(f) == 0 {
 		return nil
 	}
-	if ln == 1 && (t.csv && csvHeader(f) || !t.csv && strings.Contains(text, "\t") && csvHeader(strings.Split(strings.TrimRight(text, " \t"), "\t"))) {
-		return nil // column names: pandas' to_csv, with sep="," or "\t"
+	if names := t.headerNames(ln, text, f); names != nil && csvHeader(names) {
+		// Column names: pandas' to_csv, with sep="," or "\t".
+		if col := idAfterIndex(names); col != "" {
+			return formatErr(t.name, ln, "the first column has no name (pandas' index, the row numbers) and the second, %q, is no vector column: the ids are in it; write the file with df.set_index(%q).to_csv(path), or without the row numbers, df.to_csv(path, index=False)", col, col)
+		}
+		return nil
 	}
 	if f[0] == "" {
 		return formatErr(t.name, ln, "an empty node id: each line is \"id,x1,…,xD\"")
@@ -336,6 +340,43 @@ func csvFields(line string) ([]string, error) {
 		f = append(f, strings.TrimSpace(x))
 	}
 	return f, nil
+}
+
+// headerNames returns the fields of line ln, text, as column names: f
+// for CSV, text split at its tabs for TSV, nil for any other line.
+func (t *textTable) headerNames(ln int, text string, f []string) []string {
+	switch {
+	case ln != 1:
+		return nil
+	case t.csv:
+		return f
+	case strings.Contains(text, "\t"):
+		return strings.Split(strings.TrimRight(text, " \t"), "\t")
+	}
+	return nil
+}
+
+// idAfterIndex returns the second of the column names f when they are
+// pandas' header above an unnamed index and a named column of ids
+// (",index,0,1,…" from df.reset_index().to_csv()): a second name that
+// is no number, followed by 0, 1, … or itself a usual name of ids.
+func idAfterIndex(f []string) string {
+	if len(f) < 3 || f[0] != "" {
+		return ""
+	}
+	if _, err := strconv.ParseFloat(f[1], 64); err == nil {
+		return ""
+	}
+	switch strings.ToLower(f[1]) {
+	case "index", "id", "ids", "node", "nodes", "node_id", "nodeid", "name", "vertex", "word", "key":
+		return f[1]
+	}
+	for j, s := range f[2:] {
+		if s != strconv.Itoa(j) {
+			return ""
+		}
+	}
+	return f[1]
 }
 
 // csvHeader reports whether the fields of a CSV file's first line (or a

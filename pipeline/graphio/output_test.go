@@ -7,6 +7,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -341,6 +342,7 @@ func TestEmbeddingsCSVHeader(t *testing.T) {
 		",0,1,2\na,1,2,3\nb,4,5,6\n":     {"a", "b"}, // DataFrame.to_csv, unnamed index
 		"node,0,1,2\na,1,2,3\nb,4,5,6\n": {"a", "b"}, // named index
 		"id,x,y,z\na,1,2,3\n":            {"a"},      // named columns
+		",x1,x2,x3\na,1,2,3\n":           {"a"},      // named columns, unnamed index
 		"a,0.5,2,3\nb,4,5,6\n":           {"a", "b"}, // no header
 		"a,1,2,3\n":                      {"a"},
 	} {
@@ -360,6 +362,20 @@ func TestEmbeddingsCSVHeader(t *testing.T) {
 	_, err := readEmbeddingsText(context.Background(), strings.NewReader("a,1,2\n,3,4\n"), "emb.csv", true)
 	if err == nil || !strings.Contains(err.Error(), "emb.csv:2: malformed input: an empty node id") {
 		t.Errorf("empty id on line 2: %v", err)
+	}
+	// pandas' header above its row numbers and a column of ids, as
+	// df.reset_index().to_csv() writes it (sep="," and "\t"), is refused:
+	// read as a header, the ids would be read as a vector's first number.
+	for text, col := range map[string]string{
+		",index,0,1\n0,10,0.0,0.25\n":       "index",
+		",node,0,1\n0,10,0.0,0.25\n":        "node",
+		",who,0,1\n0,10,0.0,0.25\n":         "who",
+		"\tindex\t0\t1\n0\t10\t0.0\t0.25\n": "index",
+	} {
+		_, err := readEmbeddingsText(context.Background(), strings.NewReader(text), "emb.csv", !strings.Contains(text, "\t"))
+		if want := fmt.Sprintf("emb.csv:1: malformed input: the first column has no name (pandas' index, the row numbers) and the second, %q, is no vector column", col); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", text, err, want)
+		}
 	}
 	// word2vec text has no such header: its first line is a row (or "N D").
 	e, err := readEmbeddingsText(context.Background(), strings.NewReader("node 0 1 2\na 1 2 3\n"), "emb.txt", false)
