@@ -13,6 +13,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -163,12 +164,9 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 	}
 	rep.Stages = append(rep.Stages, stage{"load", time.Since(started).Seconds()})
 	if c.saveSplit != "" {
-		// The pairs the run scores: with -val-fraction the test pairs
-		// are those left after the validation pairs.
-		if err := graphio.WriteSplitDir(ctx, c.saveSplit, in.split); err != nil {
+		if err := c.writeSplit(ctx, stdout, in.split); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "wrote the split to %s (score any embedding of the graph on it with wys-sparse eval -split %s%s)\n", c.saveSplit, c.saveSplit, map[bool]string{true: " -directed"}[in.split.Directed])
 	}
 	t1 := time.Now()
 	res, err := c.train(ctx, in, prog, rep)
@@ -195,6 +193,42 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 	}
 	prog.finished(rep)
 	return nil
+}
+
+// writeSplit writes the pairs the run scores to -save-split DIR: with
+// -val-fraction, the test pairs left after the validation pairs. A DIR
+// that holds another split is refused, since embeddings may have been
+// scored on its pairs; one that holds this very split is kept as it is.
+func (c *config) writeSplit(ctx context.Context, stdout io.Writer, s *pipeline.Split) error {
+	verb := "wrote the split to"
+	if old, err := graphio.LoadSplitDir(ctx, c.saveSplit, s.Directed); err == nil {
+		if !sameSplit(old, s) {
+			return usagef("-save-split %s already holds another split (%d nodes, %d test edges): embeddings may have been scored on its pairs; give another directory, or remove that one to replace it", c.saveSplit, old.N, len(old.Test))
+		}
+		verb = "the split is already in"
+	} else if err := graphio.WriteSplitDir(ctx, c.saveSplit, s); err != nil {
+		return err
+	}
+	val := ""
+	if len(s.Val) > 0 {
+		val = fmt.Sprintf("; the %d validation edges and their non-edges are not in it", len(s.Val))
+	}
+	fmt.Fprintf(stdout, "%s %s (score any embedding of the graph on it with wys-sparse eval -split %s%s%s)\n", verb, c.saveSplit, c.saveSplit, map[bool]string{true: " -directed"}[s.Directed], val)
+	return nil
+}
+
+// sameSplit reports whether a and b hold the same nodes and pairs.
+func sameSplit(a, b *pipeline.Split) bool {
+	if a.N != b.N || !slices.Equal(a.Train, b.Train) || !slices.Equal(a.Test, b.Test) || !slices.Equal(a.TrainNeg, b.TrainNeg) ||
+		!slices.Equal(a.TestNeg, b.TestNeg) || !slices.Equal(a.TestDirectedNeg, b.TestDirectedNeg) {
+		return false
+	}
+	for i := range a.N {
+		if a.IDs.Name(i) != b.IDs.Name(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // load reads the graph or split (or makes the demo graph), holds out the

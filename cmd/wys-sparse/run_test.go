@@ -1182,6 +1182,24 @@ func TestSaveSplit(t *testing.T) {
 			t.Errorf("%v: eval on the saved split gives train AUC %v, training reported %v", extra, got, want)
 		}
 	}
+	// The same split again is kept; another (seed 2) is refused, and the
+	// files stay as they were.
+	dir := filepath.Join(tmp, "split0")
+	before, err := os.ReadFile(filepath.Join(dir, "test.txt.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-graph", graph, "-test-fraction", "0.4", "-dim", "4", "-epochs", "1", "-progress", "none", "-save-split", dir}
+	if code, stdout, stderr := runCLI(t, args...); code != 0 || !strings.Contains(stdout, "the split is already in "+dir) {
+		t.Errorf("the same split again: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, _, stderr := runCLI(t, append(args, "-seed", "2")...)
+	if want := "-save-split " + dir + " already holds another split (60 nodes, 48 test edges)"; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("another split: exit %d, %q; want exit 2 and %q", code, stderr, want)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, "test.txt.npy")); !bytes.Equal(before, after) {
+		t.Error("the refused run changed the saved split")
+	}
 }
 
 // TestLeadingZeroNote: ids read as tokens because of a leading zero say
