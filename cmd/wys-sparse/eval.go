@@ -317,8 +317,8 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 		switch {
 		case emb.ByRow:
 			fix = fmt.Sprintf("%s has no %s, so its row i is node id i (rows 0..%d); write the ids beside it, one per row", c.emb.path, filepath.Base(graphio.IDsPath(c.emb.path)), emb.N()-1)
-		case what == c.split && emb.N() == n && rowNumbers(emb.IDs):
-			fix = fmt.Sprintf("the ids of %s are 0..%d, the split's row numbers (its .npy edge arrays hold those), not the ids of its index.tsv; save the vectors as a bare .npy in row order, which is matched to the split's rows", c.emb.path, n-1)
+		case what == c.split && rowNumbers(emb.IDs, n):
+			fix = fmt.Sprintf("the ids of %s are all among 0..%d, the split's row numbers (its .npy edge arrays hold those), not the ids of its index.tsv; save the vectors as a bare .npy of %d rows in row order (zeros for a row without one), which is matched to the split's rows", c.emb.path, n-1, n)
 		case fractionIDs(emb.IDs):
 			fix = fmt.Sprintf("the ids of %s are numbers with a fraction (e.g. %q), so its first column is likely a coordinate: write each row's node id first (pandas: to_csv with the ids as the index)", c.emb.path, emb.IDs.Name(0))
 		}
@@ -341,11 +341,12 @@ func fractionIDs(ids *pipeline.NodeIDs) bool {
 	return ids.Len() > 0
 }
 
-// rowNumbers reports whether ids are the names "0".."N−1", in any order.
-func rowNumbers(ids *pipeline.NodeIDs) bool {
+// rowNumbers reports whether every id is a row number "0".."n−1", written
+// as such, in any order: all rows or some of them.
+func rowNumbers(ids *pipeline.NodeIDs, n int) bool {
 	for i := range ids.Len() {
 		r, err := strconv.Atoi(ids.Name(i))
-		if err != nil || r < 0 || r >= ids.Len() || strconv.Itoa(r) != ids.Name(i) {
+		if err != nil || r < 0 || r >= n || strconv.Itoa(r) != ids.Name(i) {
 			return false
 		}
 	}

@@ -161,6 +161,12 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 	os.WriteFile(noIDCol, []byte("0.5,1.25,-3e-05\n-0.75,2.5,1\n"), 0o644)
 	rowIDs := filepath.Join(tmp, "rows.txt")
 	os.WriteFile(rowIDs, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	// The same without its last two rows, as gensim leaves out nodes that
+	// no training pair names.
+	someRows := filepath.Join(tmp, "somerows.txt")
+	n, d, _ := strings.Cut(lines[0], " ")
+	rows, _ := strconv.Atoi(n)
+	os.WriteFile(someRows, []byte(strings.Join(append([]string{strconv.Itoa(rows-2) + " " + d}, lines[1:len(lines)-2]...), "\n")+"\n"), 0o644)
 	// gensim.txt with every value 1e19 or -1e19: finite float32s whose
 	// products overflow the float32 score sums.
 	huge := regexp.MustCompile(` -?[0-9.e+-]+`).ReplaceAllStringFunc(string(b), func(x string) string {
@@ -182,6 +188,7 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-lr-single", []string{"eval", "-emb", gensim, "-split", split, "-score", "lr"}},
 		{"eval-missing-nodes", []string{"eval", "-emb", emb, "-split", split}},
 		{"eval-row-number-ids", []string{"eval", "-emb", rowIDs, "-split", split}},
+		{"eval-some-row-number-ids", []string{"eval", "-emb", someRows, "-split", split}},
 		{"eval-cluster-without-labels", []string{"eval", "-emb", gensim, "-split", split, "-cluster"}},
 		{"eval-ragged", []string{"eval", "-emb", ragged, "-split", split}},
 		{"eval-scores-overflow", []string{"eval", "-emb", hugeFile, "-split", split}},
