@@ -431,7 +431,7 @@ func refuseBinary(in *textReader, name string) error {
 	if isText(string(rest)) {
 		return nil
 	}
-	return formatErr(name, 2, "binary word2vec (raw float32 after each id) is not read: re-save it as text (gensim: KeyedVectors.save_word2vec_format(path, binary=False))")
+	return formatErr(name, 2, "binary word2vec (raw float32 after each id) is not read: re-save it as text (gensim: KeyedVectors.load_word2vec_format(path, binary=True).save_word2vec_format(out, binary=False))")
 }
 
 // isText reports whether s holds no NUL or invalid UTF-8 (binary

@@ -187,7 +187,7 @@ func TestEmbeddingsFileErrors(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "binary.txt"), bin, 0o644)
 	os.WriteFile(filepath.Join(dir, "binary.bin"), bin, 0o644)
 	cases = append(cases, struct{ file, want string }{"binary.txt", "binary.txt:2: malformed input: binary word2vec (raw float32 after each id) is not read: re-save it as text"},
-		struct{ file, want string }{"binary.bin", "binary.bin: the name promises binary word2vec (gensim re-saves binary word2vec as text: KeyedVectors.save_word2vec_format(path, binary=False))"})
+		struct{ file, want string }{"binary.bin", "binary.bin: the name promises binary word2vec (gensim re-saves binary word2vec as text: KeyedVectors.load_word2vec_format(path, binary=True).save_word2vec_format(out, binary=False))"})
 	for _, c := range cases {
 		_, err := ReadEmbeddings(context.Background(), filepath.Join(dir, c.file), ReadOptions{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {

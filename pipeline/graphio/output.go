@@ -62,7 +62,7 @@ func FormatFromPath(path string) (string, error) {
 	if what, ok := otherFormats[ext]; ok {
 		e := &FormatNameError{Path: path, Promises: what}
 		if ext == ".bin" {
-			e.Hint = "gensim re-saves binary word2vec as text: KeyedVectors.save_word2vec_format(path, binary=False)"
+			e.Hint = "gensim re-saves binary word2vec as text: KeyedVectors.load_word2vec_format(path, binary=True).save_word2vec_format(out, binary=False)"
 		}
 		return "", e
 	}
