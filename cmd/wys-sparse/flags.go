@@ -683,6 +683,20 @@ func (c *config) checkFlags() error {
 	return nil
 }
 
+// probeLock takes and releases the lock of an existing -checkpoint
+// directory: a *checkpointInUse when another run holds it. It creates
+// no directory.
+func (c *config) probeLock() error {
+	if fi, err := os.Stat(c.checkpoint); err != nil || !fi.IsDir() {
+		return nil
+	}
+	l, err := c.checkpointLock()
+	if err == nil {
+		l.Unlock()
+	}
+	return err
+}
+
 // checkOutputs checks that every output can be created, so that a long
 // run does not fail at its end.
 func (c *config) checkOutputs() error {
@@ -691,16 +705,14 @@ func (c *config) checkOutputs() error {
 		// empty directory for a -resume that has nothing to resume.
 		path := train.CheckpointPath(c.checkpoint)
 		_, err := os.Stat(path)
+		var inUse *checkpointInUse
 		switch {
+		case (c.resume || err == nil) && errors.As(c.probeLock(), &inUse):
+			// A run that has not saved yet, or one saving now.
+			return inUse
 		case c.resume && errors.Is(err, os.ErrNotExist):
 			return fmt.Errorf("-resume: no checkpoint in %s (no run has saved there yet; drop -resume to start a new run)", c.checkpoint)
 		case !c.resume && err == nil:
-			var inUse *checkpointInUse
-			if l, err := c.checkpointLock(); errors.As(err, &inUse) {
-				return err
-			} else if err == nil {
-				l.Unlock()
-			}
 			return usagef("-checkpoint %s already holds a run's checkpoint: add -resume to continue it, or delete %s (or give another directory) to start over", c.checkpoint, path)
 		}
 	}

@@ -1386,6 +1386,18 @@ func TestCheckpointLocked(t *testing.T) {
 	if code, _, stderr := runCLI(t, "-epochs", "2", "-dim", "8", "-checkpoint", ck, "-progress", "none"); code != 0 {
 		t.Errorf("after the lock is released: exit %d\n%s", code, stderr)
 	}
+	// A running run that has not saved yet: -resume is told of the lock,
+	// not that nothing was saved.
+	ck2 := t.TempDir()
+	l2, err := filelock.Lock(filepath.Join(ck2, "wys.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "-epochs", "2", "-dim", "8", "-checkpoint", ck2, "-resume", "-progress", "none")
+	if code != 1 || !strings.Contains(stderr, "is in use by another run") {
+		t.Errorf("-resume, lock without checkpoint: exit %d\n%s", code, stderr)
+	}
+	l2.Unlock()
 	// A directory that holds a checkpoint and a running run's lock: the
 	// lock is what a second run is told of, not -resume.
 	if l, err = filelock.Lock(filepath.Join(ck, "wys.lock")); err != nil {
