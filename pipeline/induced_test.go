@@ -44,3 +44,35 @@ func TestInduced(t *testing.T) {
 		t.Errorf("%d arcs, want %d", sub.Adj.NNZ(), arcs)
 	}
 }
+
+// TestComponents counts the weakly connected components of sparse
+// directed R-MAT graphs, which have many, against a breadth-first search
+// over Has in both directions.
+func TestComponents(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		g, err := pipeline.RMAT(6, 1, true, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, seen, want := g.N(), make([]bool, g.N()), 0
+		for s := range n {
+			if seen[s] {
+				continue
+			}
+			want++
+			seen[s] = true
+			for queue := []int{s}; len(queue) > 0; queue = queue[1:] {
+				v := queue[0]
+				for u := range n {
+					if !seen[u] && (g.Adj.Has(v, u) || g.Adj.Has(u, v)) {
+						seen[u] = true
+						queue = append(queue, u)
+					}
+				}
+			}
+		}
+		if got := pipeline.Components(g); got != want || want < 2 {
+			t.Errorf("seed %d: %d components, want %d (and several)", seed, got, want)
+		}
+	}
+}

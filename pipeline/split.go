@@ -239,6 +239,32 @@ func sampleNonEdges(ctx context.Context, adj *sparse.CSR, directed bool, k int, 
 	return out, nil
 }
 
+// Components returns the number of weakly connected components of g
+// (arcs taken in either direction; an isolated row is one). Time and
+// memory O(N + nnz).
+func Components(g *Graph) int {
+	uf := joinArcs(g)
+	k := 0
+	for v := range g.N() {
+		if uf.find(int32(v)) == int32(v) {
+			k++
+		}
+	}
+	return k
+}
+
+// joinArcs returns the union-find of g's rows joined along its arcs.
+func joinArcs(g *Graph) *unionFind {
+	uf := newUnionFind(g.N())
+	for v := range g.N() {
+		idx, _ := g.Adj.Row(v)
+		for _, u := range idx {
+			uf.union(int32(v), u)
+		}
+	}
+	return uf
+}
+
 // LargestComponent returns the subgraph of g induced by its largest weakly
 // connected component (arcs taken in either direction; among components of
 // equal size, the one holding the lowest row). Rows keep their relative
@@ -247,13 +273,7 @@ func sampleNonEdges(ctx context.Context, adj *sparse.CSR, directed bool, k int, 
 // returned. Time and memory O(N + nnz).
 func LargestComponent(g *Graph) *Graph {
 	n := g.N()
-	uf := newUnionFind(n)
-	for v := 0; v < n; v++ {
-		idx, _ := g.Adj.Row(v)
-		for _, u := range idx {
-			uf.union(int32(v), u)
-		}
-	}
+	uf := joinArcs(g)
 	best, bestSize := int32(0), int32(-1)
 	for v := 0; v < n; v++ {
 		r := uf.find(int32(v))

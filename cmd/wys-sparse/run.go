@@ -307,10 +307,24 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 		}
 		in.labels = lab
 	}
-	if half := c.Sparse.Dim / 2; half > g.N() {
-		return nil, usagef("rank %d (-dim %d) exceeds the %d nodes of the graph; use -rank %d (-dim %d) or less", half, c.Sparse.Dim, g.N(), g.N(), 2*g.N())
+	if err := c.fitsMethod(prog, stdout, g); err != nil {
+		return nil, err
 	}
 	return in, nil
+}
+
+// fitsMethod refuses a rank above the training graph's nodes, and notes
+// that Laplacian eigenmaps cannot place the nodes of a disconnected one.
+func (c *config) fitsMethod(prog *progress, stdout io.Writer, g *pipeline.Graph) error {
+	if half := c.Sparse.Dim / 2; half > g.N() {
+		return usagef("rank %d (-dim %d) exceeds the %d nodes of the graph; use -rank %d (-dim %d) or less", half, c.Sparse.Dim, g.N(), g.N(), 2*g.N())
+	}
+	if c.method == "eigenmaps" {
+		if k := pipeline.Components(g); k > 1 {
+			prog.dataNote(stdout, "load", "the training graph has %d connected components: Laplacian eigenmaps' smallest eigenvectors then mark the components instead of placing the nodes within them (scores near chance); add -lcc to embed the largest one", k)
+		}
+	}
+	return nil
 }
 
 // stdin is what -graph - reads.

@@ -1252,6 +1252,30 @@ func TestHeaderLikeNote(t *testing.T) {
 	}
 }
 
+// TestEigenmapsComponentsNote: Laplacian eigenmaps on a graph of two
+// components gets a note suggesting -lcc; with -lcc, or another method,
+// it does not.
+func TestEigenmapsComponentsNote(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for v := range 12 {
+		fmt.Fprintf(&b, "%d %d\n%d %d\n", v, (v+1)%12, v, (v+5)%12)
+		fmt.Fprintf(&b, "%d %d\n", 100+v, 100+(v+1)%12)
+	}
+	path := filepath.Join(t.TempDir(), "g.txt")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	note := "note: the training graph has 2 connected components: Laplacian eigenmaps"
+	for _, extra := range [][]string{{"-method", "eigenmaps"}, {"-method", "eigenmaps", "-lcc"}, {"-method", "svd"}} {
+		args := append([]string{"-graph", path, "-dim", "4", "-progress", "none"}, extra...)
+		code, stdout, stderr := runCLI(t, args...)
+		if code != 0 || strings.Contains(stdout, note) != (len(extra) == 2 && extra[1] == "eigenmaps") {
+			t.Errorf("%v: exit %d\n%s%s", extra, code, stdout, stderr)
+		}
+	}
+}
+
 // TestSelfLoopOnlyNote: nodes whose only arc is a dropped self-loop are
 // counted in a note, which -keep-self-loops and -lcc make moot.
 func TestSelfLoopOnlyNote(t *testing.T) {
