@@ -526,6 +526,10 @@ func idNotes(prog *progress, stdout io.Writer, lr *graphio.LoadReport) {
 		prog.dataNote(stdout, "load", "the ids are read as tokens from line %d, whose id %q is not written as an integer while every id before it was: if that line is a typo or a stray header, fix it (ids such as +1 or 1.0 are nodes of their own, apart from 1)",
 			lr.TokenIDLine, lr.TokenID)
 	}
+	if lr.LateComments > 0 {
+		prog.dataNote(stdout, "load", "%s (starting with # or %%) after the first edge line, the first on line %d, skipped: an edge whose first id starts with # reads as a comment; if these are edges, rename such ids",
+			count(lr.LateComments, "comment line", "comment lines"), lr.LateCommentLine)
+	}
 	if lr.HeaderLike != "" {
 		prog.dataNote(stdout, "load", "line %d (%q) is read as an edge between two nodes that appear on no other line: if it holds column names, skip it (-header)",
 			lr.HeaderLikeLine, lr.HeaderLike)

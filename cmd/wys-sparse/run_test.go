@@ -1252,6 +1252,27 @@ func TestHeaderLikeNote(t *testing.T) {
 	}
 }
 
+// TestLateCommentNote: a comment line after the first edge line (an edge
+// whose first id starts with #) is noted; comments before it, as SNAP's
+// header, are not.
+func TestLateCommentNote(t *testing.T) {
+	t.Parallel()
+	note := "note: 1 comment line (starting with # or %) after the first edge line, the first on line 3, skipped"
+	for text, want := range map[string]bool{
+		"# SNAP header\na\t#go\n#go\tb\nb\ta\n": true,
+		"# SNAP header\na\tgo\ngo\tb\nb\ta\n":   false,
+	} {
+		path := filepath.Join(t.TempDir(), "g.tsv")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runCLI(t, "-graph", path, "-dim", "2", "-epochs", "1", "-progress", "none")
+		if code != 0 || strings.Contains(stdout, note) != want {
+			t.Errorf("%q: exit %d, want the note %v\n%s%s", text, code, want, stdout, stderr)
+		}
+	}
+}
+
 // TestEigenmapsComponentsNote: Laplacian eigenmaps on a graph of two
 // components gets a note suggesting -lcc; with -lcc, or another method,
 // it does not.

@@ -179,6 +179,11 @@ type LoadReport struct {
 	// of two made-up nodes. HeaderLikeLine is its line.
 	HeaderLike     string `json:"header_like,omitempty"`
 	HeaderLikeLine int    `json:"header_like_line,omitempty"`
+	// LateComments counts the comment lines after the first edge line
+	// (an edge whose first id starts with '#' or '%' reads as one), and
+	// LateCommentLine is the first.
+	LateComments    int `json:"late_comments,omitempty"`
+	LateCommentLine int `json:"late_comment_line,omitempty"`
 }
 
 // maxLine bounds the length of one line of text input.
@@ -665,7 +670,7 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	case err != nil:
 		return err
 	case e.Comment:
-		p.rep.Comments++
+		p.comment(ln)
 		return nil
 	case !e.Edge:
 		p.rep.Blank++
@@ -702,6 +707,17 @@ func (p *edgeParser) line(ln int, line []byte) error {
 	p.toks.push(a)
 	p.toks.push(b)
 	return nil
+}
+
+// comment counts comment line ln, and whether it follows an edge line.
+func (p *edgeParser) comment(ln int) {
+	p.rep.Comments++
+	if p.rep.EdgesRead > 0 {
+		if p.rep.LateComments == 0 {
+			p.rep.LateCommentLine = ln
+		}
+		p.rep.LateComments++
+	}
 }
 
 // noteFirstLines records the first edge line, and counts the edge lines

@@ -262,6 +262,7 @@ type edgeListOracle struct {
 	tokenID                       string // after integer lines, the first id not written as one
 	headerLike                    string // a token graph's first edge line, when its ids appear on no other
 	headerLikeLine                int
+	lateComments, lateCommentLine int // comment lines after the first edge line, and the first
 	tokenIDLine                   int
 }
 
@@ -345,6 +346,12 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 		}
 		if strings.HasPrefix(f[0], "#") || strings.HasPrefix(f[0], "%") {
 			o.comments++
+			if len(edges) > 0 {
+				if o.lateComments == 0 {
+					o.lateCommentLine = i + 1
+				}
+				o.lateComments++
+			}
 			continue
 		}
 		if len(f) < 2 || f[0] == "" || f[1] == "" {
@@ -516,7 +523,7 @@ func checkAgainstOracle(t *testing.T, text string, opt LoadOptions, g *pipeline.
 		SelfLoops: o.loops, KeptSelfLoops: opt.KeepSelfLoops, Duplicates: o.edges - o.unique, UniqueEdges: o.unique,
 		Nodes: len(o.ids), Arcs: len(o.arcs), Directed: opt.Directed, Weighted: opt.Weighted, NumericIDs: o.numeric, Header: o.header,
 		ExtraColumns: o.extra, WideLines: o.wide, SpacedIDLines: o.spaced, SpacedIDLine: o.spacedLine, FloatID: o.floatID, FloatIDLine: o.floatIDLine, LeadingZero: o.leadingZero, LeadingZeroLine: o.leadingZeroLine, TokenID: o.tokenID, TokenIDLine: o.tokenIDLine,
-		HeaderLike: o.headerLike, HeaderLikeLine: o.headerLikeLine}
+		HeaderLike: o.headerLike, HeaderLikeLine: o.headerLikeLine, LateComments: o.lateComments, LateCommentLine: o.lateCommentLine}
 	if *rep != want {
 		t.Fatalf("%q %+v: report\n%+v\nwant\n%+v", text, opt, *rep, want)
 	}
