@@ -10,6 +10,7 @@ import (
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/internal/kernels"
 	"github.com/wys-project/wys/sparse"
+	"gonum.org/v1/gonum/mat"
 )
 
 // shardWalks is the number of walks drawn by one shard: the unit of
@@ -590,13 +591,49 @@ func (t *trainer) warmStart(series *lowrank.Series) error {
 		return err
 	}
 	_, r := left.Dims()
-	cols := min(r, t.half)
+	cols := liveColumns(left, right, min(r, t.half))
 	h := t.half
+	lx, rx := make([]float64, len(cols)), make([]float64, len(cols))
+	lrow, rrow := make([]float32, len(cols)), make([]float32, len(cols))
 	for v := 0; v < t.n; v++ {
-		unitRow(t.l[v*h:v*h+cols], left.RawRowView(v)[:cols])
-		unitRow(t.r[v*h:v*h+cols], right.RawRowView(v)[:cols])
+		lv, rv := left.RawRowView(v), right.RawRowView(v)
+		for i, j := range cols {
+			lx[i], rx[i] = lv[j], rv[j]
+			lrow[i], rrow[i] = t.l[v*h+j], t.r[v*h+j]
+		}
+		unitRow(lrow, lx)
+		unitRow(rrow, rx)
+		for i, j := range cols {
+			t.l[v*h+j], t.r[v*h+j] = lrow[i], rrow[i]
+		}
 	}
 	return nil
+}
+
+// liveColumns returns the first n columns of the factors left and right
+// but those that are zero in every row of either (to within 1e-9 of the
+// largest entry): a column of L and R that starts at zero gets no
+// gradient and stays zero, so it keeps the random start. A factor of
+// Σ_k T^k/C has one where an eigenvalue of T cancels over the powers
+// (−1, with C even, on a bipartite component).
+func liveColumns(left, right *mat.Dense, n int) []int {
+	rows, _ := left.Dims()
+	lmax, rmax := make([]float64, n), make([]float64, n)
+	var top float64
+	for v := range rows {
+		lv, rv := left.RawRowView(v), right.RawRowView(v)
+		for j := range n {
+			lmax[j], rmax[j] = max(lmax[j], math.Abs(lv[j])), max(rmax[j], math.Abs(rv[j]))
+			top = max(top, lmax[j], rmax[j])
+		}
+	}
+	var cols []int
+	for j := range n {
+		if lmax[j] > 1e-9*top && rmax[j] > 1e-9*top {
+			cols = append(cols, j)
+		}
+	}
+	return cols
 }
 
 // unitRow sets dst to x scaled to unit length, and leaves dst as it is

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/sparse"
 )
 
 // TestWarmStartCosines checks the warm start against a dense computation
@@ -99,5 +100,40 @@ func TestWarmStartCosines(t *testing.T) {
 	}
 	if worst > 1e-4 {
 		t.Errorf("warm-start scores differ from M_vu/sqrt(|M|_vv |M|_uu) by up to %g", worst)
+	}
+}
+
+// TestWarmStartNoDeadColumn: on a 4-cycle and a triangle the series
+// Σ_k T^k/C with C even cancels the 4-cycle's eigenvalue −1, so a
+// factor column is zero; a column of L and R that starts at zero gets
+// no gradient, and must keep the random start instead.
+func TestWarmStartNoDeadColumn(t *testing.T) {
+	src := []int32{0, 1, 2, 3, 4, 5, 6}
+	dst := []int32{1, 2, 3, 0, 5, 6, 4}
+	adj, err := sparse.NewFromCOO(7, 7, append(src, dst...), append(dst, src...), nil, sparse.DupFirst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &pipeline.Graph{Adj: adj}
+	n := g.N()
+	cfg := Config{Dim: 4, Start: StartSpectral, Seed: 1, Workers: 1}.Resolve(n, g.Adj.NNZ())
+	series, err := factorSeries(context.Background(), g, cfg, cfg.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := newTrainer(g, cfg)
+	if err := tr.warmStart(series); err != nil {
+		t.Fatal(err)
+	}
+	h := tr.half
+	for j := range h {
+		var l, r float64
+		for v := range n {
+			l = max(l, math.Abs(float64(tr.l[v*h+j])))
+			r = max(r, math.Abs(float64(tr.r[v*h+j])))
+		}
+		if l < 1e-3 || r < 1e-3 {
+			t.Errorf("column %d starts at zero: largest |L| %v, |R| %v", j, l, r)
+		}
 	}
 }
