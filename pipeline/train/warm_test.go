@@ -11,6 +11,20 @@ import (
 	"github.com/wys-project/wys/sparse"
 )
 
+// warmStarted returns a trainer on g with the spectral start of cfg.
+func warmStarted(t *testing.T, g *pipeline.Graph, cfg Config) *trainer {
+	t.Helper()
+	series, err := factorSeries(context.Background(), g, cfg, cfg.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := newTrainer(g, cfg)
+	if err := tr.warmStart(series); err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
 // TestWarmStartCosines checks the warm start against a dense computation
 // of its definition. At full rank the spectral factors of the undirected
 // series M = Σ_k S^k/C (S = D^{-1/2} A D^{-1/2}) satisfy left·rightᵀ = M
@@ -25,14 +39,7 @@ func TestWarmStartCosines(t *testing.T) {
 	}
 	n := g.N()
 	cfg := Config{Dim: 2 * n, FactorRank: n, Start: StartSpectral, Seed: 1, Workers: 1}.Resolve(n, g.Adj.NNZ())
-	series, err := factorSeries(context.Background(), g, cfg, cfg.Seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := newTrainer(g, cfg)
-	if err := tr.warmStart(series); err != nil {
-		t.Fatal(err)
-	}
+	tr := warmStarted(t, g, cfg)
 
 	// Dense S, M and |M|.
 	s := mat.NewSymDense(n, nil)
@@ -117,14 +124,7 @@ func TestWarmStartNoDeadColumn(t *testing.T) {
 	g := &pipeline.Graph{Adj: adj}
 	n := g.N()
 	cfg := Config{Dim: 4, Start: StartSpectral, Seed: 1, Workers: 1}.Resolve(n, g.Adj.NNZ())
-	series, err := factorSeries(context.Background(), g, cfg, cfg.Seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := newTrainer(g, cfg)
-	if err := tr.warmStart(series); err != nil {
-		t.Fatal(err)
-	}
+	tr := warmStarted(t, g, cfg)
 	h := tr.half
 	for j := range h {
 		var l, r float64
