@@ -34,6 +34,8 @@ type progress struct {
 	// val says that the model-selection AUC of evaluations is measured
 	// on validation pairs (-val-fraction), not on the train pairs.
 	val bool
+	// stages lists the stages that ended, in order, for the report.
+	stages []stage
 }
 
 // jsonEvery is the least stage time between two progress objects in json
@@ -128,6 +130,9 @@ var kindNames = map[pipeline.EventKind]string{pipeline.StageStart: "stage-start"
 
 // Record implements pipeline.Recorder.
 func (p *progress) Record(e pipeline.Event) {
+	if e.Kind == pipeline.StageEnd {
+		p.stages = append(p.stages, stage{e.Stage, e.Elapsed.Seconds()})
+	}
 	switch p.mode {
 	case "none":
 		return

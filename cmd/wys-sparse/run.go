@@ -162,7 +162,6 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 			return usagef("%s", trimPackage(err.Error()))
 		}
 	}
-	rep.Stages = append(rep.Stages, stage{"load", time.Since(started).Seconds()})
 	if c.saveSplit != "" {
 		if err := c.writeSplit(ctx, stdout, in.split); err != nil {
 			return err
@@ -177,7 +176,6 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rep.Stages = append(rep.Stages, stage{"train", time.Since(t1).Seconds()})
 	c.summarise(stdout, res, in.split, time.Since(t1))
 	rep.setResult(res, in.split)
 	if in.labels != nil {
@@ -185,6 +183,7 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	rep.Stages = prog.stages
 	if err := c.write(stdout, res, in.ids, rep, started); err != nil {
 		return err
 	}

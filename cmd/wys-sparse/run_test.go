@@ -656,6 +656,37 @@ func TestReportSettingsResolved(t *testing.T) {
 	}
 }
 
+// TestReportStages: the report's stages are those -progress json ends,
+// in order, and the total.
+func TestReportStages(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	graph, rep := writeGoodGraph(t, tmp), filepath.Join(tmp, "r.json")
+	code, _, stderr := runCLI(t, "-graph", graph, "-test-fraction", "0.3", "-epochs", "2", "-dim", "4", "-report", rep, "-progress", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var want []string
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		var ev struct{ Kind, Stage string }
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind == "stage-end" {
+			want = append(want, ev.Stage)
+		}
+	}
+	var r struct{ Stages []struct{ Name string } }
+	readJSON(t, rep, &r)
+	var got []string
+	for _, st := range r.Stages {
+		got = append(got, st.Name)
+	}
+	if want = append(want, "total"); !slices.Equal(got, want) || !slices.Contains(got, "split") {
+		t.Errorf("report stages %q, want %q (with split)", got, want)
+	}
+}
+
 // TestReportWithoutEvaluation writes the report of a run with nothing held
 // out: the test AUCs are null, in the result and on the curve (before, the
 // NaN AUCs failed the JSON encoding after training and lost the report).
