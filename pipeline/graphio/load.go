@@ -577,6 +577,18 @@ func delimiter(line []byte) byte {
 	return 0
 }
 
+// dataDict reports whether line is split at commas although the commas
+// lie in a dictionary after two space-separated ids ("0 1 {'weight': 4,
+// 'color': 'red'}").
+func dataDict(line []byte) bool {
+	i := bytes.IndexByte(line, '{')
+	if i < 0 || delimiter(line) != ',' || bytes.IndexByte(line[:i], ',') >= 0 {
+		return false
+	}
+	ws := bytes.Fields(line[:i])
+	return len(ws) == 2 && !isComment(ws[0])
+}
+
 // appendFields appends to dst the fields of line, split at its delimiter,
 // each without the spaces around it, and returns it; a line with a
 // delimiter may give empty fields, except at its end (a trailing tab or
@@ -811,6 +823,9 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 	if isComment(f[0]) {
 		e.Comment = true
 		return e, nil
+	}
+	if dataDict(line) {
+		return e, formatErr(name, ln, "after its ids the line holds a dictionary with commas, as networkx's write_edgelist writes an edge's data, so it would be split at those commas: write the edges alone with write_edgelist(G, path, data=False), or with their weights, write_weighted_edgelist")
 	}
 	if n < 2 {
 		hint := ""

@@ -208,6 +208,8 @@ func TestReadEdgeListErrors(t *testing.T) {
 		{"missing weight", "1 2 1\n2 3\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 2, "missing weight"},
 		{"negative weight", "1 2 -1\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 1, "not positive"},
 		{"bad weight", "1 2 abc\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 1, "not a finite number"},
+		{"networkx data", "0 1 {'weight': 4, 'color': 'red'}\n", LoadOptions{}, pipeline.ErrFormat, 1, "a dictionary with commas, as networkx's write_edgelist writes"},
+		{"networkx data, weighted", "0 1 {'weight': 4, 'color': 'red'}\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 1, "write_edgelist(G, path, data=False)"},
 		{"nan weight", "1 2 NaN\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 1, "not a finite number"},
 		{"empty", "# only a comment\n\n", LoadOptions{}, pipeline.ErrEmptyGraph, 0, "no edge lines"},
 		{"only self-loops", "1 1\n2 2\n", LoadOptions{}, pipeline.ErrEmptyGraph, 0, "self-loop"},
