@@ -529,6 +529,9 @@ func idNotes(prog *progress, stdout io.Writer, lr *graphio.LoadReport) {
 		prog.dataNote(stdout, "load", "%s (starting with # or %%) after the first edge line, the first on line %d, skipped: an edge whose first id starts with # reads as a comment; if these are edges, rename such ids",
 			count(lr.LateComments, "comment line", "comment lines"), lr.LateCommentLine)
 	}
+	if lr.IndexColumn {
+		prog.dataNote(stdout, "load", "the first column counts the edge lines 0, 1, 2, … as pandas' index does (to_csv without index=False), so it is read as the first node of every edge: if the edges are in the columns after it, write the file with index=False")
+	}
 	if lr.HeaderLike != "" {
 		prog.dataNote(stdout, "load", "line %d (%q) is read as an edge between two nodes that appear on no other line: if it holds column names, skip it (-header)",
 			lr.HeaderLikeLine, lr.HeaderLike)

@@ -1283,6 +1283,20 @@ func TestHeaderLikeNote(t *testing.T) {
 	}
 }
 
+// TestIndexColumnNote: an edge list whose first column counts its lines,
+// as pandas' index written with header=False, gets a note.
+func TestIndexColumnNote(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "g.csv")
+	if err := os.WriteFile(path, []byte("0,10,20\n1,20,30\n2,30,10\n3,10,40\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "-graph", path, "-dim", "2", "-epochs", "1", "-progress", "none")
+	if note := "note: the first column counts the edge lines 0, 1, 2, … as pandas' index does"; code != 0 || !strings.Contains(stdout, note) {
+		t.Errorf("exit %d, want %q\n%s%s", code, note, stdout, stderr)
+	}
+}
+
 // TestLateCommentNote: a comment line after the first edge line (an edge
 // whose first id starts with #) is noted; comments before it, as SNAP's
 // header, are not.

@@ -184,6 +184,10 @@ type LoadReport struct {
 	// LateCommentLine is the first.
 	LateComments    int `json:"late_comments,omitempty"`
 	LateCommentLine int `json:"late_comment_line,omitempty"`
+	// IndexColumn reports three or more edge lines, each with a third
+	// column, whose first column counts them 0, 1, 2, …: pandas' index
+	// (to_csv without index=False), the edges likely in the columns after.
+	IndexColumn bool `json:"index_column,omitempty"`
 }
 
 // maxLine bounds the length of one line of text input.
@@ -421,6 +425,7 @@ func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions
 	if p.tokenLines == 1 && rep.EdgesRead > 1 && p.firstToken > 0 {
 		return nil, nil, HeaderError(name, p.firstToken, p.firstTokenText)
 	}
+	rep.IndexColumn = !p.notIndex && rep.EdgesRead >= 3
 	if !p.numeric && !opt.Header && p.firstEdgeApart() {
 		rep.HeaderLike, rep.HeaderLikeLine = p.firstEdgeText, p.firstEdgeLine
 	}
@@ -447,6 +452,9 @@ type edgeParser struct {
 	tokenLines     int
 	firstToken     int
 	firstTokenText string
+	// notIndex: some edge line has no third column, or a first id that
+	// is not its count among the edge lines (see LoadReport.IndexColumn).
+	notIndex bool
 	// firstEdgeLine is the line of the first edge line, firstEdgeText
 	// its text.
 	firstEdgeLine int
@@ -762,6 +770,10 @@ func (p *edgeParser) countColumns(ln int, e EdgeLine) {
 			p.rep.SpacedIDLine = ln
 		}
 		p.rep.SpacedIDLines++
+	}
+	if !p.notIndex {
+		var buf [20]byte
+		p.notIndex = !e.Extra || !bytes.Equal(e.U, strconv.AppendInt(buf[:0], int64(p.rep.EdgesRead), 10))
 	}
 	for _, id := range [][]byte{e.U, e.V} {
 		if p.rep.FloatID == "" && floatInteger(id) {

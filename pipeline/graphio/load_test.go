@@ -264,7 +264,8 @@ type edgeListOracle struct {
 	tokenID                       string // after integer lines, the first id not written as one
 	headerLike                    string // a token graph's first edge line, when its ids appear on no other
 	headerLikeLine                int
-	lateComments, lateCommentLine int // comment lines after the first edge line, and the first
+	lateComments, lateCommentLine int  // comment lines after the first edge line, and the first
+	indexNot                      bool // some edge line is not "i u v …" with i its count among the edge lines
 	tokenIDLine                   int
 }
 
@@ -424,6 +425,7 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 		if len(edges) == 0 {
 			o.headerLike, o.headerLikeLine = strings.TrimSpace(line), i+1
 		}
+		o.indexNot = o.indexNot || len(f) < 3 || f[0] != strconv.Itoa(len(edges))
 		edges = append(edges, edge{f[0], f[1], w})
 	}
 	if len(edges) == 0 {
@@ -525,7 +527,8 @@ func checkAgainstOracle(t *testing.T, text string, opt LoadOptions, g *pipeline.
 		SelfLoops: o.loops, KeptSelfLoops: opt.KeepSelfLoops, Duplicates: o.edges - o.unique, UniqueEdges: o.unique,
 		Nodes: len(o.ids), Arcs: len(o.arcs), Directed: opt.Directed, Weighted: opt.Weighted, NumericIDs: o.numeric, Header: o.header,
 		ExtraColumns: o.extra, WideLines: o.wide, SpacedIDLines: o.spaced, SpacedIDLine: o.spacedLine, FloatID: o.floatID, FloatIDLine: o.floatIDLine, LeadingZero: o.leadingZero, LeadingZeroLine: o.leadingZeroLine, TokenID: o.tokenID, TokenIDLine: o.tokenIDLine,
-		HeaderLike: o.headerLike, HeaderLikeLine: o.headerLikeLine, LateComments: o.lateComments, LateCommentLine: o.lateCommentLine}
+		HeaderLike: o.headerLike, HeaderLikeLine: o.headerLikeLine, LateComments: o.lateComments, LateCommentLine: o.lateCommentLine,
+		IndexColumn: !o.indexNot && o.edges >= 3}
 	if *rep != want {
 		t.Fatalf("%q %+v: report\n%+v\nwant\n%+v", text, opt, *rep, want)
 	}
@@ -745,6 +748,28 @@ func TestReadEdgeListDistinctSpellings(t *testing.T) {
 		}
 		if got := names(g); !slices.Equal(got, c.want) {
 			t.Errorf("%s: nodes %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestReadEdgeListIndexColumn: a first column that counts the edge lines
+// 0, 1, 2, … before two more (pandas' index) is reported; two columns, or
+// a first column out of order, are not.
+func TestReadEdgeListIndexColumn(t *testing.T) {
+	for text, want := range map[string]bool{
+		"0,10,20\n1,20,30\n2,30,10\n":                       true,
+		"# c\n0\t10\t20\t1.5\n1\t20\t30\t2\n2\t30\t10\t1\n": true,
+		"0,10,20\n1,20,30\n":                                false, // too few lines to tell
+		"0 10\n1 20\n2 30\n":                                false,
+		"0,10,20\n2,20,30\n1,30,10\n":                       false,
+	} {
+		g, rep, err := ReadEdgeList(context.Background(), strings.NewReader(text), "g", LoadOptions{})
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		checkAgainstOracle(t, text, LoadOptions{}, g, rep, err)
+		if rep.IndexColumn != want {
+			t.Errorf("%q: IndexColumn %v, want %v", text, rep.IndexColumn, want)
 		}
 	}
 }
