@@ -48,8 +48,11 @@ type CurvePoint struct {
 type Stats struct {
 	// Stages lists wall time per stage in order ("powers", "train", ...).
 	Stages []StageTime
-	// EstimatedBytes is the pre-flight memory estimate.
-	EstimatedBytes int64
+	// EstimatedBytes is the pre-flight memory estimate, and
+	// MemoryLimitBytes the limit it was checked against (the setting, or
+	// the default taken from the machine; 0 where not recorded).
+	EstimatedBytes   int64
+	MemoryLimitBytes int64
 	// PeakRSS is the process's peak resident set (VmHWM) at the end, in
 	// bytes; 0 where unknown.
 	PeakRSS int64

@@ -86,6 +86,9 @@ type resultSummary struct {
 	QLogits        []float64 `json:"q_logits"`
 	PairsPerSecond float64   `json:"pairs_per_second,omitempty"`
 	EstimatedBytes int64     `json:"estimated_bytes"`
+	// MemoryLimitBytes is the limit of the memory pre-flight check, as
+	// -max-memory gives it or as taken from the machine (sparse trainer).
+	MemoryLimitBytes int64 `json:"memory_limit_bytes,omitempty"`
 	// Stopped is what ended a sparse run (pipeline.Stats.Stopped).
 	Stopped string `json:"stopped,omitempty"`
 }
@@ -114,7 +117,8 @@ func (r *report) setResult(res *pipeline.Result, split *pipeline.Split) {
 	val := split.HasValidation()
 	r.Result = resultSummary{Method: res.Method, TestAUC: finite(res.TestAUC),
 		TestDirectedAUC: finite(res.TestDirectedAUC), BestStep: res.BestStep, Q: res.Q, QLogits: res.QLogits,
-		PairsPerSecond: res.Stats.PairsPerSecond, EstimatedBytes: res.Stats.EstimatedBytes, Stopped: res.Stats.Stopped}
+		PairsPerSecond: res.Stats.PairsPerSecond, EstimatedBytes: res.Stats.EstimatedBytes,
+		MemoryLimitBytes: res.Stats.MemoryLimitBytes, Stopped: res.Stats.Stopped}
 	r.Result.TrainAUC, r.Result.ValAUC = selectionAUC(res.TrainAUC, val)
 	switch {
 	case val && res.L != nil:

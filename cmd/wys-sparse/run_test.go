@@ -657,12 +657,12 @@ func TestReportSettingsResolved(t *testing.T) {
 }
 
 // TestReportStages: the report's stages are those -progress json ends,
-// in order, and the total.
+// in order, and the total; its result gives the memory limit used.
 func TestReportStages(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
 	graph, rep := writeGoodGraph(t, tmp), filepath.Join(tmp, "r.json")
-	code, _, stderr := runCLI(t, "-graph", graph, "-test-fraction", "0.3", "-epochs", "2", "-dim", "4", "-report", rep, "-progress", "json")
+	code, _, stderr := runCLI(t, "-graph", graph, "-test-fraction", "0.3", "-epochs", "2", "-dim", "4", "-report", rep, "-progress", "json", "-max-memory", "3")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
@@ -676,8 +676,16 @@ func TestReportStages(t *testing.T) {
 			want = append(want, ev.Stage)
 		}
 	}
-	var r struct{ Stages []struct{ Name string } }
+	var r struct {
+		Stages []struct{ Name string }
+		Result struct {
+			MemoryLimit int64 `json:"memory_limit_bytes"`
+		}
+	}
 	readJSON(t, rep, &r)
+	if r.Result.MemoryLimit != 3<<30 {
+		t.Errorf("result.memory_limit_bytes %d, want -max-memory 3 GiB", r.Result.MemoryLimit)
+	}
 	var got []string
 	for _, st := range r.Stages {
 		got = append(got, st.Name)

@@ -107,17 +107,18 @@ func (r *run) startLogSVD(ctx context.Context, g *pipeline.Graph) error {
 
 // preflight refuses a run that cannot start (the log-SVD start on too
 // large a graph) or whose memory estimate is above the limit, naming what
-// makes the estimate large and how to lower it, and returns the estimate.
-func preflight(g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline.Recorder) (int64, error) {
+// makes the estimate large and how to lower it, and returns the estimate
+// and the limit it was checked against.
+func preflight(g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline.Recorder) (need, limit int64, err error) {
 	n := g.N()
 	logSVD := cfg.Start == StartLogSVD && cfg.Resume == nil
 	if logSVD {
 		if err := logSVDFits(n, cfg.Dim/2); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 	}
 	evalPairs := len(eval.Train) + len(eval.TrainNeg) + len(eval.Test) + len(eval.TestNeg) + len(eval.TestDirectedNeg) + len(eval.Val) + len(eval.ValNeg)
-	need := cfg.EstimateMemory(n, g.Adj.NNZ(), evalPairs)
+	need = cfg.EstimateMemory(n, g.Adj.NNZ(), evalPairs)
 	what, fix := fmt.Sprintf("%d nodes at d = %d", n, cfg.Dim), "lower the dimension (-dim)"
 	if batch := cfg.batchBytes(); batch > need/2 {
 		what = fmt.Sprintf("batches of %d walks with %d negatives per positive pair (%s of pairs)", cfg.BatchWalks, cfg.Negatives, sysmem.FormatBytes(batch))
@@ -127,12 +128,12 @@ func preflight(g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline
 		what = fmt.Sprintf("%d nodes with the log-SVD start's dense %d x %d target (%s with its working space)", n, n, n, sysmem.FormatBytes(start))
 		fix = "start from the spectral factors (-start spectral)"
 	}
-	limit, err := pipeline.CheckMemory(need, cfg.MemoryLimit, what, fix)
+	limit, err = pipeline.CheckMemory(need, cfg.MemoryLimit, what, fix)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("memory estimate %s (limit %s)", sysmem.FormatBytes(need), sysmem.FormatBytes(limit))})
-	return need, nil
+	return need, limit, nil
 }
 
 // newRun checks memory, factors the transition matrix when the source or
@@ -140,7 +141,7 @@ func preflight(g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline
 // the evaluation subsamples.
 func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline.Recorder) (*run, error) {
 	n := g.N()
-	need, err := preflight(g, eval, cfg, rec)
+	need, limit, err := preflight(g, eval, cfg, rec)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +165,7 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 	t := newTrainer(g, cfg)
 	r := &run{cfg: cfg, rec: rec, t: t, n: n, best: math.Inf(-1),
 		res: &pipeline.Result{Method: "sparse", N: n, Half: t.half, TrainAUC: math.NaN(), TestAUC: math.NaN(), TestDirectedAUC: math.NaN()}}
-	r.res.Stats.EstimatedBytes = need
+	r.res.Stats.EstimatedBytes, r.res.Stats.MemoryLimitBytes = need, limit
 	if series != nil {
 		r.res.Stats.Stages = append(r.res.Stats.Stages, pipeline.StageTime{Name: "factorize", Duration: factorTime})
 		if cfg.Source == SourceFactored {
