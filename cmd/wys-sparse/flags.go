@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/wys-project/wys/internal/atomicfile"
+	"github.com/wys-project/wys/internal/outcheck"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/baseline"
 	"github.com/wys-project/wys/pipeline/graphio"
@@ -663,8 +664,9 @@ func (c *config) checkFlags() error {
 		return usagef("-checkpoint works with the sparse WYS trainer only")
 	case c.Sparse.CheckpointEvery <= 0:
 		return usagef("-checkpoint-every %v: want a positive duration", c.Sparse.CheckpointEvery)
-	case c.format != "" && !graphio.KnownFormat(c.format):
-		return usagef("-format %q: want %s", c.format, graphio.FormatList)
+	}
+	if err := outcheck.Format("-format", c.format); err != nil {
+		return usage(err)
 	}
 	for _, f := range []struct {
 		name string
@@ -722,19 +724,8 @@ func (c *config) checkOutputs() error {
 		}
 	}
 	if c.out != "" {
-		format, err := graphio.ResolveFormat(c.format, c.out)
-		if err != nil {
-			return outFormatErr("-out", c.out, "-format", err)
-		}
-		if named, err := graphio.FormatFromPath(c.out); err == nil && named != format {
-			ext := map[string]string{graphio.FormatNPY: ".npy", graphio.FormatTSV: ".tsv", graphio.FormatCSV: ".csv"}[format]
-			if ext == "" {
-				ext = ".txt"
-			}
-			return usagef("-format %s -out %s: eval, neighbors and other tools go by the name and would read it as %s; name the file %s", format, c.out, named, strings.TrimSuffix(c.out, filepath.Ext(c.out))+ext)
-		}
-		if format == graphio.FormatNPY && strings.EqualFold(filepath.Ext(c.out), ".gz") {
-			return usagef("-out %s: numpy.load cannot read a gzip-compressed .npy; drop the .gz, or write word2vec text (.txt.gz), TSV (.tsv.gz) or CSV (.csv.gz)", c.out)
+		if err := outcheck.Embeddings("wys-sparse", c.out, c.format); err != nil {
+			return usage(err)
 		}
 	}
 	if c.qPlot != "" {
@@ -799,20 +790,6 @@ func absTarget(p string) string {
 	return abs
 }
 
-// outFormatErr turns FormatFromPath's refusal of the file name given to
-// flag (-out, or eval's and neighbors' -emb; formatFlag would override
-// it) into a usage error.
-func outFormatErr(flag, path, formatFlag string, err error) error {
-	var fe *graphio.FormatNameError
-	if !errors.As(err, &fe) {
-		return err
-	}
-	if fe.Hint != "" && flag == "-emb" {
-		return usagef("%s %s: the name promises %s, which wys-sparse does not read; %s", flag, path, fe.Promises, fe.Hint)
-	}
-	return usagef("%s %s: the name promises %s, which wys-sparse neither writes nor reads; %s (%s)", flag, path, fe.Promises, graphio.FormatNames, formatFlag)
-}
-
 // fixedQ returns the fixed context distribution named by name (deepwalk:
 // 1 − (k−1)/C, glove: 1/k) over the C powers, with 0 for the extra context
 // types.
@@ -843,10 +820,7 @@ func checkOutputPath(p string) error {
 	if p == "" {
 		return nil
 	}
-	if err := atomicfile.Check(p); err != nil {
-		return usagef("%v", err)
-	}
-	return nil
+	return usage(atomicfile.Check(p))
 }
 
 // validIDMode reports whether s is a value of -ids.

@@ -40,6 +40,15 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
+// usage makes err, one of the messages of a shared check (outcheck,
+// atomicfile.Check), a usage error; nil stays nil.
+func usage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &usageError{msg: err.Error()}
+}
+
 func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }

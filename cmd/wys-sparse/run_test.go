@@ -164,6 +164,8 @@ func TestErrorsGolden(t *testing.T) {
 		{"q-out-is-ids", []string{"-graph", good, "-out", filepath.Join(tmp, "e.npy"), "-q-out", filepath.Join(tmp, "e.ids.txt")}},
 		{"format-against-npy-name", []string{"-graph", good, "-format", "tsv", "-out", filepath.Join(tmp, "e.npy")}},
 		{"format-against-txt-name", []string{"-graph", good, "-format", "csv", "-out", filepath.Join(tmp, "e.txt")}},
+		// The fix drops the .gz that numpy.load cannot read.
+		{"format-against-gz-name", []string{"-graph", good, "-format", "npy", "-out", filepath.Join(tmp, "e.txt.gz")}},
 		{"dense-too-large", []string{"-trainer", "dense", "-max-memory", "0.0001", "-progress", "none"}},
 		{"split-not-a-dir", []string{"-split", good}},
 		{"unknown-label-node", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-labels", labels, "-label-split", labels, "-progress", "none"}},

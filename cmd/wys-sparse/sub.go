@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/wys-project/wys/internal/interrupt"
+	"github.com/wys-project/wys/internal/outcheck"
 	"github.com/wys-project/wys/pipeline/graphio"
 )
 
@@ -82,16 +83,17 @@ func (e *embFlags) bind(fs *flag.FlagSet) {
 
 // check refuses a missing -emb or a bad -emb-format or -layout.
 func (e *embFlags) check() error {
-	switch {
-	case e.path == "":
+	if e.path == "" {
 		return usagef("-emb FILE is required: the embeddings to use")
-	case e.format != "" && !graphio.KnownFormat(e.format):
-		return usagef("-emb-format %q: want %s", e.format, graphio.FormatList)
-	case e.layout != "auto" && e.layout != graphio.LayoutHalves && e.layout != graphio.LayoutSingle:
+	}
+	if err := outcheck.Format("-emb-format", e.format); err != nil {
+		return usage(err)
+	}
+	if e.layout != "auto" && e.layout != graphio.LayoutHalves && e.layout != graphio.LayoutSingle {
 		return usagef("-layout %q: want auto, halves or single", e.layout)
 	}
 	if _, err := graphio.ResolveFormat(e.format, e.path); err != nil {
-		return outFormatErr("-emb", e.path, "-emb-format", err)
+		return usage(outcheck.NameError("wys-sparse", "-emb", e.path, "-emb-format", err))
 	}
 	return nil
 }
