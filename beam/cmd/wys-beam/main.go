@@ -110,11 +110,7 @@ func main() {
 	}
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	err := c.explicitValues(set)
-	if err == nil {
-		err = c.checkFlags() // run checks them too; here they are usage errors
-	}
-	if err != nil {
+	if err := c.check(set); err != nil {
 		fmt.Fprintln(os.Stderr, "wys-beam:", err)
 		os.Exit(2)
 	}
@@ -122,7 +118,7 @@ func main() {
 	// (Prism within milliseconds), no output is written, and the run's
 	// files under -temp_location are removed (unless -keep-temp).
 	ctx, sigs := interrupt.Notify(context.Background())
-	err = run(ctx, c, os.Stdout)
+	err := run(ctx, c, os.Stdout)
 	sigs.Stop()
 	switch {
 	case err == nil:
@@ -133,6 +129,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "wys-beam:", err)
 		os.Exit(1)
 	}
+}
+
+// check refuses, as usage errors before any pipeline runs, the values
+// of the flags set on the command line and the settings and outputs that
+// cannot work (run checks the last two again).
+func (c *config) check(set map[string]bool) error {
+	if err := c.explicitValues(set); err != nil {
+		return err
+	}
+	if err := c.checkFlags(); err != nil {
+		return err
+	}
+	return c.checkOut()
 }
 
 // tempRoot is the Beam flag -temp_location (a directory of any Beam

@@ -17,6 +17,7 @@ import (
 	"github.com/wys-project/wys/beam/internal/beamrun"
 	"github.com/wys-project/wys/beam/wysbeam"
 	"github.com/wys-project/wys/internal/atomicfile"
+	"github.com/wys-project/wys/internal/outcheck"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/pipeline/train"
@@ -120,24 +121,21 @@ func finite(x float64) *float64 {
 	return &x
 }
 
-// checkOut refuses, before any work, an -out whose format is unknown
-// (an unknown -format, or a name that promises a format wys does not
-// write: graphio.FormatFromPath), and an output file that cannot be
-// written on the driver.
+// checkOut refuses, before any work, an output file that cannot be
+// written on the driver, and an -out that the embeddings cannot be
+// written under in -format, as wys-sparse refuses them
+// (outcheck.Embeddings: an unknown format, a name that promises a
+// format wys does not write, a -format the name contradicts, a .npy.gz).
 func (c *config) checkOut() error {
 	for _, o := range [][2]string{{"-out", c.out}, {"-q-out", c.qOut}, {"-report", c.report}} {
 		if err := checkLocalOutput(o[0], o[1]); err != nil {
 			return err
 		}
 	}
-	switch {
-	case c.out == "":
+	if c.out == "" {
 		return nil
-	case c.format != "" && !graphio.KnownFormat(c.format):
-		return fmt.Errorf("-format %q: want %s", c.format, graphio.FormatList)
 	}
-	_, err := graphio.ResolveFormat(c.format, c.out)
-	return err
+	return outcheck.Embeddings("wys-beam", c.out, c.format)
 }
 
 // checkLocalOutput refuses an output path ("" is none) that the driver
@@ -178,6 +176,8 @@ func (c *config) explicitValues(set map[string]bool) error {
 		return fmt.Errorf("-beta %v: want a non-negative weight (0 turns the regulariser off)", b)
 	case set["walks-per-node"] && !(sp.Objective.WalksPerNode > 0 && !math.IsInf(sp.Objective.WalksPerNode, 1)):
 		return fmt.Errorf("-walks-per-node %v: want a positive number of walks (the starting mass P0 of E[D])", sp.Objective.WalksPerNode)
+	case set["format"] && c.out == "":
+		return errors.New("-format is the format of -out; add -out FILE, or drop -format")
 	case set["beta"] && b == 0:
 		sp.Objective.Beta = -1 // off; 0 is the library's default
 	}
