@@ -19,6 +19,7 @@ import (
 
 	"github.com/wys-project/wys/internal/filelock"
 	"github.com/wys-project/wys/internal/interrupt"
+	"github.com/wys-project/wys/internal/outcheck"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/baseline"
 	"github.com/wys-project/wys/pipeline/eval"
@@ -158,7 +159,7 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 	if c.graph != "" && c.out == "" && c.testFraction == 0 && c.labels == "" {
 		// Embedding a whole graph measures nothing: without -out the
 		// run's work is lost, which is better said before it starts.
-		prog.dataNote(stdout, "load", "no -out FILE: the embeddings will not be written (add -out emb.npy, .txt, .tsv or .csv)")
+		prog.dataNote(stdout, "load", "%s", outcheck.NoOut)
 	}
 	in, err := c.load(ctx, prog, stdout, rep)
 	if err != nil {

@@ -15,6 +15,10 @@ import (
 	"github.com/wys-project/wys/pipeline/graphio"
 )
 
+// NoOut is the note a command prints when a run on a whole graph has no
+// -out: its work would be lost, which is better said before it starts.
+const NoOut = "no -out FILE: the embeddings will not be written (add -out emb.npy, .txt, .tsv or .csv)"
+
 // Format refuses a format flag (formatFlag, e.g. -format) whose value is
 // not one of the graphio formats; "" is the default (from the name).
 func Format(formatFlag, format string) error {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/wys-project/wys/internal/outcheck"
 )
 
 // mainEnv, set to 1, makes the test binary run main: runMain's child.
@@ -62,5 +64,30 @@ func TestMainRefusesOutLikeWysSparse(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(tmp, "e*")); len(left) > 0 {
 		t.Errorf("refused runs wrote %q", left)
+	}
+}
+
+// TestMainStdinAndNotes: -graph - (standard input, which wys-sparse
+// reads) is a usage error that says what to do; a run on the whole graph
+// without -out says, before it starts, that the embeddings will not be
+// written, and -q-out says where Q went, as wys-sparse says both.
+func TestMainStdinAndNotes(t *testing.T) {
+	tmp := t.TempDir()
+	code, stdout, stderr := runMain(t, tmp, "-graph", "-", "-out", "e.npy")
+	want := "wys-beam: -graph -: wys-beam reads the graph in byte ranges on its workers, not from standard input; write the edges to a file and give -graph FILE\n"
+	if code != 2 || stderr != want || stdout != "" {
+		t.Errorf("-graph -: exit %d, stderr %q, stdout %q; want exit 2 and %q", code, stderr, stdout, want)
+	}
+	graph := filepath.Join(tmp, "g.txt")
+	if err := os.WriteFile(graph, []byte("1 2\n2 3\n3 1\n3 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	q := filepath.Join(tmp, "q.json")
+	code, stdout, stderr = runMain(t, tmp, "-graph", graph, "-dim", "4", "-epochs", "2", "-partitions", "2", "-q-out", q)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.HasPrefix(stdout, "note: "+outcheck.NoOut+"\n") || !strings.Contains(stdout, "\nwrote Q to "+q+"\n") {
+		t.Errorf("output %q: want the note on -out first and the line on -q-out", stdout)
 	}
 }

@@ -52,6 +52,9 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 		fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges\n", c.split, s.N, len(s.Train), len(s.Test))
 		return g, s, "", err
 	}
+	if c.out == "" && c.testFraction == 0 {
+		fmt.Fprintln(stdout, "note:", outcheck.NoOut) // as wys-sparse, before the work
+	}
 	p := wysbeam.Prep{Input: c.graph, Load: c.loadOptions(), Dir: dir + "/prep", TestFraction: c.testFraction, Seed: c.Sparse.Seed}
 	ranges, err := wysbeam.PlanRanges(ctx, p)
 	if err != nil {
@@ -193,6 +196,8 @@ func (c *config) checkFlags() error {
 		return fmt.Errorf("-test-fraction %v: want a fraction in [0, 1)", c.testFraction)
 	case c.split != "" && (c.testFraction > 0 || c.weighted || c.header || c.keepLoops || cmp.Or(c.ids, "auto") != "auto"):
 		return errors.New("-test-fraction, -weighted, -header, -ids and -keep-self-loops are settings of reading -graph; a released split (-split) fixes the graph and its test edges")
+	case c.graph == "-":
+		return errors.New("-graph -: wys-beam reads the graph in byte ranges on its workers, not from standard input; write the edges to a file and give -graph FILE")
 	case !ok:
 		return fmt.Errorf("-ids %q: want auto, int or token", c.ids)
 	case c.partitions < 0:
@@ -339,6 +344,7 @@ func (c *config) write(stdout io.Writer, res *pipeline.Result, ids *pipeline.Nod
 		if err := graphio.WriteJSON(c.qOut, graphio.QReport{Q: res.Q, Logits: res.QLogits, Names: obj.ContextNames()}); err != nil {
 			return err
 		}
+		fmt.Fprintf(stdout, "wrote Q to %s\n", c.qOut)
 	}
 	if c.report != "" {
 		if err := graphio.WriteJSON(c.report, rep); err != nil {
