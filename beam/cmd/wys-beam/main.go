@@ -84,7 +84,7 @@ func main() {
 	flag.VisitAll(func(f *flag.Flag) { sdk[f.Name] = true })
 	c := bindFlags(flag.CommandLine)
 	helpBeam := flag.Bool("help-beam", false, "list the Beam SDK's flags too")
-	logLevel := flag.String("log-level", "", "`LEVEL` of the Beam SDK's and the runner's log lines on standard error: "+strings.Join(beamrun.LogLevels, ", ")+" (default: warn on Prism, whose info lines are a dozen per pipeline; info on the other runners, whose info lines name the submitted job and its console)")
+	logLevel := flag.String("log-level", "", "`LEVEL` of the Beam SDK's and the runner's log lines on standard error: "+strings.Join(beamrun.LogLevels, ", ")+" (default: warn on Prism, whose info lines are a dozen per pipeline; info on the other runners, whose info lines name the submitted job and its console; below info a failed pipeline's records are left out, its error being the last line)")
 	flag.Usage = func() { printUsage(os.Stderr, flag.CommandLine, sdk, *helpBeam) }
 	flag.Parse()
 	if *helpBeam {
@@ -102,6 +102,9 @@ func main() {
 		os.Exit(2)
 	}
 	beam.Init() // a worker process runs its bundles here and never returns
+	if *logLevel == "warn" || *logLevel == "error" {
+		beamrun.QuietFailures() // a failed pipeline's records: its error's last line says it
+	}
 	if flag.NArg() > 0 {
 		// A flag after it would be dropped without a word: an unquoted
 		// glob expands to several arguments.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/wys-project/wys/internal/outcheck"
+	"github.com/wys-project/wys/pipeline/graphio"
 )
 
 // mainEnv, set to 1, makes the test binary run main: runMain's child.
@@ -89,5 +91,48 @@ func TestMainStdinAndNotes(t *testing.T) {
 	}
 	if !strings.HasPrefix(stdout, "note: "+outcheck.NoOut+"\n") || !strings.Contains(stdout, "\nwrote Q to "+q+"\n") {
 		t.Errorf("output %q: want the note on -out first and the line on -q-out", stdout)
+	}
+}
+
+// TestMainInputErrorIsOneLine: at the default -log-level a bad input
+// fails with the loader's error on one line, without Prism's records of
+// the failed bundle (kilobytes of stage plans); -log-level info still
+// shows them.
+func TestMainInputErrorIsOneLine(t *testing.T) {
+	tmp := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	bad := write("bad.txt", "1 2\n2 3\nfoo\n")
+	cases := []struct {
+		graph    string
+		directed bool
+	}{
+		{bad, false},
+		{write("empty.txt", ""), false},
+		{write("g.mat", "MATLAB 5.0 MAT-file\x00\x00\x01\x00IM\n"), false},
+		{write("sym.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 2\n"), true},
+	}
+	for _, c := range cases {
+		_, _, want := graphio.LoadEdgeList(context.Background(), c.graph, graphio.LoadOptions{Directed: c.directed})
+		if want == nil {
+			t.Fatalf("%s: the loader reads it", c.graph)
+		}
+		args := []string{"-graph", c.graph, "-partitions", "2", "-out", filepath.Join(tmp, "e.npy")}
+		if c.directed {
+			args = append(args, "-directed")
+		}
+		code, _, stderr := runMain(t, tmp, args...)
+		if want := "wys-beam: preprocessing pipeline: " + want.Error() + "\n"; code != 1 || stderr != want {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 and %q alone", c.graph, code, stderr, want)
+		}
+	}
+	code, _, stderr := runMain(t, tmp, "-graph", bad, "-partitions", "2", "-log-level", "info")
+	if code != 1 || !strings.Contains(stderr, "level=ERROR") {
+		t.Errorf("-log-level info: exit %d, stderr %q; want the runner's error records", code, stderr)
 	}
 }

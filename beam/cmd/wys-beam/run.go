@@ -24,14 +24,19 @@ import (
 )
 
 // execute runs p on the runner of the command line (beamx.Run) inside
-// beamrun.PrivateTemp, so that the launcher leaves no file behind.
+// beamrun.PrivateTemp, so that the launcher leaves no file behind, and
+// beamrun.HoldErrors, so that below -log-level info a failure is said
+// once, by the error's last line, without the runner's records of it.
 func execute(ctx context.Context, p *beam.Pipeline) error {
 	restore, err := beamrun.PrivateTemp()
 	if err != nil {
 		return err
 	}
 	defer restore()
-	return beamx.Run(ctx, p)
+	done := beamrun.HoldErrors()
+	err = beamx.Run(ctx, p)
+	done(err != nil)
+	return err
 }
 
 // load reads -split in the driver, or preprocesses -graph with the Beam
