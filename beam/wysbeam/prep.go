@@ -199,6 +199,56 @@ func PlanRanges(ctx context.Context, p Prep) ([]Range, error) {
 	return out, nil
 }
 
+// headBytes is the length of text at the start of each input file that
+// CheckHead reads.
+const headBytes = 64 << 10
+
+// CheckHead reads, in the driver, the lines that start in the first
+// headBytes of text of each file of ranges (PlanRanges'), with the rules
+// of the pipeline's read step, and returns the first error among them:
+// a malformed line, a binary file (a .mat file's NUL byte), a Matrix
+// Market banner or size line that the options refuse. When every file
+// was read whole (plain edge lists of at most headBytes) and holds no
+// edge line, it returns the pipeline's error for an empty graph. It is the
+// pipeline's error, found in a moment rather than after a launch (on a
+// cluster, minutes); the checks that need the whole input (the header
+// rule, Matrix Market indices and entry count, a bad line further on)
+// are the pipeline's alone. It never reads more than headBytes of a
+// file's text, whatever its size.
+func CheckHead(ctx context.Context, p Prep, ranges []Range) error {
+	whole, edges := true, 0
+	for _, r := range ranges {
+		whole = whole && r.Start == 0 && r.End <= headBytes
+		if r.Start > 0 {
+			continue
+		}
+		head := r
+		head.End = min(r.End, headBytes)
+		size, err := readRange(ctx, head, p.Load, func(int64, int, []byte, graphio.EdgeLine) { edges++ })
+		var late *lateLineError
+		if err != nil && !(errors.As(err, &late) && head.End < r.End) {
+			return err
+		}
+		whole = whole && size == nil // a Matrix Market file's entry count comes first
+
+	}
+	if whole && edges == 0 {
+		return noEdges(p.Input)
+	}
+	return nil
+}
+
+// noEdges is the error for an input without edge lines.
+func noEdges(input string) error {
+	return &pipeline.ParseError{File: input, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
+}
+
+// lateLineError is readRange's error for a column names line (-header)
+// or a Matrix Market size line that does not start in the range.
+type lateLineError struct{ *pipeline.ParseError }
+
+func (e *lateLineError) Unwrap() error { return e.ParseError }
+
 // isGzip reports whether file starts with the gzip magic bytes.
 func isGzip(ctx context.Context, fsys filesystem.Interface, file string) (bool, error) {
 	r, err := fsys.OpenRead(ctx, file)
@@ -335,7 +385,7 @@ func readRange(ctx context.Context, r Range, opt graphio.LoadOptions, fn func(of
 			if mtx {
 				what = "the Matrix Market size line (the first line after the banner that is not a comment)"
 			}
-			return nil, &pipeline.ParseError{File: r.File, Err: fmt.Errorf("%w: %s does not start in the file's first %d bytes, the first range; remove the comments before it or read larger ranges", pipeline.ErrFormat, what, r.End)}
+			return nil, &lateLineError{&pipeline.ParseError{File: r.File, Err: fmt.Errorf("%w: %s does not start in the file's first %d bytes, the first range; remove the comments before it or read larger ranges", pipeline.ErrFormat, what, r.End)}}
 		}
 		return size, nil
 	}

@@ -1,6 +1,7 @@
 package wysbeam
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"io"
@@ -224,10 +225,96 @@ func TestPrepErrors(t *testing.T) {
 		if want == nil {
 			t.Fatalf("the loader reads %q", c.text)
 		}
-		err := runPrep(t, Prep{Input: file, Load: c.opt, Dir: filepath.Join(dir, "out"), RangeBytes: 64})
+		p := Prep{Input: file, Load: c.opt, Dir: filepath.Join(dir, "out"), RangeBytes: 64}
+		err := runPrep(t, p)
 		if err == nil || !strings.Contains(err.Error(), want.Error()) {
 			t.Errorf("pipeline error %v\nwant one containing the loader's %q", err, want)
 		}
+		// The driver's look at the head finds the loader's error or none.
+		ranges, err := PlanRanges(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := CheckHead(context.Background(), p, ranges); err != nil && err.Error() != want.Error() {
+			t.Errorf("CheckHead: %v\nwant nil or the loader's %q", err, want)
+		}
+	}
+}
+
+// TestCheckHead: the driver's look at the first headBytes of each file
+// finds the loader's error for a bad line, a binary file, a Matrix
+// Market banner the options refuse or a short file without edges, and
+// nothing for an error further on, a Matrix Market entry count or the
+// header rule, which are the pipeline's to find; a -header line or size
+// line after the head is no error there.
+func TestCheckHead(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; b.Len() <= headBytes; i++ {
+		b.WriteString(itoa(i) + " " + itoa(i+1) + "\n")
+	}
+	long := b.String()
+	comments := strings.Repeat("# a comment line\n", headBytes/16)
+	const sym = "%%MatrixMarket matrix coordinate pattern symmetric\n"
+	directed := graphio.LoadOptions{Directed: true}
+	for i, c := range []struct {
+		text   string
+		opt    graphio.LoadOptions
+		caught bool
+	}{
+		{"1 2\n2 3\nfoo\n", graphio.LoadOptions{}, true},
+		{"MATLAB 5.0 MAT-file\x00\x00\x01\x00IM\n", graphio.LoadOptions{}, true},
+		{sym + "3 3 2\n2 1\n3 2\n", directed, true},
+		{"", graphio.LoadOptions{}, true},
+		{"# only comments\n", graphio.LoadOptions{}, true},
+		{long + "foo\n", graphio.LoadOptions{}, false},
+		{"from,to\n1,2\n2,3\n", graphio.LoadOptions{}, false},
+		{sym + "3 3 5\n2 1\n3 2\n", graphio.LoadOptions{}, false},
+		{comments + "u v\n1 2\n", graphio.LoadOptions{Header: true}, false},
+		{comments + "1 2\n", graphio.LoadOptions{}, false},
+	} {
+		file := filepath.Join(dir, itoa(i)+".txt")
+		if strings.HasPrefix(c.text, sym) {
+			file = filepath.Join(dir, itoa(i)+".mtx")
+		}
+		writeText(t, file, c.text)
+		p := Prep{Input: file, Load: c.opt}
+		ranges, err := PlanRanges(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = CheckHead(context.Background(), p, ranges)
+		_, _, want := graphio.LoadEdgeList(context.Background(), file, c.opt)
+		switch {
+		case c.caught && (err == nil || want == nil || err.Error() != want.Error()):
+			t.Errorf("%d: CheckHead %v, want the loader's %v", i, err, want)
+		case !c.caught && err != nil:
+			t.Errorf("%d: CheckHead %v, want nil (the pipeline's to find)", i, err)
+		}
+	}
+	// A gzip file is read as text, up to headBytes of it.
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte(long + "1 2\n2 3\nfoo\n"))
+	zw.Close()
+	file := filepath.Join(dir, "g.txt.gz")
+	writeText(t, file, z.String())
+	p := Prep{Input: file}
+	ranges, err := PlanRanges(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckHead(context.Background(), p, ranges); err != nil {
+		t.Errorf("gzip, bad line after the head: %v", err)
+	}
+	z.Reset()
+	zw = gzip.NewWriter(&z)
+	zw.Write([]byte("1 2\n2 3\nfoo\n"))
+	zw.Close()
+	writeText(t, file, z.String())
+	_, _, want := graphio.LoadEdgeList(context.Background(), file, graphio.LoadOptions{})
+	if err := CheckHead(context.Background(), p, ranges); err == nil || want == nil || err.Error() != want.Error() {
+		t.Errorf("gzip: CheckHead %v, want the loader's %v", err, want)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,9 +96,11 @@ func TestMainStdinAndNotes(t *testing.T) {
 }
 
 // TestMainInputErrorIsOneLine: at the default -log-level a bad input
-// fails with the loader's error on one line, without Prism's records of
-// the failed bundle (kilobytes of stage plans); -log-level info still
-// shows them.
+// fails with the loader's error on one line: found in the driver (a bad
+// line near the top, an empty file, a .mat file, -directed with a
+// symmetric .mtx), or by the pipeline, without Prism's records of the
+// failed bundle (kilobytes of stage plans); -log-level info still shows
+// them.
 func TestMainInputErrorIsOneLine(t *testing.T) {
 	tmp := t.TempDir()
 	write := func(name, text string) string {
@@ -107,15 +110,22 @@ func TestMainInputErrorIsOneLine(t *testing.T) {
 		}
 		return p
 	}
-	bad := write("bad.txt", "1 2\n2 3\nfoo\n")
+	var long strings.Builder
+	for i := 0; long.Len() < 1<<17; i++ {
+		fmt.Fprintf(&long, "%d %d\n", i, i+1)
+	}
+	late := write("late.txt", long.String()+"foo\n")
+	const pipe = "preprocessing pipeline: "
 	cases := []struct {
-		graph    string
-		directed bool
+		graph, prefix string
+		directed      bool
 	}{
-		{bad, false},
-		{write("empty.txt", ""), false},
-		{write("g.mat", "MATLAB 5.0 MAT-file\x00\x00\x01\x00IM\n"), false},
-		{write("sym.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 2\n"), true},
+		{write("bad.txt", "1 2\n2 3\nfoo\n"), "", false},
+		{write("empty.txt", ""), "", false},
+		{write("g.mat", "MATLAB 5.0 MAT-file\x00\x00\x01\x00IM\n"), "", false},
+		{write("sym.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 2\n"), "", true},
+		{late, pipe, false},
+		{write("names.csv", "from,to\n1,2\n2,3\n"), pipe, false},
 	}
 	for _, c := range cases {
 		_, _, want := graphio.LoadEdgeList(context.Background(), c.graph, graphio.LoadOptions{Directed: c.directed})
@@ -127,11 +137,11 @@ func TestMainInputErrorIsOneLine(t *testing.T) {
 			args = append(args, "-directed")
 		}
 		code, _, stderr := runMain(t, tmp, args...)
-		if want := "wys-beam: preprocessing pipeline: " + want.Error() + "\n"; code != 1 || stderr != want {
+		if want := "wys-beam: " + c.prefix + want.Error() + "\n"; code != 1 || stderr != want {
 			t.Errorf("%s: exit %d, stderr %q; want exit 1 and %q alone", c.graph, code, stderr, want)
 		}
 	}
-	code, _, stderr := runMain(t, tmp, "-graph", bad, "-partitions", "2", "-log-level", "info")
+	code, _, stderr := runMain(t, tmp, "-graph", late, "-partitions", "2", "-log-level", "info")
 	if code != 1 || !strings.Contains(stderr, "level=ERROR") {
 		t.Errorf("-log-level info: exit %d, stderr %q; want the runner's error records", code, stderr)
 	}

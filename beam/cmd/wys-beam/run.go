@@ -62,6 +62,9 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 	}
 	p := wysbeam.Prep{Input: c.graph, Load: c.loadOptions(), Dir: dir + "/prep", TestFraction: c.testFraction, Seed: c.Sparse.Seed}
 	ranges, err := wysbeam.PlanRanges(ctx, p)
+	if err == nil {
+		err = wysbeam.CheckHead(ctx, p, ranges) // a bad line near the top, before a launch
+	}
 	if err != nil {
 		return nil, nil, "", err
 	}

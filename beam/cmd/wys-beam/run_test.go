@@ -239,21 +239,30 @@ func driverEmbeddings(t *testing.T, c *config, path string) []byte {
 	return b
 }
 
-// TestRunBadLine checks that a bad edge line, or column names read as an
-// edge, fails the command with the loader's own error line, after the
-// pipeline's prefix.
+// TestRunBadLine checks that a bad edge line fails the command with the
+// loader's own error line: near the top of the file, found before the
+// pipeline (wysbeam.CheckHead); further on, or column names read as an
+// edge (the header rule needs every line), after the pipeline's prefix.
 func TestRunBadLine(t *testing.T) {
 	defer slog.SetDefault(slog.Default())
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil))) // Prism logs the failed bundle
-	for _, text := range []string{"1 2\n2 3\n3\n", "from,to\n1,2\n2,3\n"} {
+	var long strings.Builder
+	for i := 0; long.Len() < 1<<17; i++ {
+		fmt.Fprintf(&long, "%d %d\n", i, i+1)
+	}
+	for text, prefix := range map[string]string{
+		"1 2\n2 3\n3\n":       "",
+		long.String() + "3\n": "preprocessing pipeline: ",
+		"from,to\n1,2\n2,3\n": "preprocessing pipeline: ",
+	} {
 		graph := filepath.Join(t.TempDir(), "bad.txt")
 		if err := os.WriteFile(graph, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		_, _, want := graphio.LoadEdgeList(context.Background(), graph, graphio.LoadOptions{})
 		err := run(context.Background(), &config{graph: graph, partitions: 2, Sparse: train.Config{Dim: 8}}, &bytes.Buffer{})
-		if err == nil || want == nil || err.Error() != "preprocessing pipeline: "+want.Error() {
-			t.Fatalf("error %v, want the loader's %v after the pipeline's prefix", err, want)
+		if err == nil || want == nil || err.Error() != prefix+want.Error() {
+			t.Fatalf("error %v, want the loader's %v after %q", err, want, prefix)
 		}
 	}
 }
