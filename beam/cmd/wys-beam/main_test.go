@@ -37,15 +37,22 @@ func runMain(t *testing.T, dir string, args ...string) (int, string, string) {
 	return cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()
 }
 
+// writeFile writes text to the file name in dir and returns its path.
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestMainRefusesOutLikeWysSparse: an -out or -format that wys-sparse
 // refuses is refused before any pipeline runs, with exit code 2 and
 // wys-sparse's message (its golden file, the command's name aside).
 func TestMainRefusesOutLikeWysSparse(t *testing.T) {
 	tmp := t.TempDir()
-	graph := filepath.Join(tmp, "g.txt")
-	if err := os.WriteFile(graph, []byte("1 2\n2 3\n3 1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	graph := writeFile(t, tmp, "g.txt", "1 2\n2 3\n3 1\n")
 	for golden, args := range map[string][]string{
 		"out-npy-gz":              {"-out", filepath.Join(tmp, "emb.npy.gz")},
 		"out-format-name":         {"-out", filepath.Join(tmp, "emb.parquet")},
@@ -81,10 +88,7 @@ func TestMainStdinAndNotes(t *testing.T) {
 	if code != 2 || stderr != want || stdout != "" {
 		t.Errorf("-graph -: exit %d, stderr %q, stdout %q; want exit 2 and %q", code, stderr, stdout, want)
 	}
-	graph := filepath.Join(tmp, "g.txt")
-	if err := os.WriteFile(graph, []byte("1 2\n2 3\n3 1\n3 4\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	graph := writeFile(t, tmp, "g.txt", "1 2\n2 3\n3 1\n3 4\n")
 	q := filepath.Join(tmp, "q.json")
 	code, stdout, stderr = runMain(t, tmp, "-graph", graph, "-dim", "4", "-epochs", "2", "-partitions", "2", "-q-out", q)
 	if code != 0 {
@@ -103,13 +107,7 @@ func TestMainStdinAndNotes(t *testing.T) {
 // them.
 func TestMainInputErrorIsOneLine(t *testing.T) {
 	tmp := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(tmp, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return writeFile(t, tmp, name, text) }
 	var long strings.Builder
 	for i := 0; long.Len() < 1<<17; i++ {
 		fmt.Fprintf(&long, "%d %d\n", i, i+1)
