@@ -14,6 +14,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -123,8 +124,12 @@ func main() {
 	ctx, sigs := interrupt.Notify(context.Background())
 	err := run(ctx, c, os.Stdout)
 	sigs.Stop()
+	var ue usageError
 	switch {
 	case err == nil:
+	case errors.As(err, &ue):
+		fmt.Fprintln(os.Stderr, "wys-beam:", err)
+		os.Exit(2)
 	case ctx.Err() != nil:
 		fmt.Fprintf(os.Stderr, "wys-beam: %s; no output files were written\n", interrupt.Word(ctx))
 		os.Exit(interrupt.Code(ctx))

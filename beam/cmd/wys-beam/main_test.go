@@ -77,6 +77,27 @@ func TestMainRefusesOutLikeWysSparse(t *testing.T) {
 	}
 }
 
+// TestMainRefusesSpacedIDs: ids with spaces (a TSV edge list) and a
+// word2vec -out are refused once the input is read, before training,
+// with exit code 2 and wys-sparse's message.
+func TestMainRefusesSpacedIDs(t *testing.T) {
+	tmp := t.TempDir()
+	graph := writeFile(t, tmp, "names.tsv", "Smith, J.\tDoe, A.\nDoe, A.\tLee\nLee\tSmith, J.\n")
+	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "cmd", "wys-sparse", "testdata", "errors", "out-w2v-spaced-id.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.ReplaceAll(strings.ReplaceAll(string(raw), "wys-sparse", "wys-beam"), "TMP", tmp)
+	out := filepath.Join(tmp, "names.txt")
+	code, stdout, stderr := runMain(t, tmp, "-graph", graph, "-dim", "2", "-epochs", "1", "-partitions", "1", "-out", out)
+	if got := "exit " + strconv.Itoa(code) + "\n" + stderr; got != want || strings.Contains(stdout, "rounds") {
+		t.Errorf("%q, output %q; want %q before training", got, stdout, want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("the refused run wrote %s", out)
+	}
+}
+
 // TestMainStdinAndNotes: -graph - (standard input, which wys-sparse
 // reads) is a usage error that says what to do; a run on the whole graph
 // without -out says, before it starts, that the embeddings will not be

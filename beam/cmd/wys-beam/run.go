@@ -55,6 +55,9 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 		}
 		g, err := s.TrainGraph()
 		fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges\n", c.split, s.N, len(s.Train), len(s.Test))
+		if err == nil {
+			err = c.checkIDs(s.IDs)
+		}
 		return g, s, "", err
 	}
 	if c.out == "" && c.testFraction == 0 {
@@ -84,7 +87,7 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 	}
 	fmt.Fprintf(stdout, "graph %s: %d nodes, %d training arcs, %d test edges (preprocessed in %s from %d byte range(s) of the input)\n",
 		c.graph, g.N(), g.Adj.NNZ(), len(s.Test), time.Since(t0).Round(time.Millisecond), len(ranges))
-	return g, s, p.GraphPath(), nil
+	return g, s, p.GraphPath(), c.checkIDs(cmp.Or(s.IDs, g.IDs))
 }
 
 // lastLine returns the last line of a pipeline's error: the error of the
@@ -228,6 +231,23 @@ func (c *config) loadOptions() graphio.LoadOptions {
 // idMode is the mode -ids names ("" is its default, auto).
 func (c *config) idMode() (graphio.IDMode, bool) {
 	return graphio.ParseIDMode(cmp.Or(c.ids, "auto"))
+}
+
+// usageError is an error of the command line, found once the input is
+// read; wys-beam exits 2 on it, as on the flags' errors.
+type usageError struct{ error }
+
+// checkIDs refuses, before training, ids that the -out format cannot
+// carry (white space in word2vec text), as wys-sparse does.
+func (c *config) checkIDs(ids *pipeline.NodeIDs) error {
+	if c.out == "" {
+		return nil
+	}
+	format, _ := graphio.ResolveFormat(c.format, c.out) // checked with the flags
+	if err := graphio.CheckIDs(c.out, format, ids); err != nil {
+		return usageError{errors.New(strings.TrimPrefix(err.Error(), "graphio: "))}
+	}
+	return nil
 }
 
 // joinDir appends elem to a -temp_location, a local directory or a URL
