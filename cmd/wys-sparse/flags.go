@@ -736,58 +736,17 @@ func (c *config) checkOutputs() error {
 	return c.checkCollisions()
 }
 
-// checkCollisions refuses an output that is not a regular file (a device
-// such as /dev/stdout, a named pipe: atomicfile.Target) or that would
-// replace an input or another output, the embeddings' .ids.txt and
-// marker included.
+// checkCollisions refuses an output that is not a regular file or that
+// would replace an input or another output, the embeddings' .ids.txt and
+// marker included (outcheck.Collisions).
 func (c *config) checkCollisions() error {
-	inputs := map[string]string{} // absolute path → flag
-	for _, in := range [][2]string{{"-graph", c.graph}, {"-labels", c.labels}, {"-label-split", c.labelSplit}} {
-		if in[1] != "" && in[1] != "-" {
-			inputs[absTarget(in[1])] = in[0]
-		}
-	}
-	outs := [][2]string{{"-q-out", c.qJSON}, {"-q-plot", c.qPlot}, {"-report", c.report}}
-	if c.out != "" {
-		outs = append(outs, [2]string{"-out", c.out}, [2]string{"-out's marker", graphio.MarkerPath(c.out)})
-		if f, _ := graphio.ResolveFormat(c.format, c.out); f == graphio.FormatNPY {
-			outs = append(outs, [2]string{"-out's ids", graphio.IDsPath(c.out)})
-		}
-	}
-	written := map[string]string{}
-	for _, o := range outs {
-		if o[1] == "" {
-			continue
-		}
-		if _, err := atomicfile.Target(o[1]); err != nil {
-			return usagef("%s: %v", o[0], err)
-		}
-		abs := absTarget(o[1])
-		if in, ok := inputs[abs]; ok {
-			return usagef("%s %s is the input %s: writing it would replace it; give the output another name", o[0], o[1], in)
-		}
-		if other, ok := written[abs]; ok {
-			return usagef("%s and %s would both write %s; give each output its own name", other, o[0], o[1])
-		}
-		written[abs] = o[0]
+	inputs := []outcheck.File{{Flag: "-graph", Path: c.graph}, {Flag: "-labels", Path: c.labels}, {Flag: "-label-split", Path: c.labelSplit}}
+	outs := append([]outcheck.File{{Flag: "-q-out", Path: c.qJSON}, {Flag: "-q-plot", Path: c.qPlot}, {Flag: "-report", Path: c.report}},
+		outcheck.EmbeddingFiles(c.out, c.format)...)
+	if err := outcheck.Collisions(inputs, outs); err != nil {
+		return usagef("%v", err)
 	}
 	return nil
-}
-
-// absTarget returns the absolute path of the file that p names, through
-// symbolic links (p itself when it does not exist).
-func absTarget(p string) string {
-	if t, err := atomicfile.Target(p); err == nil {
-		p = t
-	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		p = r
-	}
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return p
-	}
-	return abs
 }
 
 // fixedQ returns the fixed context distribution named by name (deepwalk:

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/wys-project/wys/internal/atomicfile"
 	"github.com/wys-project/wys/pipeline/graphio"
 )
 
@@ -88,3 +89,68 @@ func NameError(tool, flag, path, formatFlag string, err error) error {
 // isGz reports whether path ends in .gz, the compressed text that
 // graphio.WriteEmbeddings writes.
 func isGz(path string) bool { return strings.EqualFold(filepath.Ext(path), ".gz") }
+
+// A File is a file that a flag names: Flag ("-out", "-out's marker")
+// and Path ("" when the flag is not given).
+type File struct{ Flag, Path string }
+
+// EmbeddingFiles returns the files that writing the embeddings to out in
+// format writes: out, its marker and, for .npy, its .ids.txt.
+func EmbeddingFiles(out, format string) []File {
+	if out == "" {
+		return nil
+	}
+	files := []File{{"-out", out}, {"-out's marker", graphio.MarkerPath(out)}}
+	if f, _ := graphio.ResolveFormat(format, out); f == graphio.FormatNPY {
+		files = append(files, File{"-out's ids", graphio.IDsPath(out)})
+	}
+	return files
+}
+
+// Collisions refuses an output that is not a regular file (a device such
+// as /dev/stdout, a named pipe: atomicfile.Target) or that would replace
+// one of the inputs or another output. Paths are compared as the files
+// they name, through symbolic links; an input "-" (standard input) names
+// no file.
+func Collisions(inputs, outputs []File) error {
+	in := map[string]string{} // absolute path → flag
+	for _, f := range inputs {
+		if f.Path != "" && f.Path != "-" {
+			in[absTarget(f.Path)] = f.Flag
+		}
+	}
+	written := map[string]string{}
+	for _, o := range outputs {
+		if o.Path == "" {
+			continue
+		}
+		if _, err := atomicfile.Target(o.Path); err != nil {
+			return fmt.Errorf("%s: %v", o.Flag, err)
+		}
+		abs := absTarget(o.Path)
+		if flag, ok := in[abs]; ok {
+			return fmt.Errorf("%s %s is the input %s: writing it would replace it; give the output another name", o.Flag, o.Path, flag)
+		}
+		if other, ok := written[abs]; ok {
+			return fmt.Errorf("%s and %s would both write %s; give each output its own name", other, o.Flag, o.Path)
+		}
+		written[abs] = o.Flag
+	}
+	return nil
+}
+
+// absTarget returns the absolute path of the file that p names, through
+// symbolic links (p itself when it does not exist).
+func absTarget(p string) string {
+	if t, err := atomicfile.Target(p); err == nil {
+		p = t
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return abs
+}

@@ -61,6 +61,8 @@ func TestMainRefusesOutLikeWysSparse(t *testing.T) {
 		"format-against-txt-name": {"-format", "csv", "-out", filepath.Join(tmp, "e.txt")},
 		"format-against-gz-name":  {"-format", "npy", "-out", filepath.Join(tmp, "e.txt.gz")},
 		"format-without-out":      {"-format", "npy"},
+		"report-is-out":           {"-out", filepath.Join(tmp, "same.txt"), "-report", filepath.Join(tmp, "same.txt")},
+		"q-out-is-ids":            {"-out", filepath.Join(tmp, "e.npy"), "-q-out", filepath.Join(tmp, "e.ids.txt")},
 	} {
 		raw, err := os.ReadFile(filepath.Join("..", "..", "..", "cmd", "wys-sparse", "testdata", "errors", golden+".golden"))
 		if err != nil {
@@ -71,6 +73,16 @@ func TestMainRefusesOutLikeWysSparse(t *testing.T) {
 		if got := "exit " + strconv.Itoa(code) + "\n" + stderr; got != want || stdout != "" {
 			t.Errorf("%s: %q, output %q; want %q before any pipeline", golden, got, stdout, want)
 		}
+	}
+	// An output that is the input, as wys-sparse refuses it.
+	good := writeFile(t, tmp, "good.txt", "1 2\n2 3\n3 1\n")
+	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "cmd", "wys-sparse", "testdata", "errors", "out-is-graph.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.ReplaceAll(strings.ReplaceAll(string(raw), "wys-sparse", "wys-beam"), "TMP", tmp)
+	if code, _, stderr := runMain(t, tmp, "-graph", good, "-out", good); "exit "+strconv.Itoa(code)+"\n"+stderr != want {
+		t.Errorf("out-is-graph: exit %d, %q; want %q", code, stderr, want)
 	}
 	if left, _ := filepath.Glob(filepath.Join(tmp, "e*")); len(left) > 0 {
 		t.Errorf("refused runs wrote %q", left)

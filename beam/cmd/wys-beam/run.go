@@ -146,10 +146,15 @@ func (c *config) checkOut() error {
 			return err
 		}
 	}
-	if c.out == "" {
-		return nil
+	if c.out != "" {
+		if err := outcheck.Embeddings("wys-beam", c.out, c.format); err != nil {
+			return err
+		}
 	}
-	return outcheck.Embeddings("wys-beam", c.out, c.format)
+	// -graph may be a glob of several files; one that is an output's very
+	// name is caught, as wys-sparse catches it.
+	return outcheck.Collisions([]outcheck.File{{Flag: "-graph", Path: c.graph}},
+		append([]outcheck.File{{Flag: "-q-out", Path: c.qOut}, {Flag: "-report", Path: c.report}}, outcheck.EmbeddingFiles(c.out, c.format)...))
 }
 
 // checkLocalOutput refuses an output path ("" is none) that the driver
