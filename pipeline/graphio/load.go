@@ -30,7 +30,8 @@ func formatErr(file string, line int, format string, args ...any) error {
 // spaces around the text are dropped here): most likely column names,
 // which would become an edge between two made-up nodes and turn every id
 // into a token. A first line of integers the loader cannot read
-// (negative, or 2^64 or more) is named as such instead.
+// (negative, or 2^64 or more), or written as floats ("1.0"), is named as
+// such instead.
 func HeaderError(file string, ln int, text string) error {
 	text = string(bytes.TrimSpace(dropBOM(ln, []byte(text))))
 	var f [3][]byte
@@ -38,6 +39,10 @@ func HeaderError(file string, ln int, text string) error {
 	for _, id := range f[:2] {
 		if why := integerTrouble(id); why != "" {
 			return formatErr(file, ln, "node id %s %s, which is read as a token, while every other line's ids are integers: read all ids as tokens (-ids token)", id, why)
+		}
+		if floatInteger(id) {
+			whole, _, _ := bytes.Cut(id, []byte("."))
+			return formatErr(file, ln, "node id %s is an integer written as a float, read as a token apart from node %s, while every other line's ids are integers: write the ids as integers (pandas: df[cols].astype(int))", id, whole)
 		}
 	}
 	return formatErr(file, ln, "%q looks like a header (every other line's ids are integers): skip it (-header) or, if it is an edge, read ids as tokens (-ids token)", text)

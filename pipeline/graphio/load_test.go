@@ -214,6 +214,7 @@ func TestReadEdgeListErrors(t *testing.T) {
 		{"empty", "# only a comment\n\n", LoadOptions{}, pipeline.ErrEmptyGraph, 0, "no edge lines"},
 		{"only self-loops", "1 1\n2 2\n", LoadOptions{}, pipeline.ErrEmptyGraph, 0, "self-loop"},
 		{"bad gzip", "\x1f\x8bnot really gzip", LoadOptions{}, pipeline.ErrFormat, 0, "gzip"},
+		{"float ids on line 1", "1.0 2.0\n2 3\n3 1\n", LoadOptions{}, pipeline.ErrFormat, 1, "node id 1.0 is an integer written as a float, read as a token apart from node 1, while every other line's ids are integers"},
 		{"header read as an edge", "# from a spreadsheet\nsource,target\n1,2\n2,007\n", LoadOptions{}, pipeline.ErrFormat, 2, `"source,target" looks like a header`},
 		{"header read as weights", "u v w\n1 2 1\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 1, "skip it (-header)"},
 		{"header read as integers", "u v\n1 2\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 1, "skip it (-header)"},
