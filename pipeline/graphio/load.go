@@ -894,7 +894,7 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 		if why := integerTrouble(bad); why != "" {
 			return e, formatErr(name, ln, "node id %s %s: ids read as integers (-ids int) must be non-negative and below 2^64; read them as tokens (-ids token)", bad, why)
 		}
-		return e, formatErr(name, ln, "node id %q is not an integer: ids must be non-negative integers below 2^64 (or read ids as tokens)%s", bad, headerHint(ln))
+		return e, formatErr(name, ln, "node id %q is not an integer: ids must be non-negative integers below 2^64 (or read them as tokens: -ids token)%s", bad, headerHint(ln))
 	}
 	return e, nil
 }
