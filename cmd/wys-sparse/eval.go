@@ -319,6 +319,8 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 			fix = fmt.Sprintf("%s has no %s, so its row i is node id i (rows 0..%d); write the ids beside it, one per row", c.emb.path, filepath.Base(graphio.IDsPath(c.emb.path)), emb.N()-1)
 		case what == c.split && rowNumbers(emb.IDs, n):
 			fix = fmt.Sprintf("the ids of %s are all among 0..%d, the split's row numbers (its .npy edge arrays hold those), not the ids of its index.tsv; save the vectors as a bare .npy of %d rows in row order (zeros for a row without one), which is matched to the split's rows", c.emb.path, n-1, n)
+		case what == c.labels && !c.header && len(missing) == 1:
+			fix = fmt.Sprintf("if %q is a column name on line 1 of %s, skip that line (-header); else evaluate embeddings of the same graph", name, c.labels)
 		case fractionIDs(emb.IDs):
 			fix = fmt.Sprintf("the ids of %s are numbers with a fraction (e.g. %q), so its first column is likely a coordinate: write each row's node id first (pandas: to_csv with the ids as the index)", c.emb.path, emb.IDs.Name(0))
 		}

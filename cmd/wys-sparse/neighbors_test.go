@@ -132,6 +132,10 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 	os.WriteFile(ragged, []byte("2 3\na 1 2 3\nb 1 2\n"), 0o644)
 	labels := filepath.Join(tmp, "group-edges.csv")
 	os.WriteFile(labels, []byte("node,group\n1,2\n3,4\n"), 0o644)
+	// Token ids: the column names cannot be told from a node by their form.
+	tokEmb, tokLabels := filepath.Join(tmp, "tok.tsv"), filepath.Join(tmp, "toklab.csv")
+	os.WriteFile(tokEmb, []byte("A\t0.1\t0.2\nB\t0.3\t0.1\nC\t0.5\t0.5\n"), 0o644)
+	os.WriteFile(tokLabels, []byte("node,label\nA,x\nB,y\nC,x\n"), 0o644)
 	// gensim.txt with the split's row numbers for ids, as a tool trained
 	// on its train.txt.npy pairs writes them.
 	b, err := os.ReadFile(gensim)
@@ -211,6 +215,7 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-graph-missing-nodes", []string{"eval", "-emb", emb, "-graph", edges}},
 		{"eval-bad-edge-op", []string{"eval", "-emb", gensim, "-split", split, "-edge-ops", "hadamard,cosine"}},
 		{"eval-labels-header", []string{"eval", "-emb", gensim, "-labels", labels}},
+		{"eval-labels-header-tokens", []string{"eval", "-emb", tokEmb, "-labels", tokLabels}},
 		{"eval-labels-missing-nodes", []string{"eval", "-emb", gensim, "-labels", labels, "-header"}},
 		{"eval-header-without-graph", []string{"eval", "-emb", gensim, "-split", split, "-header"}},
 		{"eval-mat-and-labels", []string{"eval", "-emb", gensim, "-mat", "x.mat", "-labels", labels}},
