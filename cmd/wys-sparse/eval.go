@@ -622,7 +622,7 @@ func (c *evalFlags) classification(ctx context.Context, stdout io.Writer, emb *g
 		}
 		res.L, res.R = y, y
 	}
-	cr, err := classify(ctx, stdout, res, lab)
+	cr, err := classify(ctx, stdout, res, lab, !emb.Halves)
 	rep.Classify = cr
 	if err != nil {
 		return err

@@ -348,6 +348,11 @@ func TestClassifyLogRegMatchesSklearn(t *testing.T) {
 		if g == nil || math.Abs(g.TestAccuracy-w.Accuracy) > 1e-12 || math.Abs(g.TestMacroF1-w.MacroF1) > 1e-12 || g.Train != 30 || g.Test != 20 || g.Classes != 4 || g.Features != 8 {
 			t.Errorf("C = %s: eval %+v, scikit-learn accuracy %v Macro-F1 %v\n%s", c, g, w.Accuracy, w.MacroF1, stdout)
 		}
+		// gensim.txt is a single table: its kNN scores are Y·Y (LR and
+		// sym) and 2·Y·Y (dot), named as such.
+		if !strings.Contains(stdout, "best validation accuracy per score: Y·Y ") || !strings.Contains(stdout, ", 2·Y·Y ") || strings.Contains(stdout, "sym ") {
+			t.Errorf("C = %s: the single table's kNN scores are not named Y·Y and 2·Y·Y:\n%s", c, stdout)
+		}
 	}
 }
 

@@ -732,7 +732,7 @@ const unfitAUC = 0.6
 // of L for a baseline whose R is L (ProNE, eigenmaps), whose [L | R]
 // would repeat every column.
 func (c *config) classify(ctx context.Context, stdout io.Writer, res *pipeline.Result, lab *pipeline.Labels, rep *report) error {
-	cr, err := classify(ctx, stdout, res, lab)
+	cr, err := classify(ctx, stdout, res, lab, false)
 	rep.Classify = cr
 	if err != nil {
 		return err
@@ -761,15 +761,26 @@ func classifyLogReg(ctx context.Context, stdout io.Writer, x []float64, n, f int
 	return lr, nil
 }
 
-// classify runs eval.Classify and prints the accuracies.
-func classify(ctx context.Context, stdout io.Writer, res *pipeline.Result, lab *pipeline.Labels) (*eval.ClassifyResult, error) {
+// classify runs eval.Classify and prints the accuracies. For a single
+// table (L = R = Y) the scores are named by what they are: LR and sym
+// are both Y·Y, and dot is 2·Y·Y, the same score on a doubled α grid.
+func classify(ctx context.Context, stdout io.Writer, res *pipeline.Result, lab *pipeline.Labels, single bool) (*eval.ClassifyResult, error) {
 	cr, err := eval.Classify(ctx, res, lab)
 	if err != nil {
 		return nil, err
 	}
+	name := func(score string) string { return score }
+	if single {
+		name = func(score string) string {
+			if n, ok := map[string]string{"LR": "Y·Y", "sym": "Y·Y", "dot": "2·Y·Y"}[score]; ok {
+				return n
+			}
+			return score
+		}
+	}
 	fmt.Fprintf(stdout, "node classification accuracy: test %.1f%%, validation %.1f%% (α = %g, score %s)\n",
-		100*cr.TestAccuracy, 100*cr.ValAccuracy, cr.Alpha, cr.Score)
-	fmt.Fprintf(stdout, "  best validation accuracy per score: %s\n", bestPerScore(cr.Grid))
+		100*cr.TestAccuracy, 100*cr.ValAccuracy, cr.Alpha, name(cr.Score))
+	fmt.Fprintf(stdout, "  best validation accuracy per score: %s\n", bestPerScore(cr.Grid, name))
 	return cr, nil
 }
 
@@ -860,16 +871,17 @@ func formatQ(q []float64) string {
 
 // bestPerScore formats the best validation accuracy of each pair score
 // over the α grid, in the order tried.
-func bestPerScore(grid []eval.ClassifyPoint) string {
+func bestPerScore(grid []eval.ClassifyPoint, name func(string) string) string {
 	var order []string
 	best := map[string]eval.ClassifyPoint{}
 	for _, p := range grid {
-		b, ok := best[p.Score]
+		s := name(p.Score)
+		b, ok := best[s]
 		if !ok {
-			order = append(order, p.Score)
+			order = append(order, s)
 		}
 		if !ok || p.ValAccuracy > b.ValAccuracy {
-			best[p.Score] = p
+			best[s] = p
 		}
 	}
 	parts := make([]string, len(order))
