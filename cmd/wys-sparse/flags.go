@@ -743,10 +743,7 @@ func (c *config) checkCollisions() error {
 	inputs := []outcheck.File{{Flag: "-graph", Path: c.graph}, {Flag: "-labels", Path: c.labels}, {Flag: "-label-split", Path: c.labelSplit}}
 	outs := append([]outcheck.File{{Flag: "-q-out", Path: c.qJSON}, {Flag: "-q-plot", Path: c.qPlot}, {Flag: "-report", Path: c.report}},
 		outcheck.EmbeddingFiles(c.out, c.format)...)
-	if err := outcheck.Collisions(inputs, outs); err != nil {
-		return usagef("%v", err)
-	}
-	return nil
+	return usage(outcheck.Collisions(inputs, outs))
 }
 
 // fixedQ returns the fixed context distribution named by name (deepwalk:

@@ -165,12 +165,8 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if c.out != "" {
-		// The format was checked with the flags; the ids only now.
-		format, _ := graphio.ResolveFormat(c.format, c.out)
-		if err := graphio.CheckIDs(c.out, format, in.ids); err != nil {
-			return usagef("%s", trimPackage(err.Error()))
-		}
+	if err := outcheck.IDs(c.out, c.format, in.ids); err != nil {
+		return usage(err) // the format was checked with the flags, the ids only now
 	}
 	if c.saveSplit != "" {
 		if err := c.writeSplit(ctx, stdout, in.split); err != nil {

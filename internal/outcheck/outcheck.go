@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/wys-project/wys/internal/atomicfile"
+	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/graphio"
 )
 
@@ -48,6 +49,20 @@ func Embeddings(tool, out, format string) error {
 	}
 	if format == graphio.FormatNPY && isGz(out) {
 		return fmt.Errorf("-out %s: numpy.load cannot read a gzip-compressed .npy; drop the .gz, or write word2vec text (.txt.gz), TSV (.tsv.gz) or CSV (.csv.gz)", out)
+	}
+	return nil
+}
+
+// IDs refuses node ids that the embeddings cannot be written with to out
+// in format (graphio.CheckIDs: white space in word2vec text), once the
+// input is read and before training; no -out ("") writes nothing.
+func IDs(out, format string, ids *pipeline.NodeIDs) error {
+	if out == "" {
+		return nil
+	}
+	format, _ = graphio.ResolveFormat(format, out) // Embeddings checked it
+	if err := graphio.CheckIDs(out, format, ids); err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "graphio: "))
 	}
 	return nil
 }

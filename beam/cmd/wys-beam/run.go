@@ -245,12 +245,8 @@ type usageError struct{ error }
 // checkIDs refuses, before training, ids that the -out format cannot
 // carry (white space in word2vec text), as wys-sparse does.
 func (c *config) checkIDs(ids *pipeline.NodeIDs) error {
-	if c.out == "" {
-		return nil
-	}
-	format, _ := graphio.ResolveFormat(c.format, c.out) // checked with the flags
-	if err := graphio.CheckIDs(c.out, format, ids); err != nil {
-		return usageError{errors.New(strings.TrimPrefix(err.Error(), "graphio: "))}
+	if err := outcheck.IDs(c.out, c.format, ids); err != nil {
+		return usageError{err}
 	}
 	return nil
 }
