@@ -427,8 +427,8 @@ func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions
 	if rep.EdgesRead == 0 {
 		return nil, nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
 	}
-	if p.tokenLines == 1 && rep.EdgesRead > 1 && p.firstToken > 0 {
-		return nil, nil, HeaderError(name, p.firstToken, p.firstTokenText)
+	if p.tokenLines == 1 && rep.EdgesRead > 1 && p.firstIsToken {
+		return nil, nil, HeaderError(name, p.firstEdgeLine, p.firstEdgeText)
 	}
 	rep.IndexColumn = !p.notIndex && rep.EdgesRead >= 3
 	if !p.numeric && !opt.Header && p.firstEdgeApart() {
@@ -452,16 +452,16 @@ type edgeParser struct {
 	mm         *matrixMarket // a Matrix Market file: its banner and size line
 	numeric    bool
 	// tokenLines counts the edge lines (under IDAuto) with an id that is
-	// no integer in any spelling; firstToken (0: none) is the line of
-	// the first of them, as written, when it is the first edge line.
-	tokenLines     int
-	firstToken     int
-	firstTokenText string
+	// no integer in any spelling; firstIsToken says the first edge line
+	// is one of them.
+	tokenLines   int
+	firstIsToken bool
 	// notIndex: some edge line has no third column, or a first id that
 	// is not its count among the edge lines (see LoadReport.IndexColumn).
 	notIndex bool
 	// firstEdgeLine is the line of the first edge line, firstEdgeText
-	// its text.
+	// its text without the spaces around it (and line 1's byte-order
+	// mark).
 	firstEdgeLine int
 	firstEdgeText string
 	nums          chunked[uint64] // integer ids, two per edge line (u, v)
@@ -753,9 +753,7 @@ func (p *edgeParser) noteFirstLines(ln int, line []byte, e EdgeLine) {
 		p.firstEdgeLine, p.firstEdgeText = ln, string(bytes.TrimSpace(dropBOM(ln, line)))
 	}
 	if p.opt.IDs == IDAuto && e.TokenIDs() {
-		if p.tokenLines == 0 && p.rep.EdgesRead == 0 {
-			p.firstToken, p.firstTokenText = ln, string(line)
-		}
+		p.firstIsToken = p.firstIsToken || p.rep.EdgesRead == 0
 		p.tokenLines++
 	}
 }
