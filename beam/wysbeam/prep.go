@@ -230,17 +230,11 @@ func CheckHead(ctx context.Context, p Prep, ranges []Range) error {
 			return err
 		}
 		whole = whole && size == nil // a Matrix Market file's entry count comes first
-
 	}
 	if whole && edges == 0 {
-		return noEdges(p.Input)
+		return graphio.NoEdgesError(p.Input)
 	}
 	return nil
-}
-
-// noEdges is the error for an input without edge lines.
-func noEdges(input string) error {
-	return &pipeline.ParseError{File: input, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
 }
 
 // lateLineError is readRange's error for a column names line (-header)

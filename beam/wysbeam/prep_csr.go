@@ -104,7 +104,7 @@ func (f *idsFn) ProcessElement(ctx context.Context, _ []byte, keys func(*string)
 		return err
 	case bad != nil:
 	case len(all) == 0:
-		bad = noEdges(f.Prep.Input)
+		bad = graphio.NoEdgesError(f.Prep.Input)
 	case len(all) > math.MaxInt32:
 		bad = &pipeline.ParseError{File: f.Prep.Input, Err: fmt.Errorf("%w: %d distinct nodes exceed the limit of 2^31-1", pipeline.ErrFormat, len(all))}
 	case !numeric && f.Prep.Load.IDs == graphio.IDAuto:

@@ -24,6 +24,12 @@ func formatErr(file string, line int, format string, args ...any) error {
 	return &pipeline.ParseError{File: file, Line: line, Err: fmt.Errorf("%w: "+format, append([]any{pipeline.ErrFormat}, args...)...)}
 }
 
+// NoEdgesError is the loader's error for an input file (name) that holds
+// no edge line; it wraps pipeline.ErrEmptyGraph.
+func NoEdgesError(name string) error {
+	return &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
+}
+
 // HeaderError is the loader's error for an edge list, read under IDAuto
 // without Header, whose ids are all integers but those of its first edge
 // line, line ln of file, text as read (line 1's byte-order mark and the
@@ -425,7 +431,7 @@ func ReadEdgeList(ctx context.Context, r io.Reader, name string, opt LoadOptions
 		rep.MTXNodes = p.mm.size.Nodes
 	}
 	if rep.EdgesRead == 0 {
-		return nil, nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: no edge lines found (expected lines like \"u v\" or \"u v weight\")", pipeline.ErrEmptyGraph)}
+		return nil, nil, NoEdgesError(name)
 	}
 	if p.tokenLines == 1 && rep.EdgesRead > 1 && p.firstIsToken {
 		return nil, nil, HeaderError(name, p.firstEdgeLine, p.firstEdgeText)
