@@ -17,7 +17,10 @@ const module = "github.com/wys-project/wys"
 // included) may import only packages of a strictly lower rank, so imports
 // flow one way with no exemptions:
 //
-//	internal/* ── sparse ── lowrank ── pipeline (core) ── graphio ── {reference, baseline, eval} ── train ── cmd ── benchmarks
+//	internal/* ── sparse ── lowrank ── pipeline (core) ── graphio ── {reference, baseline, eval, knn} ── train ── cmd ── benchmarks
+//
+// (internal/outcheck, the commands' shared checks of -out and -format,
+// imports graphio and so sits beside train.)
 //
 // The dense reference sits below the sparse trainer because it is the
 // trainer's test oracle. Unlisted directories fail the test so that new

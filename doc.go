@@ -5,11 +5,20 @@
 //
 // The module is layered; imports flow one way:
 //
-//	sparse ── lowrank ── pipeline ── cmd/wys-sparse
+//	internal/* ── sparse ── lowrank ── pipeline ── pipeline/graphio ──
+//	  {pipeline/reference, pipeline/baseline, pipeline/eval, pipeline/knn} ──
+//	  pipeline/train ── cmd/wys-sparse ── benchmarks
 //
 // sparse holds the CSR matrix and its parallel kernels; lowrank the
 // randomized factorizations that hold every power of the transition matrix
-// in factored form; pipeline loading, splitting, the trainers, evaluation
-// and output; cmd/wys-sparse the command-line tool. benchmarks may import
-// all of them. deps_test.go in this directory enforces the layering.
+// in factored form; pipeline the core every method shares (graphs, node
+// ids, splits, the objective, AUC, random streams, errors); graphio every
+// reader and writer; reference the exact dense trainer, baseline the
+// spectral baselines, eval the evaluations beyond the AUC, knn the exact
+// top-k search; train the sparse minibatch trainer; cmd/wys-sparse the
+// command-line tool; benchmarks the end-to-end runs. viz/qplot and
+// viz/tsne import none of these. One internal package sits higher: internal/outcheck, the checks of -out and -format that
+// wys-sparse and wys-beam share, imports pipeline and graphio. The beam
+// directory is a module of its own. deps_test.go in this directory
+// enforces the layering.
 package wys
