@@ -1,17 +1,24 @@
 // Package pipeline is the core every Watch Your Step method shares: the
-// graph and its node ids, link-prediction splits, synthetic graphs, the
-// objective and its context types, results with statistics and progress
-// events, AUC, the named random streams, and the sentinel errors.
+// graph and its node ids, link-prediction splits, synthetic graphs, node
+// labels, the objective and its context types, results with statistics and
+// progress events, AUC, average precision and Hits@k, the named random
+// streams, the sentinel errors and the memory pre-flight (CheckMemory).
 //
 // It holds no method and no file format. Those live in sub-packages, one
-// concern each, all of the same shape Run(ctx, g, eval, cfg, rec):
+// concern each; the methods (train, reference, baseline) share the shape
+// Run(ctx, g, eval, cfg, rec):
 //
-//   - graphio: every reader and writer (SNAP edge lists, released .npy
-//     splits, Planetoid labels, embeddings, JSON);
+//   - graphio: every reader and writer (SNAP edge lists, Matrix Market and
+//     MATLAB .mat graphs, released .npy splits, Planetoid and other label
+//     files, embeddings, JSON);
 //   - train: the sparse minibatch trainer and its checkpoints;
 //   - reference: the exact dense trainer of the paper, the test oracle;
-//   - baseline: the spectral baselines of the paper's Table 1;
-//   - eval: node classification with the paper's rule.
+//   - baseline: the spectral baselines of the paper's Table 1 (SVD,
+//     Laplacian eigenmaps), NetMF and ProNE;
+//   - eval: the evaluations beyond the AUC (node classification, the
+//     multi-label protocol, clustering, graph reconstruction, link
+//     prediction by ranking and by node2vec's edge classifier);
+//   - knn: exact top-k search by inner product.
 //
 // # Determinism
 //
