@@ -12,18 +12,25 @@
 // loss and every gradient (of L, R and the attention logits q) are
 // unbiased estimates of the exact objective that package reference
 // computes: a test checks the mean of many estimates against it. L and R
-// use Adam with lazy row updates (or SGD, or PercentDelta), q always Adam;
-// learning rates decay linearly to a tenth. Every EvalEvery epochs the
-// train and test AUC are measured and the last step whose train AUC is
-// within two standard errors of the best so far is kept (without train
-// pairs, a seeded sample of the graph's arcs against uniform non-edges
-// stands in). Config.Resolve holds every default,
-// including the length of a run (DefaultEpochs: 150 walks per arc, capped
-// at DefaultPairBudget positive pairs). Config.Converge ends a run early
+// use Adam with lazy row updates below DefaultBlockNodes nodes and RMSProp
+// (Adam without momentum) with negatives in blocks (Config.NegativeBlock)
+// from there, or row-wise RMSProp, SGD or PercentDelta; q always uses
+// Adam; learning rates decay linearly to a tenth. Every EvalEvery epochs
+// the train and test AUC are measured and the last step whose train AUC
+// ties with the best so far (within SelectionMargin of it) is kept
+// (without train pairs, a seeded sample of the graph's arcs against
+// uniform non-edges stands in). Config.Resolve holds every default,
+// including the length of a run (DefaultEpochs: max(400 epochs, 150 walks
+// per arc), capped at DefaultPairBudget positive pairs). Config.Converge ends a run early
 // by a convergence rule, and Config.TimeBudget by the clock.
 // Config.Average makes the final model the mean of L and R over the run's
 // last share (tail averaging), which lowers the minibatch noise left in
 // the last step.
+//
+// Schedule runs the same steps as a bucketed schedule over P node parts
+// (NewPartition), in the style of PyTorch-BigGraph: with P = 1 it is the
+// trainer bit for bit from the same start, and beam/wysbeam runs it as an
+// Apache Beam pipeline.
 //
 // # Determinism
 //
