@@ -3,7 +3,10 @@
 // ReadEdgeList (LoadEdgeList for a path) reads SNAP-style edge lists,
 // plain or gzip (recognised by content), streaming: two ids per line,
 // split at the line's tabs if it has one, else its commas, else spaces;
-// optionally a weight; '#' and '%' comments; a header line skipped on request, LF or CRLF. Node ids, which
+// optionally a weight; '#' and '%' comments; a header line skipped on
+// request, LF or CRLF. A file whose line 1 is a Matrix Market banner (a
+// .mtx name must have one) is read as a coordinate file, its entries the
+// edges and its 1-based indices the ids. Node ids, which
 // may be any non-negative 64-bit integers or arbitrary tokens, are
 // renumbered to rows 0..N−1 by sorted order and kept in the graph's
 // NodeIDs, so results can be reported in the user's ids. Self-loops are
@@ -20,9 +23,11 @@
 // LoadSplitDir reads a released link-prediction split (the .npy arrays of
 // AsymProj, read through npyio, and an index.tsv of original ids) and
 // WriteSplitDir writes one. LoadPlanetoid and ReadLabels read node classes
-// and a train/val/test node split keyed to a graph's ids.
-// WriteEmbeddings writes word2vec text, .npy (with an .ids.txt) or TSV;
-// every file is written to a temporary name and renamed into place.
+// and a train/val/test node split keyed to a graph's ids;
+// ReadMultiLabels reads "node label [label …]" lines.
+// WriteEmbeddings writes word2vec text, .npy (with an .ids.txt), TSV or
+// CSV, the text formats gzip-compressed under a name ending in .gz; every
+// file is written to a temporary name and renamed into place.
 //
 // ReadEmbeddings reads those formats back, bit for bit, and other tools'
 // files: gensim's save_word2vec_format text, node2vec's and ProNE's .emb,
