@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -310,4 +311,53 @@ func TestReadMatrixNPYFortran(t *testing.T) {
 	if _, _, _, err := ReadMatrixNPY(ctx, bytes.NewReader(nan), "n.npy"); err == nil || !strings.Contains(err.Error(), "row 1 column 1 is NaN") {
 		t.Errorf("NaN at (1, 1): %v", err)
 	}
+}
+
+// FuzzReadMatrixNPY feeds arbitrary bytes to the bare .npy reader of
+// embedding tables: bad input must give a ParseError naming the file and
+// wrapping ErrFormat; a table it accepts must hold n x d finite numbers,
+// and written back as a C-ordered little-endian float32 .npy it must read
+// as the same bits.
+func FuzzReadMatrixNPY(f *testing.F) {
+	for _, s := range [][]byte{
+		npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2), }", []float32{1, 2, 3, 4, 5, 6}),
+		npyBytes("{'descr': '<f4', 'fortran_order': True, 'shape': (3, 2), }", []float32{1, 3, 5, 2, 4, 6}),
+		npyBytes("{'descr': '>f4', 'fortran_order': False, 'shape': (1, 2), }", []float32{1, 2}),
+		npyBytes("{'descr': '<f8', 'fortran_order': False, 'shape': (1, 1), }", []float32{0, 1.875}),
+		npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 1), }", []float32{1, float32(math.NaN())}),
+		npyBytes("{'descr': '<i4', 'fortran_order': False, 'shape': (2,), }", []float32{1, 2}),
+		npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (1000000, 1000), }", []float32{1}),
+		[]byte("\x93NUMPY\x02\x00\x00\x00\x00\x00"), []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x00\x00\x00"), []byte("1 2\n"),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ctx := context.Background()
+		y, n, d, err := ReadMatrixNPY(ctx, bytes.NewReader(data), "fuzz")
+		if err != nil {
+			var pe *pipeline.ParseError
+			if !errors.As(err, &pe) || pe.File != "fuzz" || !errors.Is(err, pipeline.ErrFormat) {
+				t.Fatalf("error %v is not a ParseError naming the file and wrapping ErrFormat", err)
+			}
+			return
+		}
+		if n < 1 || d < 1 || len(y) != n*d {
+			t.Fatalf("%d numbers for %d x %d", len(y), n, d)
+		}
+		for i, v := range y {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				t.Fatalf("entry %d is %v", i, v)
+			}
+		}
+		back := npyBytes(fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }", n, d), y)
+		y2, n2, d2, err := ReadMatrixNPY(ctx, bytes.NewReader(back), "back")
+		if err != nil || n2 != n || d2 != d || len(y2) != len(y) {
+			t.Fatalf("written back: %d x %d, %v", n2, d2, err)
+		}
+		for i := range y {
+			if math.Float32bits(y[i]) != math.Float32bits(y2[i]) {
+				t.Fatalf("entry %d: %v, written back %v", i, y[i], y2[i])
+			}
+		}
+	})
 }
