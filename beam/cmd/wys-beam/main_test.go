@@ -177,3 +177,24 @@ func TestMainInputErrorIsOneLine(t *testing.T) {
 		t.Errorf("-log-level info: exit %d, stderr %q; want the runner's error records", code, stderr)
 	}
 }
+
+// TestMainHelpOnStdout: -h and -help list wys-beam's flags on standard
+// output and exit 0, as wys-sparse -help does, so that the list can be
+// paged or searched; a bad flag still gets the list on standard error
+// and exit code 2.
+func TestMainHelpOnStdout(t *testing.T) {
+	tmp := t.TempDir()
+	for _, arg := range []string{"-h", "-help"} {
+		code, stdout, stderr := runMain(t, tmp, arg)
+		if code != 0 || !strings.Contains(stdout, "Flags of wys-beam:") || !strings.Contains(stdout, "-partitions") || stderr != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 0 and the flags on stdout only", arg, code, stdout, stderr)
+		}
+		if strings.Contains(stdout, "-temp_location string") {
+			t.Errorf("%s lists the SDK's flags; only -help-beam should", arg)
+		}
+	}
+	code, stdout, stderr := runMain(t, tmp, "-nosuch")
+	if code != 2 || stdout != "" || !strings.Contains(stderr, "flag provided but not defined: -nosuch") || !strings.Contains(stderr, "Flags of wys-beam:") {
+		t.Errorf("-nosuch: exit %d, stdout %q, stderr %q; want 2 and the error and flags on stderr", code, stdout, stderr)
+	}
+}
