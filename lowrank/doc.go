@@ -14,6 +14,12 @@
 // Aᵀ (CSROperator runs sparse.MulBlockTo; DenseOperator adapts a gonum
 // matrix for tests). Memory: a few dense blocks of N x (r + p) float64.
 //
+// TopEigSym and TopSVD are their converged counterparts: Chebyshev-filtered
+// subspace iteration until every wanted Ritz pair's residual is below
+// TopOptions.Tol, for spectra whose top eigenvalues crowd together (as a
+// normalised adjacency's do on a clustered graph), where a few plain power
+// iterations stop short.
+//
 // # The power series
 //
 // Series represents every T^k, k = 1..C, of T = D⁻¹A. For an undirected
