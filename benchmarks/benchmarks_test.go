@@ -207,3 +207,44 @@ func TestWriteResult(t *testing.T) {
 		t.Errorf("%s holds %d files, want only the result", filepath.Dir(out), len(entries))
 	}
 }
+
+// TestUnwritableOut checks that an -out that cannot be written is refused
+// by Parse, before the command does any work, and that a writable one
+// (its folders not made yet) is accepted and nothing is left behind.
+func TestUnwritableOut(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file.md")
+	if err := os.WriteFile(file, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		out    string
+		folder bool
+		refuse string // a substring of the refusal ("": accepted)
+	}{
+		{filepath.Join(dir, "new", "sub", "result.md"), false, ""},
+		{file, false, ""},
+		{dir, false, "it is a directory"},
+		{filepath.Join(file, "result.md"), false, "is not a folder"},
+		{"/dev/null", false, "not a regular file"},
+		{filepath.Join(dir, "figs"), true, ""},
+		{dir, true, ""},
+		{file, true, "is not a folder"},
+		{filepath.Join(file, "figs"), true, "is not a folder"},
+	} {
+		h := newHarness("x", []string{"-out", tc.out}, io.Discard, io.Discard)
+		h.commit, h.OutFolder = "abc1234", tc.folder
+		err := h.Parse()
+		var usage *usageError
+		switch {
+		case tc.refuse == "" && err != nil:
+			t.Errorf("-out %s (folder %v): Parse() = %v, want it accepted", tc.out, tc.folder, err)
+		case tc.refuse != "" && (!errors.As(err, &usage) || !strings.Contains(err.Error(), tc.refuse)):
+			t.Errorf("-out %s (folder %v): Parse() = %v, want a usage error saying %q", tc.out, tc.folder, err, tc.refuse)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%s holds %d entries after the checks, want only file.md", dir, len(entries))
+	}
+}

@@ -6,15 +6,19 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/wys-project/wys/internal/atomicfile"
 )
 
 // Harness is what a benchmark command gets: its flag set, the shared flags
@@ -30,6 +34,7 @@ type Harness struct {
 	Data       string        // -data: folder holding the datasets (default ../shared/datasets)
 	Out        string        // -out: results file to write (empty: stdout only)
 	AllowDirty bool          // -allow-dirty: write -out from a tree with uncommitted changes
+	OutFolder  bool          // -out names a folder, not a file (set before Parse)
 	Stdout     io.Writer
 	Stderr     io.Writer
 
@@ -141,7 +146,59 @@ func (h *Harness) Parse() error {
 	if err := refuseDirty(h.Out, h.AllowDirty, strings.HasSuffix(h.commit, "+dirty")); err != nil {
 		return &usageError{err: err}
 	}
+	if err := checkOut(h.Out, h.OutFolder); err != nil {
+		return &usageError{err: fmt.Errorf("-out: %w", err)}
+	}
 	return nil
+}
+
+// checkOut fails when the results could not be written to out later: out
+// (a file, or with folder a folder) is a directory or a device, or its
+// nearest existing folder is not one or is not writable. It runs at
+// Parse, so that a run of hours does not end without its results file.
+// It creates nothing that stays: the folders are made when writing.
+func checkOut(out string, folder bool) error {
+	if out == "" || folder {
+		return writableFolder(out, out)
+	}
+	if err := writableFolder(out, filepath.Dir(out)); err != nil {
+		return err
+	}
+	target, err := atomicfile.Target(out)
+	if err != nil {
+		return err
+	}
+	return writableFolder(out, filepath.Dir(target))
+}
+
+// writableFolder is checkOut's test of the folder dir that out is to be
+// written in: its nearest existing ancestor (itself, if it exists) must be
+// a folder where a file can be created.
+func writableFolder(out, dir string) error {
+	if out == "" {
+		return nil
+	}
+	for {
+		fi, err := os.Stat(dir)
+		if err == nil && !fi.IsDir() {
+			return fmt.Errorf("cannot write %s: %s is not a folder", out, dir)
+		}
+		if err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		missing := errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+		if !missing || parent == dir {
+			return fmt.Errorf("cannot write %s: %w", out, err)
+		}
+		dir = parent
+	}
+	f, err := os.CreateTemp(dir, ".wys-out-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", out, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // refuseDirty is Parse's decision on -out: an error when a results file

@@ -100,6 +100,7 @@ func parse(h *benchmarks.Harness) (*options, error) {
 	fs := h.Flags
 	o := &options{}
 	setOutDefault(fs, defaultOut)
+	h.OutFolder = true
 	only := fs.String("only", "", "comma-separated figures to make (default all): "+strings.Join(figureNames(), ", "))
 	fs.Float64Var(&o.epochs, "epochs", 0, fmt.Sprintf("epochs per training run (0: max(400, 150 walks per arc), and %d on soc-Epinions1)", epinionsEpochs))
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of every training run and of t-SNE")
