@@ -37,6 +37,24 @@ func (o *Gensim) Register(fs *flag.FlagSet, epochs int, epochsHelp string) {
 	fs.IntVar(&o.Workers, "gensim-workers", 2, "gensim: worker threads")
 }
 
+// Check fails, before any work, with one line saying what to install or
+// give when -python cannot run the DeepWalk script: it is missing, older
+// than MinPython, or lacks numpy or gensim 4; or -script is missing.
+func (o *Gensim) Check(ctx context.Context) error {
+	if _, err := os.Stat(o.Script); err != nil {
+		return fmt.Errorf("-script %s: %w (run from the repository's root, or give -script)", o.Script, err)
+	}
+	return CheckPython(ctx, "-python", o.Python, NumPy, Gensim4)
+}
+
+// CheckMethods runs Check when methods holds "gensim".
+func (o *Gensim) CheckMethods(ctx context.Context, methods map[string]bool) error {
+	if !methods["gensim"] {
+		return nil
+	}
+	return o.Check(ctx)
+}
+
 // Describe names the settings for a results file.
 func (o *Gensim) Describe() string {
 	return fmt.Sprintf("4.2 skip-gram on DeepWalk walks (%d walks of %d per node, window %d, %d negatives, d = %d, %d epoch(s), %d workers, no subsampling)",

@@ -95,6 +95,9 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err != nil {
 		return err
 	}
+	if err := o.gensim.CheckMethods(ctx, o.methods); err != nil {
+		return err
+	}
 	g, lab, _, err := graphio.LoadPlanetoid(ctx, filepath.Join(h.Data, prefix), graphio.LoadOptions{})
 	if err != nil {
 		return err

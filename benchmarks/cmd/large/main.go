@@ -87,6 +87,9 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if !(o.testFrac > 0 && o.testFrac < 1) {
 		return h.Usagef("-test-fraction %v: want a share in (0, 1)", o.testFrac)
 	}
+	if err := o.gensim.CheckMethods(ctx, o.methods); err != nil {
+		return err
+	}
 	o.wys.Seed, o.gensim.Seed, o.gensim.Dim = o.seed, o.seed, o.wys.Dim
 	var b strings.Builder
 	b.WriteString(h.Header("Test AUC against time on large graphs"))

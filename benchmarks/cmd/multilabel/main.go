@@ -89,6 +89,9 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err != nil {
 		return err
 	}
+	if err := checkPython(ctx, o); err != nil {
+		return err
+	}
 	var b strings.Builder
 	b.WriteString(h.Header("Multi-label node classification (DeepWalk/node2vec protocol)"))
 	fmt.Fprintf(&b, "Whole graph, undirected, no self-loops, unweighted unless a variant says weighted. %d random splits per training ratio (seed %d), the same for every method; one-vs-rest logistic regression (C = %g, scikit-learn's objective, fitted to convergence) on the features; each test node gets its k most likely labels, k its true number of labels. Mean ± sample standard deviation over the splits.\n\n",

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 
+	"github.com/wys-project/wys/benchmarks"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/eval"
 )
@@ -19,6 +20,21 @@ type sklearnOut struct {
 		Micro float64 `json:"micro"`
 		Macro float64 `json:"macro"`
 	} `json:"splits"`
+}
+
+// checkPython fails, before any work, when -python cannot run gensim
+// DeepWalk (with -methods gensim) or the -sklearn script.
+func checkPython(ctx context.Context, o *options) error {
+	if err := o.gensim.CheckMethods(ctx, o.methods); err != nil {
+		return err
+	}
+	if o.sklearn == "" {
+		return nil
+	}
+	if _, err := os.Stat(o.sklearn); err != nil {
+		return fmt.Errorf("-sklearn %s: %w (run from the repository's root, or give the script's path)", o.sklearn, err)
+	}
+	return benchmarks.CheckPython(ctx, "-python", o.gensim.Python, benchmarks.NumPy, benchmarks.Sklearn)
 }
 
 // compareSklearn scores x with scikit-learn on the same splits and returns

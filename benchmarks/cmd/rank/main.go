@@ -63,6 +63,9 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err != nil {
 		return err
 	}
+	if err := o.gensim.CheckMethods(ctx, o.methods); err != nil {
+		return err
+	}
 	var rows []row
 	for _, ds := range o.datasets {
 		s, err := graphio.LoadSplitDir(ctx, filepath.Join(h.Data, ds, "asymproj"), false)

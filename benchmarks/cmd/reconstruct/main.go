@@ -78,6 +78,9 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err != nil {
 		return err
 	}
+	if err := o.gensim.CheckMethods(ctx, o.methods); err != nil {
+		return err
+	}
 	var b strings.Builder
 	b.WriteString(h.Header("Graph reconstruction (MAP and precision@k)"))
 	fmt.Fprintf(&b, "Whole graph, undirected, no self-loops, unweighted. For each ranked node every other node is ranked by the method's pair score, its arcs being the ones to find (eval.Reconstruction, as `wys-sparse eval -graph` reports it): MAP is the mean of the ranked nodes' average precision (scikit-learn's definition, ties together), precision@k the share of arcs among the k best-scored pairs of all ranked nodes. Every node is ranked up to %d nodes, a sample of %d above (seed %d), the same nodes for every method.\n\n",

@@ -127,6 +127,11 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err := (train.Config{Start: o.start}).Validate(); err != nil {
 		return h.Usagef("-start: %v", err)
 	}
+	if o.one < 0 && o.gensimMax >= o.minScale {
+		if err := o.gensim.Check(ctx); err != nil {
+			return err
+		}
+	}
 	if o.one >= 0 {
 		r, err := measure(ctx, o, o.one)
 		if err != nil {

@@ -1,0 +1,69 @@
+package benchmarks
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeFile writes text to dir/name, making its folder, and returns the
+// path.
+func writeFile(t *testing.T, dir, name, text string, mode os.FileMode) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), mode); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestCheckPython runs the check with a real python3 on stand-in modules
+// (on PYTHONPATH) that are missing, too old or new enough, and under a
+// sitecustomize that makes it report Python 2.7, and checks the one line
+// it fails with.
+func TestCheckPython(t *testing.T) {
+	const python = "/usr/bin/python3"
+	if _, err := os.Stat(python); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	mods := t.TempDir()
+	writeFile(t, mods, "wysold/__init__.py", "__version__ = '3.8.3'\n", 0o644)
+	writeFile(t, mods, "wysnew/__init__.py", "__version__ = '4.2.0'\n", 0o644)
+	writeFile(t, mods, "wysbroken/__init__.py", "raise ImportError('libfoo.so: cannot open shared object file')\n", 0o644)
+	old := t.TempDir()
+	writeFile(t, old, "sitecustomize.py", "import sys\nsys.version_info = (2, 7, 18, 'final', 0)\n", 0o644)
+	newMod := PythonModule{"wysnew", 4, "python3-wysnew"}
+	for _, tc := range []struct {
+		name, path, python string
+		modules            []PythonModule
+		want               string // "": no error
+	}{
+		{"ok", mods, python, []PythonModule{newMod, {"wysold", 3, "python3-wysold"}}, ""},
+		{"missing", mods, python, []PythonModule{newMod, {"wysmissing", 0, "python3-wysmissing"}},
+			"-python /usr/bin/python3 cannot import wysmissing: No module named 'wysmissing' (Debian: apt-get install python3-wysmissing)"},
+		{"broken", mods, python, []PythonModule{{"wysbroken", 0, "python3-wysbroken"}},
+			"cannot import wysbroken: libfoo.so: cannot open shared object file (Debian: apt-get install python3-wysbroken)"},
+		{"too old a module", mods, python, []PythonModule{{"wysold", 4, "python3-wysold"}},
+			"-python /usr/bin/python3 has wysold 3.8.3; the comparison scripts want wysold 4 or newer"},
+		{"python 2", old, python, []PythonModule{newMod},
+			"-python /usr/bin/python3 is Python 2.7; the comparison scripts want Python 3.6 or newer"},
+		{"no python", mods, filepath.Join(mods, "python3"), nil, "not found (Debian: apt-get install python3, or give -python)"},
+		{"empty", mods, "", nil, "-python is empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("PYTHONPATH", tc.path)
+			err := CheckPython(context.Background(), "-python", tc.python, tc.modules...)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("CheckPython = %v, want nil", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n")):
+				t.Errorf("CheckPython = %v, want one line with %q", err, tc.want)
+			}
+		})
+	}
+}
