@@ -123,7 +123,7 @@ func RunDeepWalk(ctx context.Context, o Gensim, adj interface {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("gensim: %v: %s", err, strings.TrimSpace(stderr.String()))
+		return fmt.Errorf("gensim: %s: %v: %s", o.Script, err, LastLine(stderr.String()))
 	}
 	if epochs == 0 {
 		return errors.New("gensim: the script wrote no embeddings")

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wys-project/wys/sparse"
 )
 
 // writeFile writes text to dir/name, making its folder, and returns the
@@ -65,5 +67,27 @@ func TestCheckPython(t *testing.T) {
 				t.Errorf("CheckPython = %v, want one line with %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestDeepWalkTraceback runs RunDeepWalk with a stand-in for python3 that
+// fails with a traceback, and checks that the error is one line ending in
+// the exception, not the whole traceback.
+func TestDeepWalkTraceback(t *testing.T) {
+	t.Parallel()
+	fake := writeFile(t, t.TempDir(), "python3", "#!/bin/sh\n"+
+		"echo 'Traceback (most recent call last):' >&2\n"+
+		"echo '  File \"deepwalk.py\", line 171, in main' >&2\n"+
+		"echo \"TypeError: __init__() got an unexpected keyword argument 'vector_size'\" >&2\n"+
+		"echo >&2\nexit 1\n", 0o755)
+	adj, err := sparse.NewFromCOO(2, 2, []int32{0, 1}, []int32{1, 0}, nil, sparse.DupFirst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Gensim{Python: fake, Script: "deepwalk.py", Walks: 1, Length: 2, Window: 1, Negative: 1, Epochs: 1, Workers: 1, Dim: 2}
+	err = RunDeepWalk(context.Background(), o, adj, func(GensimEpoch) error { return nil })
+	want := "gensim: deepwalk.py: exit status 1: TypeError: __init__() got an unexpected keyword argument 'vector_size'"
+	if err == nil || err.Error() != want {
+		t.Errorf("RunDeepWalk = %v, want %q", err, want)
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -379,10 +380,11 @@ func (gs *gensimRates) round(ctx context.Context, h *benchmarks.Harness) error {
 	script := filepath.Join("benchmarks", "gensim", "w2v_rate.py")
 	for wi, wk := range workers {
 		cmd := exec.CommandContext(ctx, gs.python, script, gs.edges, fmt.Sprint(wk))
-		cmd.Stderr = h.Stderr
+		var stderr strings.Builder
+		cmd.Stderr = io.MultiWriter(h.Stderr, &stderr)
 		b, err := cmd.Output()
 		if err != nil {
-			return fmt.Errorf("%s %s: %w", gs.python, script, err)
+			return fmt.Errorf("%s %s: %w: %s", gs.python, script, err, benchmarks.LastLine(stderr.String()))
 		}
 		var r struct {
 			Gensim    string  `json:"gensim"`

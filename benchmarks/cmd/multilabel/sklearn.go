@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"strings"
 
 	"github.com/wys-project/wys/benchmarks"
 	"github.com/wys-project/wys/pipeline"
@@ -50,13 +51,14 @@ func compareSklearn(ctx context.Context, o *options, x []float64, n, f int, lab 
 		return "", err
 	}
 	cmd := exec.CommandContext(ctx, o.gensim.Python, o.sklearn, dir, "--C", fmt.Sprint(o.c))
-	cmd.Stderr = os.Stderr
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
 	text, err := cmd.Output()
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		return "", fmt.Errorf("scikit-learn: %v", err)
+		return "", fmt.Errorf("scikit-learn: %s: %v: %s", o.sklearn, err, benchmarks.LastLine(stderr.String()))
 	}
 	var out sklearnOut
 	if err := json.Unmarshal(text, &out); err != nil {
