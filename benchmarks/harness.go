@@ -211,6 +211,19 @@ func refuseDirty(out string, allowDirty, dirty bool) error {
 	return fmt.Errorf("-out %s: the working tree has uncommitted changes to tracked files, so the result's commit would not say what ran; commit them first, or pass -allow-dirty", out)
 }
 
+// Settings returns a usage error (exit status 2) naming the first of cfgs
+// that does not validate: a command checks the configurations its flags
+// make before it reads data or trains, so that a bad value does not stop
+// it after the runs that came first.
+func (h *Harness) Settings(cfgs ...interface{ Validate() error }) error {
+	for _, c := range cfgs {
+		if err := c.Validate(); err != nil {
+			return h.Usagef("%v", err)
+		}
+	}
+	return nil
+}
+
 // Usagef returns an error that Main maps to exit code 2.
 func (h *Harness) Usagef(format string, args ...any) error {
 	return &usageError{err: fmt.Errorf(format, args...)}

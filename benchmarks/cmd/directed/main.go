@@ -70,6 +70,12 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if o.nodes < 10 {
 		return h.Usagef("-nodes %d: want at least 10", o.nodes)
 	}
+	if o.steps < 1 {
+		return h.Usagef("-steps %d: want at least 1", o.steps)
+	}
+	if err := h.Settings(o.denseConfig(), o.sparseConfig()); err != nil {
+		return err
+	}
 	split, dir, err := buildSplit(ctx, h, o)
 	if err != nil {
 		return err
@@ -83,9 +89,9 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		start := time.Now()
 		var res *pipeline.Result
 		if tr == "dense" {
-			res, err = benchmarks.RunSplit(ctx, reference.Run, split, reference.Config{Dim: o.dim, Steps: o.steps, Seed: o.seed}, nil)
+			res, err = benchmarks.RunSplit(ctx, reference.Run, split, o.denseConfig(), nil)
 		} else {
-			res, err = benchmarks.RunSplit(ctx, train.Run, split, train.Config{Dim: o.dim, Epochs: o.epochs, Seed: o.seed}, nil)
+			res, err = benchmarks.RunSplit(ctx, train.Run, split, o.sparseConfig(), nil)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", tr, err)
@@ -95,6 +101,16 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		fmt.Fprintf(&b, "| %s | %.2f | %.2f | %.1f s |\n", tr, 100*res.TestAUC, 100*res.TestDirectedAUC, took.Seconds())
 	}
 	return h.WriteResult(b.String())
+}
+
+// denseConfig is the dense reference's configuration.
+func (o *options) denseConfig() reference.Config {
+	return reference.Config{Dim: o.dim, Steps: o.steps, Seed: o.seed}
+}
+
+// sparseConfig is the sparse trainer's configuration.
+func (o *options) sparseConfig() train.Config {
+	return train.Config{Dim: o.dim, Epochs: o.epochs, Seed: o.seed}
 }
 
 // buildSplit builds the subgraph, splits it, writes the split (to

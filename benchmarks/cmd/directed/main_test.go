@@ -34,4 +34,8 @@ func TestSmoke(t *testing.T) {
 // TestUsage refuses an unknown trainer before reading any data.
 func TestUsage(t *testing.T) {
 	smoke.Exit(t, command, []string{"-trainers", "gpu", "-data", t.TempDir()}, 2, "unknown trainer")
+	// the trainers' settings, before the graph is read and the dense reference runs
+	smoke.Exit(t, command, []string{"-dim", "3", "-data", t.TempDir()}, 2, "dim = 3")
+	smoke.Exit(t, command, []string{"-epochs", "-1", "-data", t.TempDir()}, 2, "epochs = -1")
+	smoke.Exit(t, command, []string{"-steps", "0", "-data", t.TempDir()}, 2, "-steps 0")
 }

@@ -111,6 +111,9 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		}
 		o.variants = append(o.variants, v)
 	}
+	if err := o.check(h); err != nil {
+		return err
+	}
 	var cells []cell
 	for _, ds := range o.datasets {
 		split, err := graphio.LoadSplitDir(ctx, filepath.Join(h.Data, ds, "asymproj"), ds == "soc-Epinions1")
@@ -201,12 +204,45 @@ func runCell(ctx context.Context, h *benchmarks.Harness, o *options, split *pipe
 	return c, nil
 }
 
+// check validates the trainers' settings before any data is read.
+func (o *options) check(h *benchmarks.Harness) error {
+	if o.dense {
+		if o.steps < 1 { // 0 would run reference's 300 under a header saying 0
+			return h.Usagef("-steps %d: want at least 1", o.steps)
+		}
+		if err := h.Settings(o.denseConfig(o.dims[0])); err != nil {
+			return err
+		}
+	}
+	for _, v := range o.variants {
+		if err := h.Settings(o.sparseConfig(v, o.dims[0])); err != nil {
+			return h.Usagef("-variants %s: %v", v.name, err)
+		}
+	}
+	return nil
+}
+
+// denseConfig is the dense reference's configuration at width d.
+func (o *options) denseConfig(d int) reference.Config {
+	return reference.Config{Dim: d, Steps: o.steps, Seed: o.seed}
+}
+
+// sparseConfig is variant v's configuration at width d.
+func (o *options) sparseConfig(v variant, d int) train.Config {
+	cfg := v.cfg
+	cfg.Dim, cfg.Seed = d, o.seed
+	if cfg.Epochs == 0 {
+		cfg.Epochs = o.epochs
+	}
+	return cfg
+}
+
 // runDense runs the dense reference and returns its result and its row
 // (without the time to target).
 func runDense(ctx context.Context, h *benchmarks.Harness, o *options, split *pipeline.Split, ds string, d int) (*pipeline.Result, row, error) {
 	fmt.Fprintf(h.Stderr, "%s d = %d: dense reference, %d steps…\n", ds, d, o.steps)
 	start := time.Now()
-	res, err := benchmarks.RunSplit(ctx, reference.Run, split, reference.Config{Dim: d, Steps: o.steps, Seed: o.seed}, nil)
+	res, err := benchmarks.RunSplit(ctx, reference.Run, split, o.denseConfig(d), nil)
 	if err != nil {
 		return nil, row{}, err
 	}
@@ -216,14 +252,9 @@ func runDense(ctx context.Context, h *benchmarks.Harness, o *options, split *pip
 
 // runSparse runs the sparse trainer in variant v and times it to goal.
 func runSparse(ctx context.Context, h *benchmarks.Harness, o *options, split *pipeline.Split, ds string, d int, v variant, goal float64) (row, error) {
-	cfg := v.cfg
-	cfg.Dim, cfg.Seed = d, o.seed
-	if cfg.Epochs == 0 {
-		cfg.Epochs = o.epochs
-	}
 	fmt.Fprintf(h.Stderr, "%s d = %d: sparse %s…\n", ds, d, v.name)
 	start := time.Now()
-	res, err := benchmarks.RunSplit(ctx, train.Run, split, cfg, nil)
+	res, err := benchmarks.RunSplit(ctx, train.Run, split, o.sparseConfig(v, d), nil)
 	if err != nil {
 		return row{}, fmt.Errorf("%s d = %d, sparse %s: %w", ds, d, v.name, err)
 	}

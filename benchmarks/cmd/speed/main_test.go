@@ -27,9 +27,16 @@ func TestNoTarget(t *testing.T) {
 	smoke.Exit(t, command, []string{"-dense=false", "-data", t.TempDir()}, 2, "no target")
 }
 
+// TestBadSettings refuses the trainers' bad settings before reading any
+// data, and so before the dense reference runs.
+func TestBadSettings(t *testing.T) {
+	smoke.Exit(t, command, []string{"-steps", "0", "-data", t.TempDir()}, 2, "-steps 0")
+	smoke.Exit(t, command, []string{"-epochs", "-1", "-data", t.TempDir()}, 2, "epochs = -1")
+}
+
 // TestBadVariant refuses a variant it cannot read before reading any data.
 func TestBadVariant(t *testing.T) {
-	for _, v := range []string{"walks", "walk:batch", "walk:batch=x", "walk:momentum=0.9"} {
+	for _, v := range []string{"walks", "walk:batch", "walk:batch=x", "walk:momentum=0.9", "walk:lr=-1", "walk+warm:optimizer=adamw"} {
 		smoke.Exit(t, command, []string{"-target", "50", "-data", t.TempDir(), "-variants", v}, 2, "-variants")
 	}
 }

@@ -210,8 +210,15 @@ func (o *options) split(h *benchmarks.Harness) error {
 	if o.dimList, err = h.Ints("dims", o.dims, func(d int) bool { return d >= 2 && d%2 == 0 }, "an even width of at least 2"); err != nil {
 		return err
 	}
-	if o.seeds < 1 {
-		return h.Usagef("-seeds %d: want at least 1", o.seeds)
+	if o.seeds < 1 || o.steps < 1 { // -steps 0 would run reference's 300 under a header saying 0
+		return h.Usagef("-seeds %d, -steps %d: want at least 1 of each", o.seeds, o.steps)
+	}
+	for _, tr := range o.trainerList {
+		for _, variant := range o.variantList {
+			if err := h.Settings(o.config(tr, variant, o.dimList[0], 1)); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -228,6 +235,19 @@ func (o *options) objective(variant string) pipeline.ObjectiveConfig {
 		obj.PPR, obj.AdamicAdar = o.alpha, true
 	}
 	return obj
+}
+
+// config returns trainer tr's configuration for a cell: a baseline.Config,
+// reference.Config (dense) or train.Config (sparse).
+func (o *options) config(tr, variant string, d int, seed uint64) interface{ Validate() error } {
+	switch {
+	case isBaseline(tr):
+		return baseline.Config{Method: tr, Dim: d, Seed: seed}
+	case tr == "dense":
+		return reference.Config{Objective: o.objective(variant), Dim: d, Steps: o.steps, Seed: seed}
+	}
+	return train.Config{Objective: o.objective(variant), Dim: d, Epochs: o.epochs,
+		BatchWalks: o.batch, LR: o.lr, Average: o.average, Negatives: o.negatives, Optimizer: o.opt, Seed: seed}
 }
 
 // cellStats gathers one cell's runs.
@@ -255,14 +275,13 @@ func cell(ctx context.Context, h *benchmarks.Harness, o *options, split *pipelin
 		start := time.Now()
 		var res *pipeline.Result
 		var err error
-		switch {
-		case isBaseline(tr):
-			res, err = benchmarks.RunSplit(ctx, baseline.Run, split, baseline.Config{Method: tr, Dim: d, Seed: uint64(s)}, rec)
-		case tr == "dense":
-			res, err = benchmarks.RunSplit(ctx, reference.Run, split, reference.Config{Objective: o.objective(variant), Dim: d, Steps: o.steps, Seed: uint64(s)}, rec)
-		default:
-			res, err = benchmarks.RunSplit(ctx, train.Run, split, train.Config{Objective: o.objective(variant), Dim: d, Epochs: o.epochs,
-				BatchWalks: o.batch, LR: o.lr, Average: o.average, Negatives: o.negatives, Optimizer: o.opt, Seed: uint64(s)}, rec)
+		switch cfg := o.config(tr, variant, d, uint64(s)).(type) {
+		case baseline.Config:
+			res, err = benchmarks.RunSplit(ctx, baseline.Run, split, cfg, rec)
+		case reference.Config:
+			res, err = benchmarks.RunSplit(ctx, reference.Run, split, cfg, rec)
+		case train.Config:
+			res, err = benchmarks.RunSplit(ctx, train.Run, split, cfg, rec)
 		}
 		if err != nil {
 			return "", nil, fmt.Errorf("%s d=%d %s seed %d: %w", ds, d, tr, s, err)
