@@ -47,10 +47,28 @@ func (o *Gensim) Check(ctx context.Context) error {
 	return CheckPython(ctx, "-python", o.Python, NumPy, Gensim4)
 }
 
-// CheckMethods runs Check when methods holds "gensim".
-func (o *Gensim) CheckMethods(ctx context.Context, methods map[string]bool) error {
+// Validate reports a -gensim-* setting that deepwalk.py cannot run with
+// (it would fail after the methods before it, or train nothing).
+func (o *Gensim) Validate() error {
+	for _, s := range []struct {
+		flag     string
+		val, min int
+	}{{"walks", o.Walks, 1}, {"length", o.Length, 2}, {"window", o.Window, 1}, {"negative", o.Negative, 1}, {"epochs", o.Epochs, 1}, {"workers", o.Workers, 1}} {
+		if s.val < s.min {
+			return fmt.Errorf("-gensim-%s %d: want at least %d", s.flag, s.val, s.min)
+		}
+	}
+	return nil
+}
+
+// CheckMethods validates the settings (a usage error) and runs Check when
+// methods holds "gensim".
+func (o *Gensim) CheckMethods(ctx context.Context, h *Harness, methods map[string]bool) error {
 	if !methods["gensim"] {
 		return nil
+	}
+	if err := h.Settings(o); err != nil {
+		return err
 	}
 	return o.Check(ctx)
 }

@@ -41,4 +41,5 @@ func TestUsage(t *testing.T) {
 	smoke.Exit(t, command, []string{"-methods", "node2vec", "-data", t.TempDir()}, 2, "unknown method")
 	smoke.Exit(t, command, []string{"-dim", "7", "-data", t.TempDir()}, 2, "-dim 7")
 	smoke.Exit(t, command, []string{"-seeds", "0", "-data", t.TempDir()}, 2, "-seeds 0")
+	smoke.Exit(t, command, []string{"-gensim-epochs", "0", "-data", t.TempDir()}, 2, "-gensim-epochs 0")
 }

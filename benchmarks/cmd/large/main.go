@@ -87,7 +87,13 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if !(o.testFrac > 0 && o.testFrac < 1) {
 		return h.Usagef("-test-fraction %v: want a share in (0, 1)", o.testFrac)
 	}
-	if err := o.gensim.CheckMethods(ctx, o.methods); err != nil {
+	if o.wys.Dim < 2 || o.wys.Dim%2 != 0 {
+		return h.Usagef("-dim %d: want an even width of at least 2", o.wys.Dim)
+	}
+	if err := h.Settings(o.wys); err != nil {
+		return err
+	}
+	if err := o.gensim.CheckMethods(ctx, h, o.methods); err != nil {
 		return err
 	}
 	o.wys.Seed, o.gensim.Seed, o.gensim.Dim = o.seed, o.seed, o.wys.Dim

@@ -47,4 +47,8 @@ func TestGensim(t *testing.T) {
 // TestUsage refuses an unknown method before reading any data.
 func TestUsage(t *testing.T) {
 	smoke.Exit(t, command, []string{"-methods", "node2vec", "-data", t.TempDir()}, 2, "unknown method")
+	// settings checked before the graphs are read and wys trains
+	smoke.Exit(t, command, []string{"-dim", "0", "-data", t.TempDir()}, 2, "-dim 0")
+	smoke.Exit(t, command, []string{"-epochs", "-1", "-data", t.TempDir()}, 2, "epochs = -1")
+	smoke.Exit(t, command, []string{"-gensim-walks", "0", "-data", t.TempDir()}, 2, "-gensim-walks 0")
 }

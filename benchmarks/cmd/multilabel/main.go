@@ -89,7 +89,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err != nil {
 		return err
 	}
-	if err := checkPython(ctx, o); err != nil {
+	if err := checkPython(ctx, h, o); err != nil {
 		return err
 	}
 	var b strings.Builder

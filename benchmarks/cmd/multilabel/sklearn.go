@@ -25,8 +25,8 @@ type sklearnOut struct {
 
 // checkPython fails, before any work, when -python cannot run gensim
 // DeepWalk (with -methods gensim) or the -sklearn script.
-func checkPython(ctx context.Context, o *options) error {
-	if err := o.gensim.CheckMethods(ctx, o.methods); err != nil {
+func checkPython(ctx context.Context, h *benchmarks.Harness, o *options) error {
+	if err := o.gensim.CheckMethods(ctx, h, o.methods); err != nil {
 		return err
 	}
 	if o.sklearn == "" {

@@ -63,7 +63,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err != nil {
 		return err
 	}
-	if err := o.gensim.CheckMethods(ctx, o.methods); err != nil {
+	if err := o.gensim.CheckMethods(ctx, h, o.methods); err != nil {
 		return err
 	}
 	var rows []row

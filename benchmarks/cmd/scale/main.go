@@ -128,7 +128,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		return h.Usagef("-start: %v", err)
 	}
 	if o.one < 0 && o.gensimMax >= o.minScale {
-		if err := o.gensim.Check(ctx); err != nil {
+		if err := o.gensim.CheckMethods(ctx, h, map[string]bool{"gensim": true}); err != nil {
 			return err
 		}
 	}
