@@ -64,6 +64,16 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	return h.WriteResult(b.String())
 }
 
+// objective is the objective of the cell (C, β): β = 0 is passed as a
+// negative Beta, pipeline's spelling of "no regulariser", since a zero
+// Beta means the default 0.5.
+func objective(c, beta float64) pipeline.ObjectiveConfig {
+	if beta == 0 {
+		beta = -1
+	}
+	return pipeline.ObjectiveConfig{C: int(c), Beta: beta}
+}
+
 // section runs the sweep and the fixed-Q baselines on one dataset and
 // returns its part of the results file.
 func section(ctx context.Context, h *benchmarks.Harness, o *options, ds string) (string, error) {
@@ -83,7 +93,7 @@ func section(ctx context.Context, h *benchmarks.Harness, o *options, ds string) 
 	for _, c := range o.cvals {
 		fmt.Fprintf(&b, "| %g |", c)
 		for _, beta := range o.bvals {
-			res, err := auc(pipeline.ObjectiveConfig{C: int(c), Beta: beta}, nil)
+			res, err := auc(objective(c, beta), nil)
 			if err != nil {
 				return "", err
 			}

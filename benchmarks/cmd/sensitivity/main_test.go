@@ -17,6 +17,17 @@ func TestSmoke(t *testing.T) {
 		"# Sensitivity to C and β (the paper's Figure 4)\n", "./benchmarks/cmd/sensitivity -data ", "## ca-HepTh\n", "\n| 5 | ", "\n| deepwalk | ", "\n| glove | ")
 }
 
+// TestObjective checks that each cell's objective resolves to the C and β
+// its row and column name, β = 0 included (pipeline reads a zero Beta as
+// the default 0.5).
+func TestObjective(t *testing.T) {
+	for _, beta := range []float64{0, 0.3, 0.5, 2} {
+		if got := objective(20, beta).Resolve(); got.Beta != beta || got.C != 20 {
+			t.Errorf("objective(20, %g) resolves to C = %d, β = %g", beta, got.C, got.Beta)
+		}
+	}
+}
+
 // TestUsage refuses a bad list of numbers before reading any data.
 func TestUsage(t *testing.T) {
 	smoke.Exit(t, command, []string{"-C", "5,ten", "-data", t.TempDir()}, 2, `-C: "ten" is not a number of powers`)
