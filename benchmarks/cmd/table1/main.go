@@ -205,6 +205,9 @@ func (o *options) split(h *benchmarks.Harness) error {
 		if !slices.Contains([]string{"", "none", "ppr", "aa", "ppr+aa"}, v) {
 			return h.Usagef("-contexts %q: want none, ppr, aa or ppr+aa", v)
 		}
+		if strings.HasPrefix(v, "ppr") && !(o.alpha > 0) { // 0 is pipeline's "no ppr context"
+			return h.Usagef("-ppr-alpha %v: want a restart probability in (0, 1) for the %s rows", o.alpha, v)
+		}
 	}
 	var err error
 	if o.dimList, err = h.Ints("dims", o.dims, func(d int) bool { return d >= 2 && d%2 == 0 }, "an even width of at least 2"); err != nil {

@@ -54,7 +54,8 @@ func TestBaselines(t *testing.T) {
 func TestUsage(t *testing.T) {
 	for _, tc := range [][]string{{"-trainers", "gpu", "unknown trainer"}, {"-contexts", "pagerank", "want none, ppr"}, {"-dims", "x", `-dims: "x" is not an even width`}, {"-dims", "128,63", `"63" is not an even width`}, {"-seeds", "0", "at least 1"}, {"-trainers", "svd", "no context types", "-contexts", "ppr"},
 		// the trainers' settings, checked before the dense reference runs
-		{"-opt", "bogus", `optimizer = "bogus"`}, {"-formulation", "pape", `formulation = "pape"`}, {"-steps", "0", "-steps 0"}, {"-epochs", "-1", "epochs = -1"}} {
+		{"-opt", "bogus", `optimizer = "bogus"`}, {"-formulation", "pape", `formulation = "pape"`}, {"-steps", "0", "-steps 0"}, {"-epochs", "-1", "epochs = -1"},
+		{"-contexts", "none,ppr", "-ppr-alpha 0: want a restart probability", "-ppr-alpha", "0"}} {
 		smoke.Exit(t, command, append([]string{tc[0], tc[1], "-data", t.TempDir()}, tc[3:]...), 2, tc[2])
 	}
 }
