@@ -33,6 +33,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -156,6 +157,11 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 		return nil, err
 	}
 	o.features = strings.Split(*features, ",")
+	for _, f := range o.features {
+		if !slices.Contains(eval.FeatureVariants, strings.TrimSuffix(f, "+norm")) {
+			return nil, h.Usagef("-features: unknown variant %q (want %s, each optionally +norm)", f, strings.Join(eval.FeatureVariants, ", "))
+		}
+	}
 	if o.ratios, err = h.Floats("ratios", *ratios, func(r float64) bool { return r > 0 && r < 1 }, "a share in (0, 1)"); err != nil {
 		return nil, err
 	}

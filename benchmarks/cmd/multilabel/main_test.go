@@ -46,6 +46,7 @@ func TestOracles(t *testing.T) {
 // TestUsage refuses an unknown dataset or variant before reading any data.
 func TestUsage(t *testing.T) {
 	smoke.Exit(t, command, []string{"-datasets", "BlogCatalog", "-data", t.TempDir()}, 2, "unknown dataset")
+	smoke.Exit(t, command, []string{"-features", "LR,Y+norm", "-data", t.TempDir()}, 2, `-features: unknown variant "Y+norm"`)
 	smoke.Exit(t, command, []string{"-variants", "paper+weighed", "-data", t.TempDir()}, 2, `unknown setting "weighed"`)
 	smoke.Exit(t, command, []string{"-variants", "lr=-1", "-data", t.TempDir()}, 2, "not a positive number")
 	smoke.Exit(t, command, []string{"-variants", "batch=2.5", "-data", t.TempDir()}, 2, "whole number of walks")
