@@ -17,10 +17,18 @@ import os
 import sys
 import tempfile
 
-import numpy as np
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import deepwalk  # noqa: E402
+if sys.argv[1:] in (["-h"], ["--help"]):
+    print(__doc__.strip())
+    sys.exit(0)
+if len(sys.argv) != 1:
+    sys.stderr.write("usage: walks_check.py (--help says more)\n")
+    sys.exit(2)
+try:
+    import numpy as np  # noqa: E402
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import deepwalk  # noqa: E402
+except ImportError as e:
+    sys.exit("walks_check.py: %s (Debian: apt-get install python3-numpy)" % e)
 
 
 def main():

@@ -12,9 +12,18 @@ adjusted_rand_score.
 import json
 import sys
 
-import numpy as np
-import sklearn
-from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
+if sys.argv[1:] in (["-h"], ["--help"]):
+    print(__doc__.strip())
+    sys.exit(0)
+if len(sys.argv) != 2:
+    sys.stderr.write("usage: cluster_check.py OUT.json (--help says more)\n")
+    sys.exit(2)
+try:
+    import numpy as np  # noqa: E402
+    import sklearn  # noqa: E402
+    from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score  # noqa: E402
+except ImportError as e:
+    sys.exit("cluster_check.py: %s (Debian: apt-get install python3-sklearn)" % e)
 
 
 def main():

@@ -49,13 +49,22 @@ import json
 import os
 import sys
 
-import gensim
-import numpy as np
-import sklearn
-from gensim.models import KeyedVectors, Word2Vec
-from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import accuracy_score, average_precision_score, f1_score, roc_auc_score
-from sklearn.multiclass import OneVsRestClassifier
+if sys.argv[1:] in (["-h"], ["--help"]):
+    print(__doc__.strip())
+    sys.exit(0)
+if len(sys.argv) != 2:
+    sys.stderr.write("usage: eval_check.py OUTDIR (--help says more)\n")
+    sys.exit(2)
+try:
+    import gensim  # noqa: E402
+    import numpy as np  # noqa: E402
+    import sklearn  # noqa: E402
+    from gensim.models import KeyedVectors, Word2Vec  # noqa: E402
+    from sklearn.linear_model import LogisticRegression  # noqa: E402
+    from sklearn.metrics import accuracy_score, average_precision_score, f1_score, roc_auc_score  # noqa: E402
+    from sklearn.multiclass import OneVsRestClassifier  # noqa: E402
+except ImportError as e:
+    sys.exit("eval_check.py: %s (Debian: apt-get install python3-gensim python3-sklearn)" % e)
 
 N, BLOCKS, P_IN, P_OUT, DIM = 60, 3, 0.3, 0.02, 8
 

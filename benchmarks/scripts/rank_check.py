@@ -19,8 +19,17 @@ import json
 import os
 import sys
 
-import numpy as np
-from gensim.models import KeyedVectors
+if sys.argv[1:] in (["-h"], ["--help"]):
+    print(__doc__.strip())
+    sys.exit(0)
+if len(sys.argv) != 2:
+    sys.stderr.write("usage: rank_check.py DIR (--help says more)\n")
+    sys.exit(2)
+try:
+    import numpy as np  # noqa: E402
+    from gensim.models import KeyedVectors  # noqa: E402
+except ImportError as e:
+    sys.exit("rank_check.py: %s (Debian: apt-get install python3-gensim)" % e)
 
 
 def ranks(s, pos, exclude):
