@@ -110,27 +110,8 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err := h.Parse(); err != nil {
 		return err
 	}
-	if o.step < 1 || o.epochs < 0 {
-		return h.Usagef("-step must be positive and -epochs not negative")
-	}
-	if err := (train.Config{Optimizer: o.optimizer}).Validate(); err != nil {
-		return h.Usagef("-optimizer: %v", err)
-	}
-	if err := (train.Config{NegativeBlock: o.negBlock}).Validate(); err != nil {
-		return h.Usagef("-negative-block: %v", err)
-	}
-	for _, st := range strings.Split(o.starts, ",") {
-		if err := (train.Config{Start: st}).Validate(); err != nil {
-			return h.Usagef("-starts: %v", err)
-		}
-	}
-	if err := (train.Config{Start: o.start}).Validate(); err != nil {
-		return h.Usagef("-start: %v", err)
-	}
-	if o.one < 0 && o.gensimMax >= o.minScale {
-		if err := o.gensim.CheckMethods(ctx, h, map[string]bool{"gensim": true}); err != nil {
-			return err
-		}
+	if err := o.check(ctx, h); err != nil {
+		return err
 	}
 	if o.one >= 0 {
 		r, err := measure(ctx, o, o.one)
@@ -153,6 +134,41 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	}
 	return h.WriteResult(text)
 }
+
+// check validates the flags before any scale is measured.
+func (o *options) check(ctx context.Context, h *benchmarks.Harness) error {
+	if o.step < 1 || o.epochs < 0 {
+		return h.Usagef("-step must be positive and -epochs not negative")
+	}
+	if o.one < 0 && (o.minScale < 1 || o.maxScale > maxRMAT || o.minScale > o.maxScale) {
+		// a negative scale would also reach the children as -one -1, the parent's mode
+		return h.Usagef("-min %d, -max %d: want R-MAT scales 1 <= -min <= -max <= %d", o.minScale, o.maxScale, maxRMAT)
+	}
+	if o.dim < 2 || o.dim%2 != 0 || o.rank < 0 {
+		return h.Usagef("-dim %d, -rank %d: want an even width of at least 2 and a rank of 0 (skip) or more", o.dim, o.rank)
+	}
+	if err := (train.Config{Optimizer: o.optimizer}).Validate(); err != nil {
+		return h.Usagef("-optimizer: %v", err)
+	}
+	if err := (train.Config{NegativeBlock: o.negBlock}).Validate(); err != nil {
+		return h.Usagef("-negative-block: %v", err)
+	}
+	for _, st := range strings.Split(o.starts, ",") {
+		if err := (train.Config{Start: st}).Validate(); err != nil {
+			return h.Usagef("-starts: %v", err)
+		}
+	}
+	if err := (train.Config{Start: o.start}).Validate(); err != nil {
+		return h.Usagef("-start: %v", err)
+	}
+	if o.one < 0 && o.gensimMax >= o.minScale {
+		return o.gensim.CheckMethods(ctx, h, map[string]bool{"gensim": true})
+	}
+	return nil
+}
+
+// maxRMAT is the largest scale pipeline.RMAT generates.
+const maxRMAT = 30
 
 // measureAll measures each scale in a child process (this program with
 // -one) and returns the rows up to the first scale that failed.

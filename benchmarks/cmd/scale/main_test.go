@@ -100,3 +100,14 @@ func TestNegativeBlock(t *testing.T) {
 	smoke.Run(t, command, args, "sparse trainer with default settings but the optimizer rowrms and negatives in blocks of 4 x 4 pairs, d = 8", "\n| 5 | ")
 	smoke.Exit(t, command, []string{"-negative-block", "999", "-data", t.TempDir()}, 2, "-negative-block: train: negative_block = 999")
 }
+
+// TestScaleRange refuses scales R-MAT cannot generate (a negative one would
+// also start the children in the parent's mode), an odd -dim and a
+// negative -rank before any child runs.
+func TestScaleRange(t *testing.T) {
+	for _, args := range [][]string{{"-min", "0", "-max", "2"}, {"-min", "-1", "-max", "1"}, {"-min", "10", "-max", "8"}, {"-min", "31", "-max", "31"}} {
+		smoke.Exit(t, command, append(args, "-data", t.TempDir()), 2, "want R-MAT scales 1 <= -min <= -max <= 30")
+	}
+	smoke.Exit(t, command, []string{"-dim", "3"}, 2, "-dim 3")
+	smoke.Exit(t, command, []string{"-rank", "-1"}, 2, "-rank -1")
+}
