@@ -22,6 +22,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -121,10 +122,14 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		return json.NewEncoder(h.Stdout).Encode(r)
 	}
 	rows, err := measureAll(ctx, h, o)
-	if err != nil {
+	var failed *scaleError
+	if err != nil && !errors.As(err, &failed) {
 		return err
 	}
 	text := report(h, o, rows)
+	if failed != nil {
+		text += fmt.Sprintf("\n**Scale %d failed** (%v): the run stopped there.\n", failed.scale, failed.err)
+	}
 	if o.plot != "" && len(rows) > 0 {
 		if err := plotScaling(o.plot, rows); err != nil {
 			return err
@@ -132,7 +137,13 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		text += fmt.Sprintf("\nPlots: [time per stage](%s-time.png), [peak memory](%s-memory.png) (log-log, against nodes).\n",
 			filepath.Base(o.plot), filepath.Base(o.plot))
 	}
-	return h.WriteResult(text)
+	if err := h.WriteResult(text); err != nil {
+		return err
+	}
+	if failed != nil {
+		return failed
+	}
+	return nil
 }
 
 // check validates the flags before any scale is measured.
@@ -170,8 +181,20 @@ func (o *options) check(ctx context.Context, h *benchmarks.Harness) error {
 // maxRMAT is the largest scale pipeline.RMAT generates.
 const maxRMAT = 30
 
+// scaleError is a scale whose child process failed: the rows before it
+// are kept, and the results file says where the run stopped.
+type scaleError struct {
+	scale int
+	err   error
+}
+
+func (e *scaleError) Error() string {
+	return fmt.Sprintf("scale %d failed: %v; the results hold the scales before it", e.scale, e.err)
+}
+
 // measureAll measures each scale in a child process (this program with
-// -one) and returns the rows up to the first scale that failed.
+// -one) and returns the rows up to the first scale that failed, and then
+// a *scaleError.
 func measureAll(ctx context.Context, h *benchmarks.Harness, o *options) ([]row, error) {
 	self, err := os.Executable()
 	if err != nil {
@@ -197,8 +220,7 @@ func measureAll(ctx context.Context, h *benchmarks.Harness, o *options) ([]row, 
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
 				}
-				fmt.Fprintf(h.Stderr, "scale: scale %d failed: %v\n", s, err)
-				return rows, nil
+				return rows, &scaleError{scale: s, err: err}
 			}
 			var r row
 			if err := json.Unmarshal(buf.Bytes(), &r); err != nil {

@@ -111,3 +111,33 @@ func TestScaleRange(t *testing.T) {
 	smoke.Exit(t, command, []string{"-dim", "3"}, 2, "-dim 3")
 	smoke.Exit(t, command, []string{"-rank", "-1"}, 2, "-rank -1")
 }
+
+// TestFailedScale makes the child of scale 5 fail (gensim's stand-in
+// passes the check of -python, then fails on the script) and checks that
+// the command exits 1 naming the scale, and that the results file it
+// writes says where the run stopped.
+func TestFailedScale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process; skipped under -short")
+	}
+	smoke.Children(t, "scale")
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "python3")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\n[ \"$1\" = -c ] && exit 0\necho 'RuntimeError: boom' >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "scaling.md")
+	args := []string{"-min", "5", "-max", "6", "-step", "1", "-epochs", "1", "-dim", "8", "-dense-max", "0", "-rank", "4",
+		"-gensim-max", "6", "-python", fake, "-script", fake, "-out", out, "-allow-dirty"}
+	var stdout, stderr bytes.Buffer
+	if code := command(context.Background(), args, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "scale: scale 5 failed: exit status 1") {
+		t.Errorf("exit %d, stderr %q; want 1 and the failed scale", code, stderr.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "\n**Scale 5 failed** (exit status 1): the run stopped there.\n") || strings.Contains(string(b), "\n| 5 |") {
+		t.Errorf("results file:\n%s\nwant no row and the failed scale", b)
+	}
+}
