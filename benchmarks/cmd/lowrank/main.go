@@ -62,6 +62,13 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err != nil {
 		return err
 	}
+	if *mode == "timing" {
+		for _, name := range strings.Split(*graphs, ",") {
+			if err := checkGraph(name); err != nil {
+				return h.Usagef("-graphs: %v", err)
+			}
+		}
+	}
 	var title, body string
 	if *mode == "accuracy" {
 		title, body, err = accuracy(ctx, h, ranks)
@@ -129,6 +136,20 @@ type timingRow struct {
 	Other             float64
 	PeakRSS           int64
 	CSRBytes, Factors int64
+}
+
+// checkGraph fails, before any child starts, on a -graphs name that
+// loadGraph would refuse.
+func checkGraph(name string) error {
+	if name == "slashdot" {
+		return nil
+	}
+	if s, ok := strings.CutPrefix(name, "rmat"); ok {
+		if scale, err := strconv.Atoi(s); err == nil && scale >= 1 && scale <= 30 {
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown graph %q (slashdot or rmatS with S from 1 to 30, e.g. rmat20)", name)
 }
 
 // loadGraph returns the adjacency of a timing graph and whether it is

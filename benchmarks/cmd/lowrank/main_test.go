@@ -35,6 +35,8 @@ func TestUsage(t *testing.T) {
 		{[]string{"-ranks", "16,0"}, 2, `-ranks: "0" is not a positive rank`},
 		{[]string{"-one", "rmat8"}, 2, "want graph:rank"},
 		{[]string{"-one", "nograph:4"}, 1, `unknown graph "nograph"`},
+		{[]string{"-mode", "timing", "-graphs", "rmat8,nograph"}, 2, `-graphs: unknown graph "nograph"`},
+		{[]string{"-mode", "timing", "-graphs", "rmat40"}, 2, `-graphs: unknown graph "rmat40"`},
 	} {
 		smoke.Exit(t, command, tc.args, tc.code, tc.want)
 	}
