@@ -109,6 +109,38 @@ func TestRunExitCodes(t *testing.T) {
 	}
 }
 
+// TestDataHint checks that a failure naming a path under a -data folder
+// that does not exist says so, and that it does not when the folder
+// exists (the dataset itself is missing) or the error is about another
+// path.
+func TestDataHint(t *testing.T) {
+	t.Parallel()
+	exists := t.TempDir()
+	missing := filepath.Join(exists, "no-mirror")
+	for _, tc := range []struct {
+		data, path string
+		hint       bool
+	}{
+		{missing, filepath.Join(missing, "PPI", "x.mat.gz"), true},
+		{exists, filepath.Join(exists, "PPI", "x.mat.gz"), false},
+		{missing, "/elsewhere/x", false},
+	} {
+		cmd := func(ctx context.Context, h *Harness) error {
+			if err := h.Parse(); err != nil {
+				return err
+			}
+			_, err := os.Open(tc.path)
+			return err
+		}
+		var stderr bytes.Buffer
+		code := Run(context.Background(), "test", []string{"-data", tc.data}, io.Discard, &stderr, cmd)
+		got := strings.Contains(stderr.String(), "[-data "+tc.data+": no such folder; give -data")
+		if code != 1 || got != tc.hint || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("-data %s, error on %s: exit %d, stderr %q; want 1, one line, hint %v", tc.data, tc.path, code, stderr.String(), tc.hint)
+		}
+	}
+}
+
 // TestHeader checks the header's lines and the command line built from the
 // build tags and the arguments, quoted for a shell where they need it.
 func TestHeader(t *testing.T) {

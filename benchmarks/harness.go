@@ -111,8 +111,21 @@ func (h *Harness) exitCode(ctx context.Context, err error) int {
 		fmt.Fprintf(h.Stderr, "%s: interrupted\n", h.Name)
 		return exitInterrupted
 	}
-	fmt.Fprintf(h.Stderr, "%s: %v\n", h.Name, err)
+	fmt.Fprintf(h.Stderr, "%s: %v%s\n", h.Name, err, h.dataHint(err))
 	return exitFailure
+}
+
+// dataHint returns a note for an error about a path under -data when the
+// -data folder itself is missing, as from a checkout without the data
+// mirror beside it: the cause is then -data, not the dataset.
+func (h *Harness) dataHint(err error) string {
+	if h.Data == "" || !strings.Contains(err.Error(), h.Data) {
+		return ""
+	}
+	if _, serr := os.Stat(h.Data); serr == nil {
+		return ""
+	}
+	return fmt.Sprintf(" [-data %s: no such folder; give -data, the folder holding the datasets]", h.Data)
 }
 
 func (h *Harness) printUsage(w io.Writer) {
