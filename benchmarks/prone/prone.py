@@ -92,4 +92,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except OSError as e:  # a missing or unreadable input, an unwritable output
+        sys.exit("%s: %s" % ("prone.py", e))

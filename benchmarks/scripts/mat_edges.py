@@ -36,4 +36,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except OSError as e:  # a missing or unreadable input, an unwritable output
+        sys.exit("%s: %s" % ("mat_edges.py", e))

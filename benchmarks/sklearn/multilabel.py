@@ -67,4 +67,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except OSError as e:  # a missing or unreadable input, an unwritable output
+        sys.exit("%s: %s" % ("multilabel.py", e))
