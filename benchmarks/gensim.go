@@ -124,6 +124,7 @@ func RunDeepWalk(ctx context.Context, o Gensim, adj interface {
 		"--workers", fmt.Sprint(o.Workers), "--seed", fmt.Sprint(o.Seed))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
+	cmd.WaitDelay = WaitDelay
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return err

@@ -53,6 +53,13 @@ for arg in sys.argv[1:]:
         sys.exit(5)
 `
 
+// WaitDelay is how long a Python command's Wait waits for its output
+// pipes to close once it exited or was killed (exec.Cmd.WaitDelay): a
+// python3 that is a shell wrapper leaves its children holding them, and
+// Wait would otherwise hang after a timeout or an interrupt until they
+// end.
+const WaitDelay = 2 * time.Second
+
 // pythonCheckTimeout bounds CheckPython's run: importing gensim takes a
 // few seconds, a Python that hangs must not hang the command.
 var pythonCheckTimeout = 60 * time.Second
@@ -71,6 +78,7 @@ func CheckPython(ctx context.Context, flag, python string, modules ...PythonModu
 		args = append(args, fmt.Sprintf("%s:%d", m.Import, m.Major))
 	}
 	cmd := exec.CommandContext(ctx, python, args...)
+	cmd.WaitDelay = WaitDelay
 	out, err := cmd.Output()
 	text := strings.TrimSpace(string(out))
 	var exit *exec.ExitError

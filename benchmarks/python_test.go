@@ -4,8 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/wys-project/wys/sparse"
 )
@@ -67,6 +70,29 @@ func TestCheckPython(t *testing.T) {
 				t.Errorf("CheckPython = %v, want one line with %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestCheckPythonHangs checks that a python3 that never answers (a shell
+// wrapper whose child keeps the output pipe open) ends the check with one
+// line when its time is up, instead of hanging the command (until the
+// child ends: it is killed when the test ends).
+func TestCheckPythonHangs(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "sleep.pid")
+	fake := writeFile(t, dir, "python3", "#!/bin/sh\nsleep 600 &\necho $! > "+pidFile+"\nwait\n", 0o755)
+	t.Cleanup(func() {
+		if b, err := os.ReadFile(pidFile); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+	defer func(d time.Duration) { pythonCheckTimeout = d }(pythonCheckTimeout)
+	pythonCheckTimeout = 100 * time.Millisecond
+	err := CheckPython(context.Background(), "-python", fake, NumPy)
+	if err == nil || !strings.Contains(err.Error(), "no answer within 100ms") {
+		t.Errorf("CheckPython = %v, want no answer within 100ms", err)
 	}
 }
 

@@ -382,6 +382,7 @@ func (gs *gensimRates) round(ctx context.Context, h *benchmarks.Harness) error {
 		cmd := exec.CommandContext(ctx, gs.python, script, gs.edges, fmt.Sprint(wk))
 		var stderr strings.Builder
 		cmd.Stderr = io.MultiWriter(h.Stderr, &stderr)
+		cmd.WaitDelay = benchmarks.WaitDelay
 		b, err := cmd.Output()
 		if err != nil {
 			return fmt.Errorf("%s %s: %w: %s", gs.python, script, err, benchmarks.LastLine(stderr.String()))

@@ -53,6 +53,7 @@ func compareSklearn(ctx context.Context, o *options, x []float64, n, f int, lab 
 	cmd := exec.CommandContext(ctx, o.gensim.Python, o.sklearn, dir, "--C", fmt.Sprint(o.c))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
+	cmd.WaitDelay = benchmarks.WaitDelay
 	text, err := cmd.Output()
 	if err != nil {
 		if ctx.Err() != nil {
