@@ -141,6 +141,25 @@ func TestDataHint(t *testing.T) {
 	}
 }
 
+// TestCheckPrefix checks -plot PREFIX: refused under a file, accepted in
+// a folder that is still to be made.
+func TestCheckPrefix(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file.md")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness("x", nil, io.Discard, io.Discard)
+	var usage *usageError
+	if err := h.CheckPrefix("-plot", filepath.Join(file, "large")); !errors.As(err, &usage) || !strings.Contains(err.Error(), "-plot: cannot write "+filepath.Join(file, "large")+": "+file+" is not a folder") {
+		t.Errorf("CheckPrefix under a file = %v, want a usage error", err)
+	}
+	if err := h.CheckPrefix("-plot", filepath.Join(dir, "new", "large")); err != nil {
+		t.Errorf("CheckPrefix in a new folder = %v, want nil", err)
+	}
+}
+
 // TestHeader checks the header's lines and the command line built from the
 // build tags and the arguments, quoted for a shell where they need it.
 func TestHeader(t *testing.T) {

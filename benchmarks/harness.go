@@ -184,6 +184,17 @@ func checkOut(out string, folder bool) error {
 	return writableFolder(out, filepath.Dir(target))
 }
 
+// CheckPrefix returns a usage error when files named prefix-NAME could
+// not be written later (-plot PREFIX): their folder is a file or not
+// writable. Call it after Parse, so that the plots drawn at the end of a
+// long run do not fail it, and with it the results file.
+func (h *Harness) CheckPrefix(flag, prefix string) error {
+	if err := writableFolder(prefix, filepath.Dir(prefix)); err != nil {
+		return h.Usagef("%s: %v", flag, err)
+	}
+	return nil
+}
+
 // writableFolder is checkOut's test of the folder dir that out is to be
 // written in: its nearest existing ancestor (itself, if it exists) must be
 // a folder where a file can be created.

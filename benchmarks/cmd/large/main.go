@@ -77,6 +77,11 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err := h.Parse(); err != nil {
 		return err
 	}
+	if o.plot != "" {
+		if err := h.CheckPrefix("-plot", o.plot); err != nil {
+			return err
+		}
+	}
 	o.methods = map[string]bool{}
 	for _, m := range strings.Split(*methods, ",") {
 		if variant(m) == nil && m != "gensim" && m != "prone" {

@@ -146,6 +146,11 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 	if err := h.Parse(); err != nil {
 		return nil, err
 	}
+	if o.plot != "" {
+		if err := h.CheckPrefix("-plot", o.plot); err != nil {
+			return nil, err
+		}
+	}
 	o.datasets = strings.Split(*names, ",")
 	for _, d := range o.datasets {
 		if datasets[d] == "" {

@@ -114,6 +114,11 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err := o.check(ctx, h); err != nil {
 		return err
 	}
+	if o.plot != "" {
+		if err := h.CheckPrefix("-plot", o.plot); err != nil {
+			return err
+		}
+	}
 	if o.one >= 0 {
 		r, err := measure(ctx, o, o.one)
 		if err != nil {

@@ -103,13 +103,21 @@ func TestNegativeBlock(t *testing.T) {
 
 // TestScaleRange refuses scales R-MAT cannot generate (a negative one would
 // also start the children in the parent's mode), an odd -dim and a
-// negative -rank before any child runs.
+// negative -rank before any child runs, and a -plot PREFIX that could not
+// be written (the plots come at the end, and their failure took the
+// results file with it).
 func TestScaleRange(t *testing.T) {
+	smoke.Children(t, "scale") // should a child start after all
 	for _, args := range [][]string{{"-min", "0", "-max", "2"}, {"-min", "-1", "-max", "1"}, {"-min", "10", "-max", "8"}, {"-min", "31", "-max", "31"}} {
 		smoke.Exit(t, command, append(args, "-data", t.TempDir()), 2, "want R-MAT scales 1 <= -min <= -max <= 30")
 	}
 	smoke.Exit(t, command, []string{"-dim", "3"}, 2, "-dim 3")
 	smoke.Exit(t, command, []string{"-rank", "-1"}, 2, "-rank -1")
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	smoke.Exit(t, command, []string{"-min", "5", "-max", "5", "-plot", filepath.Join(file, "scaling")}, 2, "-plot: cannot write")
 }
 
 // TestFailedScale makes the child of scale 5 fail (gensim's stand-in
