@@ -65,6 +65,31 @@ func (s *Split) Selection() (pos, neg []Pair) {
 	return s.Train, s.TrainNeg
 }
 
+// CheckNodes returns an error wrapping ErrUnknownNode when a pair of any
+// list of s names a row outside 0..n−1: a split of another graph, or of
+// another numbering of its nodes, given to a method run on a graph of n
+// nodes. The error names the list, the pair's index and the pair. A nil
+// s has no pairs. The trainers and baselines call it before any work, so
+// that such a split is an error rather than an index out of range.
+func (s *Split) CheckNodes(n int) error {
+	if s == nil {
+		return nil
+	}
+	lists := []struct {
+		name  string
+		pairs []Pair
+	}{{"train", s.Train}, {"train negative", s.TrainNeg}, {"test", s.Test}, {"test negative", s.TestNeg},
+		{"directed test negative", s.TestDirectedNeg}, {"validation", s.Val}, {"validation negative", s.ValNeg}}
+	for _, l := range lists {
+		for i, p := range l.pairs {
+			if p.U < 0 || p.V < 0 || int(p.U) >= n || int(p.V) >= n {
+				return fmt.Errorf("%w: %s pair %d (%d, %d) names a row outside the graph's %d nodes (is the split of another graph?)", ErrUnknownNode, l.name, i, p.U, p.V, n)
+			}
+		}
+	}
+	return nil
+}
+
 // ReciprocalTrain returns the number of Train pairs (u, v), u ≠ v, whose
 // reverse (v, u) is a Train pair too. A split of an undirected graph lists
 // each edge once, so a positive count on a split read as undirected

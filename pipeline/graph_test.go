@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/wys-project/wys/sparse"
@@ -47,5 +49,43 @@ func TestWeightsFrom(t *testing.T) {
 	}
 	if arcs == 0 || arcs == adj.NNZ() {
 		t.Errorf("%d training arcs of %d", arcs, adj.NNZ())
+	}
+}
+
+// TestCheckNodes: a pair naming a row at or beyond n, in any list of the
+// split, is an error wrapping ErrUnknownNode that names the list; pairs
+// inside 0..n−1, and a nil split, pass.
+func TestCheckNodes(t *testing.T) {
+	ok := &Split{N: 4, Train: []Pair{{0, 1}}, TrainNeg: []Pair{{0, 2}}, Test: []Pair{{2, 3}}, TestNeg: []Pair{{1, 3}}}
+	if err := ok.CheckNodes(4); err != nil {
+		t.Fatalf("in-range split: %v", err)
+	}
+	if err := (*Split)(nil).CheckNodes(4); err != nil {
+		t.Fatalf("nil split: %v", err)
+	}
+	set := map[string]func(s *Split){
+		"train":                  func(s *Split) { s.Train = append(s.Train, Pair{4, 0}) },
+		"train negative":         func(s *Split) { s.TrainNeg = append(s.TrainNeg, Pair{0, 9}) },
+		"test":                   func(s *Split) { s.Test = append(s.Test, Pair{-1, 0}) },
+		"test negative":          func(s *Split) { s.TestNeg = append(s.TestNeg, Pair{0, 4}) },
+		"directed test negative": func(s *Split) { s.TestDirectedNeg = []Pair{{5, 5}} },
+		"validation":             func(s *Split) { s.Val = []Pair{{0, 4}} },
+		"validation negative":    func(s *Split) { s.ValNeg = []Pair{{4, 1}} },
+	}
+	for name, spoil := range set {
+		s := *ok
+		s.Train = append([]Pair(nil), ok.Train...)
+		s.TrainNeg = append([]Pair(nil), ok.TrainNeg...)
+		s.Test = append([]Pair(nil), ok.Test...)
+		s.TestNeg = append([]Pair(nil), ok.TestNeg...)
+		spoil(&s)
+		err := s.CheckNodes(4)
+		if !errors.Is(err, ErrUnknownNode) {
+			t.Errorf("%s: got %v, want ErrUnknownNode", name, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), name+" pair") {
+			t.Errorf("%s: %q does not name the list", name, err)
+		}
 	}
 }

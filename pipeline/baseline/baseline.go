@@ -90,7 +90,9 @@ func (c Config) Validate() error {
 
 // Run embeds g with the spectral baseline cfg.Method of width cfg.Dim
 // (cfg.Dim/2 columns per side) and measures the AUCs of eval's pairs like
-// the trainers do. rec, which may be nil, receives the stage events.
+// the trainers do (eval may be nil; pairs naming rows outside g are an
+// error wrapping pipeline.ErrUnknownNode). rec, which may be nil, receives
+// the stage events.
 //
 // SVD: A ≈ UΣVᵀ of rank dim/2; the score L_u·R_v is the rank-d/2
 // approximation of A_uv. Eigenmaps (Belkin and Niyogi): the dim/2
@@ -118,6 +120,9 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	}
 	if n := g.N(); method == MethodNetMF && n > NetMFMaxNodes {
 		return nil, fmt.Errorf("baseline: netmf builds a dense %d x %d matrix; it takes graphs of at most %d nodes (use -method wys or svd)", n, n, NetMFMaxNodes)
+	}
+	if err := eval.CheckNodes(g.N()); err != nil {
+		return nil, fmt.Errorf("baseline: %w", err)
 	}
 	if eval == nil {
 		eval = &pipeline.Split{}

@@ -142,7 +142,8 @@ func checkLimit(need, limit int64, what string) error {
 // returns the embeddings, Q and test AUC of the step with the best train
 // AUC (the last step when the split has no train negatives).
 // split, which may be nil, supplies only the evaluation pairs (without
-// train pairs, the last step is kept).
+// train pairs, the last step is kept); pairs naming rows outside g are an
+// error wrapping pipeline.ErrUnknownNode.
 //
 // It is longer than 80 lines because the full-batch loop, evaluation and
 // model selection read as one algorithm, as in the authors' code.
@@ -159,6 +160,9 @@ func Run(ctx context.Context, g *pipeline.Graph, split *pipeline.Split, cfg Conf
 	}
 	if g.N() == 0 || g.Adj.NNZ() == 0 {
 		return nil, fmt.Errorf("reference: %w: the training graph has no arcs", pipeline.ErrEmptyGraph)
+	}
+	if err := split.CheckNodes(g.N()); err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
 	}
 	n := g.N()
 	need, err := CheckMemory(n, cfg)

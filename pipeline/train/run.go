@@ -23,13 +23,18 @@ import (
 // are returned. cfg is validated and resolved for g (see Config.Resolve);
 // progress goes to rec, which may be nil.
 //
-// Run stops between batches when ctx is cancelled and returns ctx.Err().
+// A split whose pairs name rows outside g is an error wrapping
+// pipeline.ErrUnknownNode (see pipeline.Split.CheckNodes). Run stops
+// between batches when ctx is cancelled and returns ctx.Err().
 func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline.Recorder) (*pipeline.Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if g.N() == 0 || g.Adj.NNZ() == 0 {
 		return nil, fmt.Errorf("train: %w: the training graph has no arcs", pipeline.ErrEmptyGraph)
+	}
+	if err := eval.CheckNodes(g.N()); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
 	}
 	cfg = cfg.Resolve(g.N(), g.Adj.NNZ())
 	if rec == nil {
