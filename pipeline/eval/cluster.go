@@ -104,7 +104,8 @@ func Cluster(ctx context.Context, x []float64, n, f int, labels []int, cfg Clust
 // of squared distances to the centres) is lowest, the first on ties, with
 // that inertia. A cluster left empty (rows repeated more often than
 // there are distinct ones to seed with) keeps its centre. It checks ctx
-// between iterations.
+// while it seeds (after each centre) and while it assigns rows (every
+// cancelRows rows), so a cancel takes effect within O(cancelRows·K·f) work.
 func KMeans(ctx context.Context, x []float64, n, f int, cfg ClusterConfig) ([]int, float64, error) {
 	cfg = cfg.withDefaults()
 	switch {
@@ -123,7 +124,11 @@ func KMeans(ctx context.Context, x []float64, n, f int, cfg ClusterConfig) ([]in
 		eg.Go(func() error {
 			rng := pipeline.Stream(cfg.Seed, streamCluster, uint64(i))
 			var err error
-			assign[i], inertia[i], err = lloyd(ectx, x, n, f, seedPlusPlus(x, n, f, cfg.K, rng), cfg.MaxIter)
+			centres, err := seedPlusPlus(ectx, x, n, f, cfg.K, rng)
+			if err != nil {
+				return err
+			}
+			assign[i], inertia[i], err = lloyd(ectx, x, n, f, centres, cfg.MaxIter)
 			return err
 		})
 	}
@@ -141,8 +146,8 @@ func KMeans(ctx context.Context, x []float64, n, f int, cfg ClusterConfig) ([]in
 
 // seedPlusPlus picks k centres by k-means++: the first uniformly, each
 // next with probability proportional to its squared distance to the
-// nearest centre so far.
-func seedPlusPlus(x []float64, n, f, k int, rng *rand.Rand) []float64 {
+// nearest centre so far. It returns ctx's error once ctx is done.
+func seedPlusPlus(ctx context.Context, x []float64, n, f, k int, rng *rand.Rand) ([]float64, error) {
 	centres := make([]float64, 0, k*f)
 	first := rng.IntN(n)
 	centres = append(centres, x[first*f:first*f+f]...)
@@ -151,6 +156,9 @@ func seedPlusPlus(x []float64, n, f, k int, rng *rand.Rand) []float64 {
 		d2[i] = sqDist(x[i*f:i*f+f], centres[:f])
 	}
 	for len(centres) < k*f {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		var total float64
 		for _, d := range d2 {
 			total += d
@@ -173,8 +181,13 @@ func seedPlusPlus(x []float64, n, f, k int, rng *rand.Rand) []float64 {
 			d2[i] = min(d2[i], sqDist(x[i*f:i*f+f], c))
 		}
 	}
-	return centres
+	return centres, nil
 }
+
+// cancelRows is how many rows lloyd assigns between checks of its
+// context: one iteration over a large table with many clusters takes
+// seconds.
+const cancelRows = 1024
 
 // lloyd runs Lloyd's iterations from the given centres until no row
 // changes cluster (or maxIter), and returns the assignment and inertia.
@@ -192,6 +205,11 @@ func lloyd(ctx context.Context, x []float64, n, f int, centres []float64, maxIte
 		}
 		changed := false
 		for i := range n {
+			if i%cancelRows == cancelRows-1 {
+				if err := ctx.Err(); err != nil {
+					return nil, 0, err
+				}
+			}
 			row := x[i*f : i*f+f]
 			best, bd := 0, math.Inf(1)
 			for c := range k {

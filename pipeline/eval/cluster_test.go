@@ -3,12 +3,14 @@ package eval
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestClusterScoresSklearn checks NMI and ARI against scikit-learn's
@@ -203,5 +205,44 @@ func TestClusterSeparated(t *testing.T) {
 	}
 	if res.Nodes != 108 || res.K != 3 || res.NMI != 1 || res.ARI != 1 || res.Accuracy != 1 {
 		t.Errorf("%+v", res)
+	}
+}
+
+// TestKMeansCancel: a k-means whose seeding alone is minutes of work (as
+// many clusters as rows) returns the context's error once it is
+// cancelled, whether before the call or during it. KMeans checked ctx only
+// between Lloyd iterations, so every restart first seeded all its centres
+// (48 s after a cancel on 131,072 rows and K = 100). The deadline is a
+// hang guard, not a measurement.
+func TestKMeansCancel(t *testing.T) {
+	const n, f = 200000, 2
+	rng := rand.New(rand.NewPCG(1, 2))
+	x := make([]float64, n*f)
+	for i := range x {
+		x[i] = rng.Float64()
+	}
+	for _, during := range []bool{false, true} {
+		ctx, cancel := context.WithCancel(context.Background())
+		if !during {
+			cancel()
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, _, err := KMeans(ctx, x, n, f, ClusterConfig{K: n, Seed: 1})
+			done <- err
+		}()
+		if during {
+			time.Sleep(50 * time.Millisecond)
+			cancel()
+		}
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("cancelled (during the call: %v): got %v, want context.Canceled", during, err)
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("cancelled (during the call: %v): KMeans did not return", during)
+		}
+		cancel()
 	}
 }
