@@ -104,7 +104,8 @@ func MarkerPath(path string) string { return path + ".wys.json" }
 // the marker file MarkerPath(path) says so; otherwise single. Errors name
 // the file and line and wrap ErrFormat: a ragged row, a number that does
 // not parse or is not finite, a header that disagrees with the rows, a
-// duplicate id. ctx is checked every 65,536 lines.
+// duplicate id. ctx is checked every 65,536 lines or 4 MiB of text,
+// whichever comes first.
 func ReadEmbeddings(ctx context.Context, path string, opt ReadOptions) (*Embeddings, error) {
 	format, err := ResolveFormat(opt.Format, path)
 	if err != nil {

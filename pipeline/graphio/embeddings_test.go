@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -360,4 +361,28 @@ func FuzzReadMatrixNPY(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadEmbeddingsTextCancelLongLines: a cancelled read of a text of few
+// but long lines (2,000 rows of 1,000 numbers, 8 MB) returns the context's
+// error. The line reader checked ctx every 2^16 lines only, so such a file,
+// like any embedding file of fewer rows, was read to its end whatever the
+// context said (and a d = 128 file of millions of rows read about 85 MB
+// between two checks).
+func TestReadEmbeddingsTextCancelLongLines(t *testing.T) {
+	row := strings.Repeat(" 0.123", 1000) + "\n"
+	var b strings.Builder
+	for i := range 2000 {
+		b.WriteString("n" + strconv.Itoa(i) + row)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ReadEmbeddingsText(ctx, strings.NewReader(b.String()), "long.txt"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	// The same text reads whole under a live context.
+	e, err := ReadEmbeddingsText(context.Background(), strings.NewReader(b.String()), "long.txt")
+	if err != nil || e.N() != 2000 || e.Dim != 1000 {
+		t.Fatalf("live read: %v", err)
+	}
 }
