@@ -29,10 +29,18 @@ const DefaultEdgeTrainPairs = 100000
 const streamEdgeTrain uint64 = 0x65646765 // "edge"
 
 // EdgeFeatures returns the len(pairs) × f row-major matrix of op(x_u, x_v)
-// for the pairs (u, v), x being n × f row-major.
+// for the pairs (u, v), x being n × f row-major. A pair naming a row
+// outside 0..n−1 is an error wrapping pipeline.ErrUnknownNode.
 func EdgeFeatures(x []float64, f int, pairs []pipeline.Pair, op string) ([]float64, error) {
+	if f < 1 || len(x)%f != 0 {
+		return nil, fmt.Errorf("eval: edge features: %d values are not rows of %d", len(x), f)
+	}
+	n := len(x) / f
 	out := make([]float64, len(pairs)*f)
 	for i, p := range pairs {
+		if p.U < 0 || p.V < 0 || int(p.U) >= n || int(p.V) >= n {
+			return nil, fmt.Errorf("eval: %w: pair %d (%d, %d) names a node outside 0..%d", pipeline.ErrUnknownNode, i, p.U, p.V, n-1)
+		}
 		a, b, o := x[int(p.U)*f:int(p.U+1)*f], x[int(p.V)*f:int(p.V+1)*f], out[i*f:(i+1)*f]
 		switch op {
 		case OpAverage:

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -73,5 +74,23 @@ func TestEdgeClassifierPlanted(t *testing.T) {
 	capped, err := EdgeClassifier(context.Background(), x, f, s, OpHadamard, EdgeClassifierConfig{MaxTrainPairs: 100, Seed: 3})
 	if err != nil || capped.TrainPairs != [2]int{100, 100} || capped.TestAUC < 0.99 {
 		t.Errorf("capped: %+v, %v", capped, err)
+	}
+}
+
+// TestEdgeFeaturesOutOfRange: a pair naming a node the features do not
+// have (a split of another graph) is an error wrapping
+// pipeline.ErrUnknownNode from EdgeFeatures and EdgeClassifier; both
+// panicked with a slice index out of range.
+func TestEdgeFeaturesOutOfRange(t *testing.T) {
+	x := []float64{1, -2, 3, 0.5, 4, -1} // two nodes of three features
+	for _, p := range []pipeline.Pair{{U: 0, V: 2}, {U: 2, V: 0}, {U: -1, V: 1}} {
+		if _, err := EdgeFeatures(x, 3, []pipeline.Pair{{U: 0, V: 1}, p}, OpHadamard); !errors.Is(err, pipeline.ErrUnknownNode) {
+			t.Errorf("pair %v: got %v, want ErrUnknownNode", p, err)
+		}
+	}
+	s := &pipeline.Split{N: 2, Train: []pipeline.Pair{{U: 0, V: 1}}, TrainNeg: []pipeline.Pair{{U: 1, V: 1}},
+		Test: []pipeline.Pair{{U: 0, V: 5}}, TestNeg: []pipeline.Pair{{U: 1, V: 0}}}
+	if _, err := EdgeClassifier(context.Background(), x, 3, s, OpHadamard, EdgeClassifierConfig{}); !errors.Is(err, pipeline.ErrUnknownNode) {
+		t.Errorf("EdgeClassifier: got %v, want ErrUnknownNode", err)
 	}
 }
