@@ -92,7 +92,9 @@ type EdgeClassifierResult struct {
 // a logistic regression fitted on op(x_u, x_v) of the training edges
 // (label 1) and training non-edges (label 0), then the test edges and
 // non-edges ranked by its margin w·x + b, scored by pipeline.AUC and
-// pipeline.AveragePrecision. x holds the n × f node features.
+// pipeline.AveragePrecision. x holds the n × f node features. It returns
+// ctx's error once ctx is done (checked after every evaluation of the
+// fit's objective).
 func EdgeClassifier(ctx context.Context, x []float64, f int, s *pipeline.Split, op string, cfg EdgeClassifierConfig) (*EdgeClassifierResult, error) {
 	if len(x) != s.N*f || f < 1 {
 		return nil, fmt.Errorf("eval: edge classifier of %d nodes needs %d x %d features; have %d values", s.N, s.N, f, len(x))
@@ -124,7 +126,7 @@ func EdgeClassifier(ctx context.Context, x []float64, f int, s *pipeline.Split, 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p, err := fitLogReg(newLogReg(train, len(y), f, y, lr.C), lr)
+	p, err := fitLogReg(ctx, newLogReg(train, len(y), f, y, lr.C), lr)
 	notConv := errors.Is(err, errNotConverged)
 	if err != nil && !notConv {
 		return nil, err

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -123,10 +124,22 @@ const acceptGradient = 1e-4
 
 var errNotConverged = errors.New("eval: logistic regression did not converge")
 
+// ctxRecorder stops an optimisation once its context is done: gonum calls
+// Record after every evaluation of the objective and every iteration,
+// and ends the run with the error Record returns.
+type ctxRecorder struct{ ctx context.Context }
+
+func (r ctxRecorder) Init() error { return r.ctx.Err() }
+
+func (r ctxRecorder) Record(*optimize.Location, optimize.Operation, *optimize.Stats) error {
+	return r.ctx.Err()
+}
+
 // fitLogReg minimises the objective of o by L-BFGS from zero and returns
 // p = [w | b]. The error is errNotConverged (with the parameters reached)
-// when MaxIter was hit, another error for a numerical failure.
-func fitLogReg(o *logReg, cfg LogRegConfig) ([]float64, error) {
+// when MaxIter was hit, ctx's error once ctx is done (checked after every
+// evaluation of the objective), another error for a numerical failure.
+func fitLogReg(ctx context.Context, o *logReg, cfg LogRegConfig) ([]float64, error) {
 	f := o.x.Cols
 	var cache struct {
 		p, g []float64
@@ -147,8 +160,12 @@ func fitLogReg(o *logReg, cfg LogRegConfig) ([]float64, error) {
 		Grad: func(g, p []float64) { eval(p); copy(g, cache.g) },
 	}
 	settings := &optimize.Settings{GradientThreshold: cfg.Tol, MajorIterations: cfg.MaxIter,
-		Converger: &optimize.FunctionConverge{Absolute: 1e-14, Relative: 1e-14, Iterations: 20}}
+		Converger: &optimize.FunctionConverge{Absolute: 1e-14, Relative: 1e-14, Iterations: 20},
+		Recorder:  ctxRecorder{ctx}}
 	res, err := optimize.Minimize(prob, make([]float64, f+1), settings, &optimize.LBFGS{})
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
+	}
 	if res == nil {
 		return nil, fmt.Errorf("eval: logistic regression: %w", err)
 	}

@@ -66,7 +66,7 @@ func TestClassifyLogRegBruteForce(t *testing.T) {
 					y[i] = 1
 				}
 			}
-			if params[c], err = fitLogReg(newLogReg(xt, len(y), f, y, cfg.C), cfg); err != nil {
+			if params[c], err = fitLogReg(context.Background(), newLogReg(xt, len(y), f, y, cfg.C), cfg); err != nil {
 				t.Fatal(err)
 			}
 		}

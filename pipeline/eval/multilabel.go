@@ -139,7 +139,8 @@ func (r *MultiLabelResult) Table() string {
 //
 // x is a dense row-major n × f feature matrix (see Features); it is not
 // modified. Labels are fitted in parallel; the result depends on the
-// inputs only. It checks ctx between labels.
+// inputs only. It checks ctx between labels and after every evaluation
+// of a fit's objective.
 func MultiLabel(ctx context.Context, x []float64, n, f int, lab *pipeline.MultiLabels, splits []LabelSplit, cfg MultiLabelConfig) (*MultiLabelResult, error) {
 	lr := cfg.LogReg.resolve()
 	if err := lr.validate(); err != nil {
@@ -256,7 +257,7 @@ func scoreSplit(ctx context.Context, x []float64, f int, lab *pipeline.MultiLabe
 		case len(y):
 			constant[l] = math.Inf(1)
 		default:
-			params[l], failed[l] = fitLogReg(newLogReg(xt, len(y), f, y, cfg.C), cfg)
+			params[l], failed[l] = fitLogReg(ctx, newLogReg(xt, len(y), f, y, cfg.C), cfg)
 		}
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"sync/atomic"
 	"testing"
 
 	"github.com/wys-project/wys/pipeline"
@@ -115,7 +116,7 @@ func TestLogRegSeparable(t *testing.T) {
 		x = append(x, 1+3*s+0.5*rng.NormFloat64(), rng.NormFloat64())
 		y = append(y, s)
 	}
-	p, err := fitLogReg(newLogReg(x, 100, 2, y, 1), LogRegConfig{}.resolve())
+	p, err := fitLogReg(context.Background(), newLogReg(x, 100, 2, y, 1), LogRegConfig{}.resolve())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,6 +127,43 @@ func TestLogRegSeparable(t *testing.T) {
 	}
 	if cut := -p[2] / p[0]; math.Abs(cut-1) > 0.5 {
 		t.Errorf("boundary at x = %v, want near 1", cut)
+	}
+}
+
+// countdownCtx is a context that reports itself cancelled from its n-th
+// check of Err on, whatever the clock: a cancel that arrives in the
+// middle of a computation, at a point the test chooses.
+type countdownCtx struct {
+	context.Context
+	n atomic.Int64
+}
+
+func (c *countdownCtx) Err() error {
+	if c.n.Add(-1) <= 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestLogRegCancel: a fit whose context is cancelled, before it starts or
+// after a few evaluations of the objective, returns the context's error
+// instead of parameters. fitLogReg ran L-BFGS to its end whatever the
+// context said (4 s after a cancel in EdgeClassifier on 200,000 pairs).
+func TestLogRegCancel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	var x, y []float64
+	for i := range 100 {
+		s := float64(2*(i%2) - 1)
+		x = append(x, 0.3*s+rng.NormFloat64(), rng.NormFloat64())
+		y = append(y, s)
+	}
+	for _, checks := range []int64{1, 5} {
+		ctx := &countdownCtx{Context: context.Background()}
+		ctx.n.Store(checks)
+		p, err := fitLogReg(ctx, newLogReg(x, 100, 2, y, 1), LogRegConfig{}.resolve())
+		if !errors.Is(err, context.Canceled) || p != nil {
+			t.Errorf("cancelled at check %d: got %v, %v; want no parameters and context.Canceled", checks, p, err)
+		}
 	}
 }
 
