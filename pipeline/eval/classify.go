@@ -63,7 +63,8 @@ const classifyBlock = 256
 // both sides), so its α is in effect tuned over the grid and twice it.
 //
 // Nodes are scored in blocks against the train nodes only, so memory is
-// O(block · |train|) beyond the embeddings. It checks ctx between blocks.
+// O(block · |train|) beyond the embeddings. It checks ctx before scoring
+// each node against the train nodes and before each α.
 func Classify(ctx context.Context, res *pipeline.Result, lab *pipeline.Labels) (*ClassifyResult, error) {
 	if len(lab.Train) == 0 || len(lab.Test) == 0 {
 		return nil, fmt.Errorf("eval: classification needs train and test nodes")
@@ -130,18 +131,21 @@ func classifyCorrect(ctx context.Context, res *pipeline.Result, lab *pipeline.La
 	g := make([]float64, classifyBlock*nt)
 	votes := make([]float64, lab.Classes)
 	for lo := 0; lo < len(nodes); lo += classifyBlock {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 		block := nodes[lo:min(len(nodes), lo+classifyBlock)]
 		for si, score := range scores {
 			for b, v := range block {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
 				row := g[b*nt : b*nt+nt]
 				for i, u := range lab.Train {
 					row[i] = pairScore(res, v, u, score)
 				}
 			}
 			for ai, a := range alphas {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
 				for b, v := range block {
 					row := g[b*nt : b*nt+nt]
 					// Subtract the largest exponent: the argmax is unchanged
