@@ -102,6 +102,9 @@ func EdgeClassifier(ctx context.Context, x []float64, f int, s *pipeline.Split, 
 	if len(s.Train) == 0 || len(s.TrainNeg) == 0 || len(s.Test) == 0 || len(s.TestNeg) == 0 {
 		return nil, errors.New("eval: the edge classifier needs training and test edges and non-edges")
 	}
+	if err := s.CheckNodes(s.N); err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
 	lr := cfg.LogReg.resolve()
 	if err := lr.validate(); err != nil {
 		return nil, err
@@ -131,29 +134,44 @@ func EdgeClassifier(ctx context.Context, x []float64, f int, s *pipeline.Split, 
 	if err != nil && !notConv {
 		return nil, err
 	}
-	margins := func(pairs []pipeline.Pair) ([]float64, error) {
-		feat, err := EdgeFeatures(x, f, pairs, op)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]float64, len(pairs))
-		for i := range out {
-			m := p[f]
-			for j, v := range feat[i*f : (i+1)*f] {
-				m += p[j] * v
-			}
-			out[i] = m
-		}
-		return out, nil
-	}
-	tp, err := margins(s.Test)
+	tp, err := edgeMargins(ctx, x, f, s.Test, op, p)
 	if err != nil {
 		return nil, err
 	}
-	tn, err := margins(s.TestNeg)
+	tn, err := edgeMargins(ctx, x, f, s.TestNeg, op, p)
 	if err != nil {
 		return nil, err
 	}
 	return &EdgeClassifierResult{Operator: op, TestAUC: pipeline.AUC(tp, tn), TestAP: pipeline.AveragePrecision(tp, tn),
 		TrainPairs: [2]int{len(pos), len(neg)}, NotConverged: notConv}, nil
+}
+
+// marginChunk is how many pairs edgeMargins turns into features at once:
+// the features of every test pair, n·f float64s, would be gigabytes on a
+// large split.
+const marginChunk = 4096
+
+// edgeMargins returns the margin w·op(x_u, x_v) + b of every pair under
+// the fitted p = [w | b], a chunk of marginChunk pairs at a time, and
+// ctx's error once ctx is done (checked between chunks).
+func edgeMargins(ctx context.Context, x []float64, f int, pairs []pipeline.Pair, op string, p []float64) ([]float64, error) {
+	out := make([]float64, len(pairs))
+	for lo := 0; lo < len(pairs); lo += marginChunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		chunk := pairs[lo:min(len(pairs), lo+marginChunk)]
+		feat, err := EdgeFeatures(x, f, chunk, op)
+		if err != nil {
+			return nil, err
+		}
+		for i := range chunk {
+			m := p[f]
+			for j, v := range feat[i*f : (i+1)*f] {
+				m += p[j] * v
+			}
+			out[lo+i] = m
+		}
+	}
+	return out, nil
 }

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -92,5 +93,41 @@ func TestEdgeFeaturesOutOfRange(t *testing.T) {
 		Test: []pipeline.Pair{{U: 0, V: 5}}, TestNeg: []pipeline.Pair{{U: 1, V: 0}}}
 	if _, err := EdgeClassifier(context.Background(), x, 3, s, OpHadamard, EdgeClassifierConfig{}); !errors.Is(err, pipeline.ErrUnknownNode) {
 		t.Errorf("EdgeClassifier: got %v, want ErrUnknownNode", err)
+	}
+}
+
+// TestEdgeMargins: the margins of 10,000 pairs, computed a chunk at a
+// time, equal w·op(x_u, x_v) + b summed pair by pair from the operator's
+// definition; a cancelled context stops them with its error.
+func TestEdgeMargins(t *testing.T) {
+	const n, f, m = 50, 3, 10000
+	rng := rand.New(rand.NewPCG(4, 4))
+	x := make([]float64, n*f)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	p := []float64{0.5, -1, 2, 0.25} // w, then b
+	pairs := make([]pipeline.Pair, m)
+	for i := range pairs {
+		pairs[i] = pipeline.Pair{U: int32(rng.IntN(n)), V: int32(rng.IntN(n))}
+	}
+	got, err := edgeMargins(context.Background(), x, f, pairs, OpL2, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, pr := range pairs {
+		want := p[f]
+		for j := range f {
+			d := x[int(pr.U)*f+j] - x[int(pr.V)*f+j]
+			want += p[j] * d * d
+		}
+		if math.Abs(got[i]-want) > 1e-12*(1+math.Abs(want)) {
+			t.Fatalf("pair %d: margin %v, want %v", i, got[i], want)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := edgeMargins(ctx, x, f, pairs, OpL2, p); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: got %v, want context.Canceled", err)
 	}
 }
