@@ -68,7 +68,7 @@ func TopEigSym(ctx context.Context, op Operator, opt TopOptions) (*Eigen, error)
 	start := time.Now()
 	l := min(opt.Rank+opt.Oversample, n)
 	q := sketch(n, l, opt.Seed)
-	if err := orthonormalize(q, n, l); err != nil {
+	if err := orthonormalize(ctx, q, n, l); err != nil {
 		return nil, err
 	}
 	f := &chebFilter{op: op, l: l}
@@ -87,9 +87,15 @@ func TopEigSym(ctx context.Context, op Operator, opt TopOptions) (*Eigen, error)
 		if err != nil {
 			return nil, err
 		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		q = mulInto(q, n, l, w).RawMatrix().Data
 		aq = mulInto(aq, n, l, w).RawMatrix().Data
 		st.Small += time.Since(t)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		resid := maxResidual(q, aq, theta, n, l, opt.Rank) / math.Max(math.Abs(theta[0]), math.Abs(theta[l-1]))
 		if opt.Progress != nil {
 			opt.Progress(it, resid)
@@ -110,7 +116,7 @@ func TopEigSym(ctx context.Context, op Operator, opt TopOptions) (*Eigen, error)
 		}
 		st.SpMM += time.Since(t)
 		t = time.Now()
-		if err := orthonormalize(q, n, l); err != nil {
+		if err := orthonormalize(ctx, q, n, l); err != nil {
 			return nil, err
 		}
 		st.QR += time.Since(t)

@@ -1,6 +1,8 @@
 package lowrank
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -20,8 +22,11 @@ func TestOrthonormalizeTall(t *testing.T) {
 	for i := range y {
 		y[i] = rng.NormFloat64() * float64(1+i%l) // columns of different scales
 	}
-	g1 := gramUpper(y, m, l, 1)
-	if g3 := gramUpper(y, m, l, 3); !slices.Equal(g1, g3) {
+	g1, err := gramUpper(context.Background(), y, m, l, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g3, _ := gramUpper(context.Background(), y, m, l, 3); !slices.Equal(g1, g3) {
 		t.Fatal("the Gram matrix depends on the number of workers")
 	}
 	for j := 0; j < l; j++ {
@@ -36,7 +41,7 @@ func TestOrthonormalizeTall(t *testing.T) {
 		}
 	}
 	q := slices.Clone(y)
-	if err := orthonormalize(q, m, l); err != nil {
+	if err := orthonormalize(context.Background(), q, m, l); err != nil {
 		t.Fatal(err)
 	}
 	got := mat.NewDense(m, l, q)
@@ -75,7 +80,7 @@ func TestQRTall(t *testing.T) {
 	for _, eps := range []float64{1, 1e-5, 1e-9} {
 		y := nearlyDependent(m, l, eps, 5)
 		q := slices.Clone(y)
-		r, err := qrTall(q, m, l, true)
+		r, err := qrTall(context.Background(), q, m, l, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,4 +151,21 @@ func nearlyDependent(m, l int, eps float64, seed uint64) []float64 {
 		y[i*l+l-1] = y[i*l] + eps*y[i*l+l-1]
 	}
 	return y
+}
+
+// TestQRTallCancel: a cancelled context stops the CholeskyQR2 passes of
+// qrTall (and so the re-orthonormalisation of every factorization) with
+// its error, where it ran them to their end whatever the context said:
+// several seconds on a 131,072 x 138 block.
+func TestQRTallCancel(t *testing.T) {
+	m, l := 2*gramRows+5, 6
+	y := nearlyDependent(m, l, 1, 5)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := qrTall(ctx, y, m, l, true); !errors.Is(err, context.Canceled) {
+		t.Fatalf("qrTall: got %v, want context.Canceled", err)
+	}
+	if err := orthonormalize(ctx, y, m, l); !errors.Is(err, context.Canceled) {
+		t.Fatalf("orthonormalize: got %v, want context.Canceled", err)
+	}
 }

@@ -72,8 +72,8 @@ func sketch(n, l int, seed uint64) []float64 {
 
 // orthonormalize replaces the m x l row-major block y by an orthonormal
 // basis of its columns (see qrTall).
-func orthonormalize(y []float64, m, l int) error {
-	_, err := qrTall(y, m, l, false)
+func orthonormalize(ctx context.Context, y []float64, m, l int) error {
+	_, err := qrTall(ctx, y, m, l, false)
 	return err
 }
 
@@ -82,14 +82,19 @@ func orthonormalize(y []float64, m, l int) error {
 // Y ← Y R⁻¹ with RᵀR = YᵀY, R = R₂R₁; on a 326,000 x 138 block 2.8 s
 // against 15.5 s for Householder through gonum's LAPACK), falling back
 // to Householder QR on what the passes left when YᵀY is too
-// ill-conditioned for a Cholesky factorization.
-func qrTall(y []float64, m, l int, wantR bool) (*mat.Dense, error) {
+// ill-conditioned for a Cholesky factorization. ctx is checked between
+// the blocks of rows of each pass (not in the Householder fallback); once
+// it is done, y is left partly transformed and ctx's error returned.
+func qrTall(ctx context.Context, y []float64, m, l int, wantR bool) (*mat.Dense, error) {
 	r := mat.NewDense(l, l, nil)
 	for i := 0; i < l; i++ {
 		r.Set(i, i, 1)
 	}
 	for pass := 0; pass < 2 && m >= 4*l; pass++ {
-		rp := cholQR(y, m, l)
+		rp, err := cholQR(ctx, y, m, l)
+		if err != nil {
+			return nil, err
+		}
 		if rp == nil {
 			break
 		}
@@ -108,14 +113,17 @@ func qrTall(y []float64, m, l int, wantR bool) (*mat.Dense, error) {
 
 // cholQR performs one CholeskyQR pass on y in place and returns its R,
 // or nil, leaving y unchanged, when the Gram matrix is not numerically
-// positive definite.
-func cholQR(y []float64, m, l int) *mat.TriDense {
+// positive definite, or ctx's error once ctx is done.
+func cholQR(ctx context.Context, y []float64, m, l int) (*mat.TriDense, error) {
 	workers := runtime.GOMAXPROCS(0)
 	native := nativeBLAS()
 	a := blas64.General{Rows: m, Cols: l, Stride: l, Data: y}
 	g := blas64.Symmetric{N: l, Stride: l, Uplo: blas.Upper}
 	if native {
-		g.Data = gramUpper(y, m, l, workers)
+		var err error
+		if g.Data, err = gramUpper(ctx, y, m, l, workers); err != nil {
+			return nil, err
+		}
 	} else {
 		g.Data = make([]float64, l*l)
 		blas64.Syrk(blas.Trans, 1, a, 0, g)
@@ -128,28 +136,31 @@ func cholQR(y []float64, m, l int) *mat.TriDense {
 		dmax, dmin = math.Max(dmax, d), math.Min(dmin, d)
 	}
 	if !(dmin > dmax*1e-14) {
-		return nil
+		return nil, nil
 	}
 	var ch mat.Cholesky
 	if !ch.Factorize(mat.NewSymDense(l, g.Data)) {
-		return nil
+		return nil, nil
 	}
 	if c := ch.Cond(); math.IsInf(c, 0) || c > 1e14 {
-		return nil
+		return nil, nil
 	}
 	r := &mat.TriDense{}
 	ch.UTo(r)
 	rt := r.RawTriangular()
 	if !native {
 		blas64.Trsm(blas.Right, blas.NoTrans, 1, rt, a)
-		return r
+		return r, ctx.Err()
 	}
 	// Each row's solve is its own, so blocks of rows run in parallel.
-	_ = sparse.ParallelFor(context.Background(), (m+gramRows-1)/gramRows, workers, func(b int) {
+	err := sparse.ParallelFor(ctx, (m+gramRows-1)/gramRows, workers, func(b int) {
 		lo, hi := b*gramRows, min(m, (b+1)*gramRows)
 		blas64.Trsm(blas.Right, blas.NoTrans, 1, rt, blas64.General{Rows: hi - lo, Cols: l, Stride: l, Data: y[lo*l : hi*l]})
 	})
-	return r
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // nativeBLAS reports whether blas64 runs gonum's own Go BLAS, whose
@@ -171,21 +182,25 @@ const gramRows = 8192
 // number of workers. It reads y row by row, four rows at a time, where
 // blas64.Syrk's transposed product strides down the columns: on a
 // 326,000 x 138 block it took 1.5 s on one core against Syrk's 5.8 s.
-func gramUpper(y []float64, m, l, workers int) []float64 {
+// It returns ctx's error once ctx is done (checked between blocks).
+func gramUpper(ctx context.Context, y []float64, m, l, workers int) ([]float64, error) {
 	nb := (m + gramRows - 1) / gramRows
 	parts := make([][]float64, nb)
-	_ = sparse.ParallelFor(context.Background(), nb, workers, func(b int) {
+	err := sparse.ParallelFor(ctx, nb, workers, func(b int) {
 		lo, hi := b*gramRows, min(m, (b+1)*gramRows)
 		parts[b] = make([]float64, l*l)
 		gramAdd(parts[b], y[lo*l:hi*l], hi-lo, l)
 	})
+	if err != nil {
+		return nil, err
+	}
 	g := parts[0]
 	for _, p := range parts[1:] {
 		for i, x := range p {
 			g[i] += x
 		}
 	}
-	return g
+	return g, nil
 }
 
 // gramAdd adds the upper triangle of YᵀY to g for the m x l row-major y.
@@ -307,20 +322,20 @@ func RandomizedSVD(ctx context.Context, op Operator, opt Options) (*SVD, error) 
 	}
 	omega = nil
 	for it := 0; it < opt.PowerIters; it++ {
-		if err := timed(&st.QR, func() error { return orthonormalize(y, m, l) }); err != nil {
+		if err := timed(&st.QR, func() error { return orthonormalize(ctx, y, m, l) }); err != nil {
 			return nil, err
 		}
 		if err := timed(&st.SpMM, func() error { return op.MulTransBlockTo(ctx, z, y, l) }); err != nil {
 			return nil, err
 		}
-		if err := timed(&st.QR, func() error { return orthonormalize(z, n, l) }); err != nil {
+		if err := timed(&st.QR, func() error { return orthonormalize(ctx, z, n, l) }); err != nil {
 			return nil, err
 		}
 		if err := timed(&st.SpMM, func() error { return op.MulBlockTo(ctx, y, z, l) }); err != nil {
 			return nil, err
 		}
 	}
-	if err := timed(&st.QR, func() error { return orthonormalize(y, m, l) }); err != nil {
+	if err := timed(&st.QR, func() error { return orthonormalize(ctx, y, m, l) }); err != nil {
 		return nil, err
 	}
 	// Bᵀ = Aᵀ Q (n x l); Bᵀ = Q2 R2; B = R2ᵀ Q2ᵀ; SVD of R2ᵀ (l x l).
@@ -330,13 +345,16 @@ func RandomizedSVD(ctx context.Context, op Operator, opt Options) (*SVD, error) 
 	var r2 *mat.Dense
 	if err := timed(&st.QR, func() error {
 		var err error
-		r2, err = qrTall(z, n, l, true)
+		r2, err = qrTall(ctx, z, n, l, true)
 		return err
 	}); err != nil {
 		return nil, err
 	}
 	var svd mat.SVD
 	t := time.Now()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if !svd.Factorize(r2.T(), mat.SVDThin) {
 		return nil, fmt.Errorf("%w: small SVD did not converge", ErrFactorization)
 	}
@@ -368,7 +386,7 @@ func TallSVD(y []float64, m, k int) (*SVD, error) {
 	if m < k || len(y) != m*k {
 		return nil, fmt.Errorf("lowrank: TallSVD of a %d x %d matrix from %d values; want m >= k and m·k values", m, k, len(y))
 	}
-	r, err := qrTall(y, m, k, true)
+	r, err := qrTall(context.Background(), y, m, k, true)
 	if err != nil {
 		return nil, err
 	}
@@ -444,12 +462,15 @@ func RandomizedEigSym(ctx context.Context, op Operator, opt Options) (*Eigen, er
 			return nil, err
 		}
 		q, y = y, q
-		if err := timed(&st.QR, func() error { return orthonormalize(q, n, l) }); err != nil {
+		if err := timed(&st.QR, func() error { return orthonormalize(ctx, q, n, l) }); err != nil {
 			return nil, err
 		}
 	}
 	// T = Qᵀ A Q (l x l), symmetrised against rounding.
 	if err := timed(&st.SpMM, func() error { return op.MulBlockTo(ctx, y, q, l) }); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	t := time.Now()
@@ -463,6 +484,9 @@ func RandomizedEigSym(ctx context.Context, op Operator, opt Options) (*Eigen, er
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return math.Abs(vals[order[a]]) > math.Abs(vals[order[b]]) })
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	r := opt.Rank
 	sel := mat.NewDense(l, r, nil)
 	out := &Eigen{Values: make([]float64, r)}
