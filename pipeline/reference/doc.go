@@ -1,5 +1,5 @@
 // Package reference is the exact dense Watch Your Step trainer: the oracle
-// that the scalable trainer in package pipeline is measured against, and
+// that the scalable trainer (package train) is measured against, and
 // the proof that wys implements the paper.
 //
 // # The objective
@@ -23,7 +23,7 @@
 //
 // 80 is ObjectiveConfig.WalksPerNode and β its Beta (0.5 by default).
 // Evaluate returns J, its three terms and its gradients with respect to L,
-// R and q in float64 for tests; Train optimises in float32 with
+// R and q in float64 for tests; Run optimises in float32 with
 // PercentDelta (the authors' optimiser, step rescaled per tensor) or Adam,
 // evaluates train and test ROC-AUC every 4 steps, and returns the
 // embeddings of the step with the best train AUC.
@@ -33,7 +33,7 @@
 // The model holds C+1 dense N x N matrices, the C powers of T and the
 // score matrix G = L Rᵀ (overwritten in place by dJ/dG): (C+1)·4·N² bytes
 // in float32, 3.1 GiB for ca-HepTh (N = 8,638, C = 10); Evaluate holds
-// them in float64. Train and Evaluate check that estimate against a limit
+// them in float64. Run and Evaluate check that estimate against a limit
 // (Config.MemoryLimit, by default 90% of MemAvailable) and return an
 // error wrapping pipeline.ErrMemory, naming both numbers, instead of allocating.
 // The powers cost C·nnz(A)·N multiply-adds (sparse x dense products,

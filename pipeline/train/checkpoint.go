@@ -37,7 +37,7 @@ const CheckpointFile = "wys.ckpt"
 // format version.
 var checkpointMagic = [8]byte{'W', 'Y', 'S', 'C', 'K', 'P', 'T', 1}
 
-// TrainState is the complete state of the sparse trainer between two
+// State is the complete state of the sparse trainer between two
 // minibatches: restoring it and running the remaining batches gives
 // bit-for-bit the result of an uninterrupted run, because every random
 // choice of batch b comes from a stream derived from (seed, b) and the
@@ -47,7 +47,7 @@ var checkpointMagic = [8]byte{'W', 'Y', 'S', 'C', 'K', 'P', 'T', 1}
 // (q and its moments). Moments that the optimiser does not use are nil.
 type State struct {
 	// Fingerprint identifies the run that wrote the state (see
-	// CheckpointFingerprint); a state only resumes the same run.
+	// Fingerprint); a state only resumes the same run.
 	Fingerprint string
 	// N, Half and C are the shapes: nodes, width of each side, powers.
 	N, Half, C int
@@ -377,7 +377,7 @@ func (r *hashReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// CheckpointFingerprint identifies a training run for resuming: a SHA-256
+// Fingerprint identifies a training run for resuming: a SHA-256
 // over the training graph (its adjacency arrays), the evaluation pairs of
 // eval (which may be nil) and every setting of cfg that changes the
 // trajectory. Workers and MemoryLimit are left out (results do not depend

@@ -197,7 +197,7 @@ type Config struct {
 	// M_vu = log max(ρ_v·Σ_k Q_k (T^k)_vu, 1) at the starting Q, where
 	// ρ_v is a positive entry's weight over a negative one's: the
 	// objective's entrywise minimiser at a non-arc, clamped below at 0
-	// as NetMF does (see logTarget). M is dense, N x N: O(N²) memory and
+	// as NetMF does. M is dense, N x N: O(N²) memory and
 	// O(C·nnz·N + N²·d) time, which count in the run's. It starts near
 	// the objective's minimum and wants a smaller LR than the default
 	// (docs/results.md, "Log-SVD start").
