@@ -11,7 +11,7 @@
 //   - graphio: every reader and writer (SNAP edge lists, Matrix Market and
 //     MATLAB .mat graphs, released .npy splits, Planetoid and other label
 //     files, embeddings, JSON);
-//   - train: the sparse minibatch trainer and its checkpoints;
+//   - train: the sparse minibatch trainer and its checkpoints (start here);
 //   - reference: the exact dense trainer of the paper, the test oracle;
 //   - baseline: the spectral baselines of the paper's Table 1 (SVD,
 //     Laplacian eigenmaps), NetMF and ProNE;
@@ -19,6 +19,12 @@
 //     multi-label protocol, clustering, graph reconstruction, link
 //     prediction by ranking and by node2vec's edge classifier);
 //   - knn: exact top-k search by inner product.
+//
+// A run reads a graph (graphio.LoadEdgeList), holds out test edges
+// (SplitEdges, then Split.TrainGraph for the graph to train on), trains
+// (train.Run; a zero train.Config means every default) and reads
+// the selected embeddings, Q and test AUC from the Result. A nil Recorder
+// is allowed wherever one is taken; RecordFunc turns a function into one.
 //
 // # Determinism
 //

@@ -1,6 +1,6 @@
 // Package eval scores embeddings beyond the link-prediction AUC: node
-// classification, node clustering, graph reconstruction and link
-// prediction by ranking or by an edge classifier.
+// classification, node clustering (KMeans, Cluster), graph reconstruction,
+// and link prediction by ranking (Rank) and by node2vec's edge classifier.
 //
 // Classify applies the smooth kNN rule of the Watch Your Step paper to
 // single-label (Planetoid) splits, choosing the pair score and α on the
