@@ -2,6 +2,7 @@ package train_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -44,4 +45,30 @@ func ExampleRun() {
 	// nodes: 400 width of L and R: 8
 	// learned Q over k = 1 .. 10 sums to 1: true
 	// test AUC above 0.8: true
+}
+
+// A run is stopped through its context: Run checks it between batches and
+// returns the context's error, which errors.Is recognises. Here the
+// Recorder, which sees every progress event, cancels the run at its first
+// evaluation (after 5 of its 100 epochs).
+func ExampleRun_cancel() {
+	g, err := pipeline.PlantedPartition(400, 20, 0.5, 0.002, 1)
+	if err != nil {
+		panic(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var evals int
+	rec := pipeline.RecordFunc(func(e pipeline.Event) {
+		if e.Kind == pipeline.Eval {
+			evals++
+			cancel()
+		}
+	})
+	_, err = train.Run(ctx, g, nil, train.Config{Dim: 16, Epochs: 100, Seed: 1}, rec)
+	fmt.Println("evaluations:", evals)
+	fmt.Println("cancelled:", errors.Is(err, context.Canceled))
+	// Output:
+	// evaluations: 1
+	// cancelled: true
 }
