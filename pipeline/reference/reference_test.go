@@ -2,6 +2,7 @@ package reference
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -349,6 +350,37 @@ func TestWorkersBitwise(t *testing.T) {
 			if v.gl[i] != first.gl[i] {
 				t.Fatalf("workers=%d: gradient differs at %d", w, i)
 			}
+		}
+	}
+}
+
+// TestEvaluateShapes: parameters of the wrong shape (L or R with another
+// number of rows or columns, q with another number of logits than C and
+// the extra contexts) are an error wrapping mat.ErrShape, where Evaluate
+// panicked.
+func TestEvaluateShapes(t *testing.T) {
+	adj, err := sparse.NewFromCOO(3, 3, []int32{0, 1, 1, 2}, []int32{1, 0, 2, 1}, nil, sparse.DupFirst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := pipeline.ObjectiveConfig{C: 2}
+	ok := func() (*mat.Dense, *mat.Dense, []float64) {
+		return mat.NewDense(3, 2, nil), mat.NewDense(3, 2, nil), []float64{0, 0}
+	}
+	l, r, q := ok()
+	if _, err := Evaluate(context.Background(), adj, obj, l, r, q); err != nil {
+		t.Fatalf("right shapes: %v", err)
+	}
+	cases := map[string]func() (*mat.Dense, *mat.Dense, []float64){
+		"L rows":   func() (*mat.Dense, *mat.Dense, []float64) { _, r, q := ok(); return mat.NewDense(2, 2, nil), r, q },
+		"R rows":   func() (*mat.Dense, *mat.Dense, []float64) { l, _, q := ok(); return l, mat.NewDense(4, 2, nil), q },
+		"R width":  func() (*mat.Dense, *mat.Dense, []float64) { l, _, q := ok(); return l, mat.NewDense(3, 1, nil), q },
+		"q length": func() (*mat.Dense, *mat.Dense, []float64) { l, r, _ := ok(); return l, r, []float64{0, 0, 0} },
+	}
+	for name, c := range cases {
+		l, r, q := c()
+		if _, err := Evaluate(context.Background(), adj, obj, l, r, q); !errors.Is(err, mat.ErrShape) {
+			t.Errorf("%s: got %v, want an error wrapping mat.ErrShape", name, err)
 		}
 	}
 }

@@ -284,21 +284,22 @@ type Value struct {
 //
 // Memory is (C+1)·N² float64s; Evaluate returns an error wrapping
 // pipeline.ErrMemory, with the estimate and the limit (90% of MemAvailable),
-// instead of allocating more. It panics with mat.ErrShape on mismatched
-// shapes.
+// instead of allocating more. Mismatched shapes (a non-square adj, L or
+// R not N x d/2, q not of obj.Contexts() entries) are an error wrapping
+// mat.ErrShape that names them.
 func Evaluate(ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConfig, l, r *mat.Dense, q []float64) (*Value, error) {
-	n, _ := adj.Dims()
+	n, cols := adj.Dims()
 	ln, half := l.Dims()
 	rn, rh := r.Dims()
-	if ln != n || rn != n || rh != half {
-		panic(mat.ErrShape)
+	if n != cols || ln != n || rn != n || rh != half {
+		return nil, fmt.Errorf("reference: Evaluate: adj %d x %d, L %d x %d, R %d x %d; want adj square and L, R both N x d/2: %w", n, cols, ln, half, rn, rh, mat.ErrShape)
 	}
 	if err := obj.Validate(); err != nil {
 		return nil, err
 	}
 	obj = obj.Resolve()
 	if len(q) != obj.Contexts() {
-		panic(mat.ErrShape)
+		return nil, fmt.Errorf("reference: Evaluate: %d attention logits, want %d (C and the extra context types): %w", len(q), obj.Contexts(), mat.ErrShape)
 	}
 	need := BytesNeeded(n, matrices(obj), 8) + 4*int64(n)*int64(half)*8
 	if err := checkLimit(need, 0, fmt.Sprintf("Evaluate: %d nodes with C = %d", n, obj.C)); err != nil {

@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/wys-project/wys/pipeline"
 )
@@ -21,7 +22,8 @@ type Estimate struct {
 // exact objective that package reference computes (the code
 // formulation's 1e-6 embedding regulariser is added exactly here; during
 // training it is applied to the rows a batch touches). It is meant for
-// tests and diagnostics: memory O(N·d).
+// tests and diagnostics: memory O(N·d). Parameters of the wrong shape are
+// an error.
 func EstimateObjective(ctx context.Context, g *pipeline.Graph, cfg Config, l, r []float32, q []float64, walks int, seed uint64) (*Estimate, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -30,7 +32,7 @@ func EstimateObjective(ctx context.Context, g *pipeline.Graph, cfg Config, l, r 
 	cfg.Seed = seed
 	t := newTrainer(g, cfg)
 	if len(l) != len(t.l) || len(r) != len(t.r) || len(q) != t.k {
-		panic("train: EstimateObjective: parameter shapes do not match the graph and dimension")
+		return nil, fmt.Errorf("train: EstimateObjective: L and R of %d and %d values and %d logits; want %d x %d each and %d logits (N, d/2 and the contexts)", len(l), len(r), len(q), g.N(), cfg.Dim/2, t.k)
 	}
 	copy(t.l, l)
 	copy(t.r, r)
