@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"math"
 
 	"github.com/wys-project/wys/sparse"
@@ -23,10 +24,10 @@ const PPRTolerance = 1e-12
 // sparse products T·(T^{t−1}x), nnz·cols multiply-adds each, until the
 // remaining weight (1−α)^t falls below PPRTolerance: about
 // ln(1e-12)/ln(1−α) products (170 for α = 0.15). The result does not depend
-// on workers.
+// on workers. An α outside (0, 1) is an error.
 func ApplyPPR[T sparse.Float](ctx context.Context, dst []T, adj *sparse.CSR, alpha float64, x []T, cols, workers int) error {
 	if !(alpha > 0 && alpha < 1) {
-		panic("pipeline: ApplyPPR: restart probability outside (0, 1)")
+		return fmt.Errorf("pipeline: ApplyPPR: restart probability %v outside (0, 1)", alpha)
 	}
 	tm, _ := adj.RowNormalize()
 	n, _ := adj.Dims()

@@ -131,3 +131,16 @@ func TestContextOperators(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyPPRAlpha: a restart probability outside (0, 1) is an error,
+// where ApplyPPR panicked; dst is left alone.
+func TestApplyPPRAlpha(t *testing.T) {
+	adj := skewedGraph(8, false, 1)
+	x := make([]float64, 8)
+	for _, a := range []float64{0, 1, -0.5, 1.5, math.NaN()} {
+		dst := make([]float64, 8)
+		if err := ApplyPPR(context.Background(), dst, adj, a, x, 1, 1); err == nil {
+			t.Errorf("α = %v: no error", a)
+		}
+	}
+}
