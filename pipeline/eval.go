@@ -64,7 +64,8 @@ func AUCStdErr(a float64, pos, neg int) float64 {
 }
 
 // ScorePairs returns L_u·R_v for every pair, where L and R are N x half
-// row-major.
+// row-major. Every pair must name rows 0..N−1 (one that does not panics
+// with an index out of range; Split.CheckNodes checks a split's pairs).
 func ScorePairs(l, r []float32, half int, pairs []Pair) []float64 {
 	out := make([]float64, len(pairs))
 	for i, p := range pairs {

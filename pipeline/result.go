@@ -112,15 +112,25 @@ const (
 	Note
 )
 
-// Event is a progress report from a long-running library call.
+// Event is a progress report from a long-running library call. Which
+// fields are set depends on Kind (see the EventKind constants).
 type Event struct {
-	Kind    EventKind
-	Stage   string
-	Done    int64
-	Total   int64
-	Unit    string
+	Kind EventKind
+	// Stage names the stage the event belongs to, as Stats.Stages does:
+	// "train", "factorize", "powers", "log-svd", …
+	Stage string
+	// Done of Total units (Progress and Eval; a StageStart may give the
+	// Total): Unit names them ("batches", "steps", "iterations",
+	// "rounds"). Total may grow during a stage whose length is not known
+	// in advance.
+	Done, Total int64
+	Unit        string
+	// Elapsed is the time since the stage started (Progress, StageEnd,
+	// Eval).
 	Elapsed time.Duration
-	Point   *CurvePoint
+	// Point is the evaluation of an Eval event.
+	Point *CurvePoint
+	// Message describes a StageStart or carries a Note.
 	Message string
 }
 

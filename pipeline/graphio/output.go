@@ -120,7 +120,8 @@ func appendVector(buf []byte, res *pipeline.Result, i int, sep byte) []byte {
 	return buf
 }
 
-// WriteEmbeddings writes Y = [L | R] of res with the original node ids in
+// WriteEmbeddings writes Y = [L | R] of res with the original node ids (nil
+// ids name the rows 0..N−1) in
 // the given format (see the Format constants; "" means FormatFromPath(path),
 // as in ReadEmbeddings), atomically. For FormatNPY
 // the ids go to path with ".ids.txt" in place of ".npy", one per line in
