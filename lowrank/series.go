@@ -57,7 +57,8 @@ type Series struct {
 // evaluation falls back to O(C·r²).
 var MaxCoreBytes int64 = 2 << 30
 
-// SeriesOptions controls NewSeries.
+// SeriesOptions controls NewSeries. Options.Rank and C must be set; the
+// other zero fields mean their defaults.
 type SeriesOptions struct {
 	Options
 	// C is the number of powers; it must be at least 1.
@@ -68,7 +69,9 @@ type SeriesOptions struct {
 	Exact int
 	// Directed selects the SVD form even for a symmetric A.
 	Directed bool
-	Workers  int
+	// Workers bounds the goroutines of the products; 0 means GOMAXPROCS.
+	// The series does not depend on it.
+	Workers int
 }
 
 // NewSeries factors the transition matrix of the adjacency matrix adj.
