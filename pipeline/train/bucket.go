@@ -89,8 +89,8 @@ func NewSchedule(g *pipeline.Graph, cfg Config, partitions, roundBatches int) (*
 	if err := bucketedSupports(cfg); err != nil {
 		return nil, err
 	}
-	if g.N() == 0 || g.Adj.NNZ() == 0 {
-		return nil, fmt.Errorf("train: %w: the training graph has no arcs", pipeline.ErrEmptyGraph)
+	if err := checkSampleable(g); err != nil {
+		return nil, err
 	}
 	if roundBatches < 1 {
 		return nil, fmt.Errorf("train: %d minibatch steps per round; want at least 1", roundBatches)

@@ -30,8 +30,8 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if g.N() == 0 || g.Adj.NNZ() == 0 {
-		return nil, fmt.Errorf("train: %w: the training graph has no arcs", pipeline.ErrEmptyGraph)
+	if err := checkSampleable(g); err != nil {
+		return nil, err
 	}
 	if err := eval.CheckNodes(g.N()); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
@@ -58,6 +58,25 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	return res, nil
+}
+
+// ErrNoNegatives reports a training graph in which every ordered pair of
+// nodes, the self-pairs included, is an arc: there is no negative to draw.
+var ErrNoNegatives = errors.New("no non-arcs to draw as negatives")
+
+// checkSampleable refuses a training graph the sampler cannot draw
+// from: one without arcs, or one in which every ordered pair of nodes, the
+// self-pairs included, is an arc, so that there is no non-arc to draw as a
+// negative (the rejection sampler would draw forever).
+func checkSampleable(g *pipeline.Graph) error {
+	n, nnz := int64(g.N()), int64(g.Adj.NNZ())
+	if n == 0 || nnz == 0 {
+		return fmt.Errorf("train: %w: the training graph has no arcs", pipeline.ErrEmptyGraph)
+	}
+	if nnz >= n*n {
+		return fmt.Errorf("train: all %d x %d pairs of the graph's nodes, the self-pairs included, are arcs: %w; drop the self-loops, so that the self-pairs serve as negatives", n, n, ErrNoNegatives)
+	}
+	return nil
 }
 
 // run is one training run: the trainer, the fixed evaluation subsamples,

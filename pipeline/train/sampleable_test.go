@@ -1,0 +1,69 @@
+package train_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/train"
+	"github.com/wys-project/wys/sparse"
+)
+
+// fullGraph returns the graph on n nodes with every ordered pair an arc,
+// the self-pairs too except those of the first skip nodes.
+func fullGraph(t *testing.T, n, skip int) *pipeline.Graph {
+	t.Helper()
+	var src, dst []int32
+	for u := range n {
+		for v := range n {
+			if u != v || u >= skip {
+				src, dst = append(src, int32(u)), append(dst, int32(v))
+			}
+		}
+	}
+	a, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &pipeline.Graph{Adj: a, IDs: pipeline.IdentityIDs(n)}
+}
+
+// TestRunRefusesGraphWithoutNonArcs: a graph whose adjacency has no zero
+// entry (a complete graph with every self-loop kept) leaves the rejection
+// sampler of negatives nothing to draw; Run and NewSchedule refuse it
+// instead of drawing forever, and a graph with a single zero entry (one
+// self-pair) still trains. The runs are watched so that a hang fails the
+// test instead of stalling it.
+func TestRunRefusesGraphWithoutNonArcs(t *testing.T) {
+	t.Parallel()
+	cfg := train.Config{Dim: 2, Epochs: 2, BatchWalks: 4, Seed: 1, Workers: 1}
+	within := func(f func() error) error {
+		done := make(chan error, 1)
+		go func() { done <- f() }()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(2 * time.Minute):
+			t.Fatal("no result after 2 minutes: the negative sampler is looping")
+			return nil
+		}
+	}
+	full := fullGraph(t, 3, 0)
+	err := within(func() error { _, err := train.Run(context.Background(), full, nil, cfg, nil); return err })
+	if !errors.Is(err, train.ErrNoNegatives) {
+		t.Fatalf("Run on a graph with no zero entry: err = %v, want ErrNoNegatives", err)
+	}
+	bcfg := cfg
+	bcfg.Start = train.StartRandom
+	err = within(func() error { _, err := train.NewSchedule(full, bcfg, 1, 1); return err })
+	if !errors.Is(err, train.ErrNoNegatives) {
+		t.Fatalf("NewSchedule on a graph with no zero entry: err = %v, want ErrNoNegatives", err)
+	}
+	oneZero := fullGraph(t, 3, 1)
+	err = within(func() error { _, err := train.Run(context.Background(), oneZero, nil, cfg, nil); return err })
+	if err != nil {
+		t.Fatalf("Run on a graph with one zero entry (self-pair 0): %v", err)
+	}
+}
