@@ -140,6 +140,10 @@ func SplitEdges(ctx context.Context, g *Graph, testFrac float64, seed uint64) (*
 	}
 	uf = nil
 	want := max(1, int(math.Round(testFrac*float64(len(edges)+len(loops)))))
+	if len(spare) == 0 {
+		return nil, fmt.Errorf("%w: the graph is a forest (no cycle): each of its %d edges is needed to keep the training graph connected, so none can be held out; embed it whole (test fraction 0), or score it on pairs held out from a graph with cycles",
+			ErrSplit, len(edges))
+	}
 	if want > len(spare) {
 		return nil, fmt.Errorf("%w: %d test edges asked (%.3g of %d), but only %d edges lie outside a spanning forest, so holding out more would disconnect the training graph; lower the test fraction below %.3g",
 			ErrSplit, want, testFrac, len(edges)+len(loops), len(spare), float64(len(spare))/float64(len(edges)+len(loops)))

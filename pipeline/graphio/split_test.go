@@ -230,9 +230,16 @@ func TestSplitEdgesErrors(t *testing.T) {
 		}
 		return g
 	}
-	// A path cannot lose any edge and stay connected.
-	if _, err := pipeline.SplitEdges(ctx, read("1 2\n2 3\n3 4\n"), 0.5, 1); !errors.Is(err, pipeline.ErrSplit) {
-		t.Errorf("path: got %v, want ErrSplit", err)
+	// A forest (here a path, a star, and a path beside a star) cannot lose
+	// any edge and stay connected, at any test fraction: the error says so
+	// instead of suggesting a lower fraction.
+	for _, forest := range []string{"1 2\n2 3\n3 4\n", "0 1\n0 2\n0 3\n0 4\n0 5\n", "1 2\n2 3\n7 8\n7 9\n7 10\n"} {
+		for _, frac := range []float64{0.01, 0.5, 0.99} {
+			_, err := pipeline.SplitEdges(ctx, read(forest), frac, 1)
+			if !errors.Is(err, pipeline.ErrSplit) || !strings.Contains(err.Error(), "is a forest") || strings.Contains(err.Error(), "lower the test fraction") {
+				t.Errorf("forest %q at %v: got %v, want ErrSplit naming a forest, without a lower fraction", forest, frac, err)
+			}
+		}
 	}
 	// A complete graph has no non-edges to use as negatives.
 	if _, err := pipeline.SplitEdges(ctx, read("1 2\n1 3\n1 4\n2 3\n2 4\n3 4\n"), 0.3, 1); !errors.Is(err, pipeline.ErrSplit) || !strings.Contains(err.Error(), "no non-edges") {
