@@ -1270,25 +1270,36 @@ func assemble(ctx context.Context, name string, n, lines int, edge func(e int) (
 		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: every edge is a self-loop, and self-loops are dropped (keep them with -keep-self-loops to load this graph)", pipeline.ErrEmptyGraph)}
 	}
 	if opt.Weighted {
-		if err := checkWeightTotal(name, adj.Data); err != nil {
+		if err := checkWeightRange(name, adj.Data); err != nil {
 			return nil, err
 		}
 	}
 	return adj, nil
 }
 
-// checkWeightTotal refuses weights whose sum is beyond the float32 range,
+// checkWeightRange refuses weights whose sum is beyond the float32 range,
 // in which the factorizations multiply by the adjacency matrix: every row
 // sum, and the volume the code formulation weighs the positives by, is at
 // most the total. (Unit weights cannot overflow: there are fewer than
-// 2^53 arcs.)
-func checkWeightTotal(name string, w []float64) error {
-	total, largest := 0.0, 0.0
+// 2^53 arcs.) It refuses as well a weight below float32's smallest normal
+// number, 2^-126 ≈ 1.2e-38: at or above it every degree and its inverse
+// (and inverse square root, by which the Laplacian is normalised) lie in
+// the float32 range, below it they need not (Laplacian eigenmaps of edges
+// weighted 1e-80 came out infinite, the SVD of edges weighted 1e-170 NaN).
+func checkWeightRange(name string, w []float64) error {
+	total, largest, smallest := 0.0, 0.0, math.Inf(1)
 	for _, x := range w {
-		total, largest = total+x, max(largest, x)
+		total, largest, smallest = total+x, max(largest, x), min(smallest, x)
 	}
 	if total > math.MaxFloat32 {
 		return &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: the arcs' weights (an undirected edge is two arcs) sum to %.3g, beyond the float32 range (3.4e38) the factorizations compute in (the largest weight is %g): divide them by a constant", pipeline.ErrFormat, total, largest)}
 	}
+	if smallest < minWeight {
+		return &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: the smallest weight, %g, is below the float32 range (1.2e-38) the factorizations compute in, so that a degree or its inverse may round to 0 or overflow: multiply the weights by a constant", pipeline.ErrFormat, smallest)}
+	}
 	return nil
 }
+
+// minWeight is the smallest edge weight the loader accepts: float32's
+// smallest normal number, 2^-126.
+const minWeight = 0x1p-126

@@ -176,6 +176,12 @@ func TestReadEdgeListIDs(t *testing.T) {
 	if g.Adj.At(0, 1) != 2.5 || g.Adj.At(1, 0) != 2.5 || !g.Adj.IsSymmetric() {
 		t.Errorf("weights: %v %v", g.Adj.At(0, 1), g.Adj.At(1, 0))
 	}
+	// A weight at float32's smallest normal number, 2^-126, is accepted
+	// (TestReadEdgeListErrors: one below it is refused).
+	g, _, err = load(t, "1 2 1\n2 3 1.1754943508222875e-38\n", LoadOptions{Weighted: true})
+	if err != nil || g.Adj.At(1, 2) != 1.1754943508222875e-38 {
+		t.Errorf("weight 2^-126: %v", err)
+	}
 }
 
 func TestReadEdgeListErrors(t *testing.T) {
@@ -194,6 +200,8 @@ func TestReadEdgeListErrors(t *testing.T) {
 		{"negative id", "1 2\n-1 -2\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 2, "node id -1 is negative: ids read as integers (-ids int) must be non-negative and below 2^64"},
 		{"weights overflow", "1 2 1e308\n2 3 1e308\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 0, "the arcs' weights (an undirected edge is two arcs) sum to +Inf, beyond the float32 range (3.4e38) the factorizations compute in (the largest weight is 1e+308): divide them by a constant"},
 		{"weights beyond float32", "1 2 1e38\n2 3 1e38\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 0, "the arcs' weights (an undirected edge is two arcs) sum to 4e+38, beyond the float32 range (3.4e38) the factorizations compute in (the largest weight is 1e+38): divide them by a constant"},
+		{"weight below float32", "1 2 1\n2 3 1e-80\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 0, "the smallest weight, 1e-80, is below the float32 range (1.2e-38) the factorizations compute in, so that a degree or its inverse may round to 0 or overflow: multiply the weights by a constant"},
+		{"weight just below float32", "1 2 1\n2 3 1.1e-38\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 0, "the smallest weight, 1.1e-38,"},
 		{"npy", "\x93NUMPY\x01\x00v\x00{}\n", LoadOptions{}, pipeline.ErrFormat, 1, "a NUL byte: this is a NumPy .npy array, not text"},
 		{"mat", "MATLAB 5.0 MAT-file\x00\x01", LoadOptions{}, pipeline.ErrFormat, 1, "a MATLAB .mat file, not text"},
 		{"binary", "1 2\n\x01\x00\x02\n", LoadOptions{}, pipeline.ErrFormat, 2, "a NUL byte: this is a binary file, not text"},
@@ -486,11 +494,13 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 	} else {
 		slices.Sort(o.ids)
 	}
-	total := 0.0
+	total, smallest := 0.0, math.Inf(1)
 	for _, w := range o.arcs {
-		total += w
+		total, smallest = total+w, min(smallest, w)
 	}
-	o.ok = len(o.arcs) > 0 && total <= math.MaxFloat32 // weights summing beyond float32 are refused
+	// Weights summing beyond float32, or one below its smallest normal
+	// number (2^-126 ≈ 1.1754944e-38), are refused.
+	o.ok = len(o.arcs) > 0 && total <= math.MaxFloat32 && smallest >= 1.1754943508222875e-38
 	return o
 }
 
