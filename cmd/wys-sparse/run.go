@@ -325,6 +325,13 @@ func (c *config) fitsMethod(prog *progress, stdout io.Writer, g *pipeline.Graph)
 		return usagef("rank %d (-dim %d) exceeds the %d nodes of the graph; use -rank %d (-dim %d) or less", half, c.Sparse.Dim, g.N(), g.N(), 2*g.N())
 	}
 	if c.method == "eigenmaps" {
+		// The trivial eigenvector is dropped: d/2 + 1 of them are computed.
+		if g.N() < 2 {
+			return usagef("Laplacian eigenmaps drops the trivial eigenvector, which leaves none for a graph of %d node", g.N())
+		}
+		if half := c.Sparse.Dim / 2; half+1 > g.N() {
+			return usagef("Laplacian eigenmaps computes d/2 + 1 = %d eigenvectors (the trivial one is dropped), more than the %d nodes of the graph; use -rank %d (-dim %d) or less", half+1, g.N(), g.N()-1, 2*(g.N()-1))
+		}
 		if k := pipeline.Components(g); k > 1 {
 			prog.dataNote(stdout, "load", "the training graph has %d connected components: Laplacian eigenmaps' smallest eigenvectors then mark the components instead of placing the nodes within them (scores near chance); add -lcc to embed the largest one", k)
 		}
