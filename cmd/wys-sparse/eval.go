@@ -431,6 +431,9 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 	} else if c.directed {
 		fmt.Fprintf(stdout, "note: %s has no test.directed.neg.txt.npy (reversed test arcs): the test AUC is against its random non-edges only\n", c.split)
 	}
+	if note := fewTestPairs(test, len(s.Test), len(s.TestNeg), "score on a split with more test edges"); note != "" {
+		fmt.Fprintln(stdout, note)
+	}
 	res.rankMetrics.print(stdout, len(s.TestNeg))
 	if c.mrr != "" {
 		if err := c.ranking(ctx, stdout, l, r, w, s, res); err != nil {

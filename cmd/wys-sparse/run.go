@@ -708,6 +708,9 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	if !math.IsNaN(res.TestDirectedAUC) {
 		fmt.Fprintf(stdout, "  against reversed arcs and random non-edges: %.4f\n", res.TestDirectedAUC)
 	}
+	if note := fewTestPairs(res.TestAUC, len(split.Test), len(split.TestNeg), "hold out more edges (a larger -test-fraction)"); note != "" {
+		fmt.Fprintln(stdout, note)
+	}
 	fit := selectedFit(res)
 	if math.IsNaN(res.TestAUC) && math.IsNaN(res.TrainAUC) && !math.IsNaN(fit) {
 		fmt.Fprintf(stdout, "fit to the graph's own arcs (a sample of them against random non-edges): ROC-AUC %.4f (model selected at step %d)\n", fit, res.BestStep)
@@ -724,6 +727,22 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 		}
 		fmt.Fprintf(stdout, "note: the selected model tells its own training arcs from non-edges at AUC %.4f, %s: training did not fit the graph; check the learning rate (-lr) and how the input was read\n", fit, how)
 	}
+}
+
+// fewPairsSE is the standard error a test AUC would have at chance
+// (pipeline.AUCStdErr at 0.5) above which it gets a note that its pairs
+// are too few: below about 67 test edges against as many non-edges.
+const fewPairsSE = 0.05
+
+// fewTestPairs returns the note for a test AUC measured on pos test edges
+// against neg non-edges when they are too few to tell methods apart
+// (the fix says how to get more), else "". A NaN AUC gets no note.
+func fewTestPairs(auc float64, pos, neg int, fix string) string {
+	se := pipeline.AUCStdErr(0.5, pos, neg)
+	if math.IsNaN(auc) || !(se > fewPairsSE) {
+		return ""
+	}
+	return fmt.Sprintf("note: the test AUC is measured on only %d test edges against %d non-edges: at chance its standard error would be %.2f (Hanley and McNeil), too large to tell methods apart; %s", pos, neg, se, fix)
 }
 
 // unfitAUC is the train AUC below which a run is said not to have fit

@@ -1510,3 +1510,42 @@ func TestCheckpointLocked(t *testing.T) {
 		t.Errorf("checkpoint and lock: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestFewTestPairsNote: a test AUC measured on a handful of held-out
+// edges is printed with a note giving its standard error at chance, by
+// Hanley and McNeil's formula written out here: SE² = (1/4 + (p+n−2)/12)
+// / (p·n) at AUC 1/2, 0.25 for 3 edges against 3 non-edges; a split with
+// enough test edges gets no note, in training and in eval.
+func TestFewTestPairsNote(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 40 { // a ring of 40 nodes with chords: 80 edges
+		fmt.Fprintf(&b, "%d %d\n%d %d\n", i, (i+1)%40, i, (i+7)%40)
+	}
+	graph := filepath.Join(dir, "g.txt")
+	if err := os.WriteFile(graph, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, n := 3.0, 3.0
+	want := fmt.Sprintf("note: the test AUC is measured on only 3 test edges against 3 non-edges: at chance its standard error would be %.2f", math.Sqrt((0.25+(p+n-2)/12)/(p*n)))
+	split, emb := filepath.Join(dir, "split"), filepath.Join(dir, "emb.txt")
+	code, stdout, stderr := runCLI(t, "-graph", graph, "-test-fraction", "0.0375", "-dim", "4", "-epochs", "2", "-save-split", split, "-out", emb, "-progress", "none")
+	if code != 0 || !strings.Contains(stdout, "split: 77 train / 3 test edges") || !strings.Contains(stdout, want) {
+		t.Fatalf("3 test edges: exit %d, stdout:\n%s\nstderr:\n%s\nwant the note %q", code, stdout, stderr, want)
+	}
+	if code, stdout, stderr = runCLI(t, "eval", "-emb", emb, "-split", split); code != 0 || !strings.Contains(stdout, want) {
+		t.Fatalf("eval of 3 test edges: exit %d, stdout:\n%s\nstderr:\n%s\nwant the note %q", code, stdout, stderr, want)
+	}
+	// 70 test edges against 70 non-edges: SE at chance 0.049.
+	var big strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&big, "%d %d\n%d %d\n", i, (i+1)%200, i, (i+7)%200)
+	}
+	if err := os.WriteFile(graph, []byte(big.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runCLI(t, "-graph", graph, "-test-fraction", "0.175", "-dim", "4", "-epochs", "2", "-progress", "none")
+	if code != 0 || !strings.Contains(stdout, "/ 70 test edges") || strings.Contains(stdout, "note: the test AUC") {
+		t.Fatalf("70 test edges: exit %d, stdout:\n%s\nstderr:\n%s\nwant no note", code, stdout, stderr)
+	}
+}
