@@ -585,12 +585,20 @@ func (m rankMetrics) print(w io.Writer, negatives int) {
 		return
 	}
 	ks, hits := make([]string, len(hitsK)), make([]string, len(hitsK))
+	var unmeasured []string // k above the negatives: 1 by OGB's rule, not measured
 	for i, k := range hitsK {
 		ks[i] = strconv.Itoa(k)
 		hits[i] = fmt.Sprintf("%.4f", m.TestHits[ks[i]])
+		if k > negatives {
+			hits[i] += "*"
+			unmeasured = append(unmeasured, "Hits@"+ks[i])
+		}
 	}
 	fmt.Fprintf(w, "Hits@%s (OGB's rule: test edges above the k-th best of the %d test negatives): test %s\n",
 		strings.Join(ks, "/"), negatives, strings.Join(hits, " / "))
+	if len(unmeasured) > 0 {
+		fmt.Fprintf(w, "  * %s: k exceeds the %d test negatives, so OGB's rule counts every test edge as a hit (1 by definition, not a measurement)\n", strings.Join(unmeasured, ", "), negatives)
+	}
 }
 
 // hitsK are the k of the Hits@k that eval reports: those of OGB's

@@ -922,3 +922,28 @@ func TestEvalCluster(t *testing.T) {
 		t.Errorf("one label: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestEvalHitsAboveNegatives: testdata/evalcheck's split has 60 test
+// negatives, so Hits@100 is 1 by OGB's rule (expected.json, by the
+// script) without measuring anything; eval prints it marked as such,
+// and Hits@20 and Hits@50, which are measured, unmarked.
+func TestEvalHitsAboveNegatives(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "evalcheck")
+	code, stdout, stderr := runCLI(t, "eval", "-emb", filepath.Join(dir, "gensim.txt"), "-split", filepath.Join(dir, "split"))
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	line := ""
+	for l := range strings.Lines(stdout) {
+		if strings.HasPrefix(l, "Hits@") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "of the 60 test negatives") || strings.Count(line, "*") != 1 || !strings.HasSuffix(strings.TrimSpace(line), "1.0000*") {
+		t.Errorf("Hits line %q: want Hits@100 alone marked, at 1.0000*", line)
+	}
+	if !strings.Contains(stdout, "  * Hits@100: k exceeds the 60 test negatives, so OGB's rule counts every test edge as a hit") {
+		t.Errorf("no note on Hits@100:\n%s", stdout)
+	}
+}
