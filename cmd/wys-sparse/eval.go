@@ -866,7 +866,11 @@ func (c *evalFlags) reconstruction(ctx context.Context, stdout io.Writer, emb *g
 		fmt.Fprintf(stdout, "precision@%s (share of arcs among the k best of %d ranked pairs): %s\n", strings.Join(kk, "/"), res.Pairs, strings.Join(pk, " / "))
 	}
 	if len(over) > 0 {
-		fmt.Fprintf(stdout, "note: no precision@%s: more than the %d pairs ranked (rank more rows with -rows)\n", strings.Join(over, "/"), res.Pairs)
+		fix := "rank more rows with -rows"
+		if res.Rows >= res.Nodes {
+			fix = "every node's row is ranked: the graph has no more pairs"
+		}
+		fmt.Fprintf(stdout, "note: no precision@%s: more than the %d pairs ranked (%s)\n", strings.Join(over, "/"), res.Pairs, fix)
 	}
 	return nil
 }

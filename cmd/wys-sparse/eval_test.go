@@ -795,8 +795,14 @@ func TestEvalNotes(t *testing.T) {
 		t.Errorf("directed split: exit %d\n%s%s", code, stdout, stderr)
 	}
 	code, stdout, stderr = runCLI(t, "eval", "-emb", emb, "-graph", filepath.Join(dir, "train.edges.txt"), "-k", "10,5000")
-	if code != 0 || !strings.Contains(stdout, "note: no precision@5000: more than the 3540 pairs ranked") {
+	// 60 nodes, every row ranked: 60·59 pairs, and no more to rank.
+	if code != 0 || !strings.Contains(stdout, "note: no precision@5000: more than the 3540 pairs ranked (every node's row is ranked: the graph has no more pairs)") {
 		t.Errorf("large k: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// 10 rows sampled: 10·59 pairs; more rows would rank more.
+	code, stdout, stderr = runCLI(t, "eval", "-emb", emb, "-graph", filepath.Join(dir, "train.edges.txt"), "-k", "10,1000", "-rows", "10")
+	if code != 0 || !strings.Contains(stdout, "note: no precision@1000: more than the 590 pairs ranked (rank more rows with -rows)") {
+		t.Errorf("large k on sampled rows: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
 
