@@ -23,6 +23,12 @@ const (
 	FormulationPaper Formulation = "paper"
 )
 
+// MinPPR is the smallest restart probability ObjectiveConfig.PPR takes:
+// the walk of a PPR draw takes 1/α steps on average, and ApplyPPR sums
+// about ln(1e12)/α ≈ 28/α products by T, so that a tiny α (1e-9) runs
+// for hours per draw instead of failing.
+const MinPPR = 0.001
+
 // Defaults of ObjectiveConfig, from the paper's Table 1 settings.
 const (
 	DefaultC            = 10
@@ -52,7 +58,8 @@ type ObjectiveConfig struct {
 	// Π = Σ_{t≥1} α(1−α)^{t−1} T^t with restart probability α = PPR, the
 	// distribution of the node where a walk from v stops when it stops
 	// after each step with probability α. It enters E[D] like a power of
-	// T, with its own attention logit after the C powers. 0 means none.
+	// T, with its own attention logit after the C powers. 0 means none;
+	// else at least MinPPR.
 	PPR float64 `json:"ppr"`
 	// AdamicAdar adds an Adamic–Adar context: the row-normalised
 	// S = A·H·A with H = diag(1/ln(max(deg_w, 2))), deg the (weighted)
@@ -155,6 +162,8 @@ func (c ObjectiveConfig) Validate() error {
 		return bad("beta", c.Beta, "want a finite weight")
 	case !(c.PPR >= 0 && c.PPR < 1):
 		return bad("ppr", c.PPR, "want a restart probability in (0, 1), e.g. 0.15, or 0 (off)")
+	case c.PPR > 0 && c.PPR < MinPPR:
+		return bad("ppr", c.PPR, fmt.Sprintf("want a restart probability of at least %g, e.g. 0.15: each PPR draw walks 1/α steps on average, and the PPR matrix sums about 28/α powers of T (%.3g at this α)", MinPPR, 28/c.PPR))
 	case !(c.WalksPerNode > 0) || math.IsInf(c.WalksPerNode, 0):
 		return bad("walks_per_node", c.WalksPerNode, "want a positive number of walks per node")
 	}

@@ -91,7 +91,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	bindObjective[int, ints](fs, obj, "C", pipeline.DefaultC, func(o *pipeline.ObjectiveConfig) *int { return &o.C }, "number of transition-matrix powers k = 1..C")
 	bindObjective[float64, floats](fs, obj, "beta", pipeline.DefaultBeta, func(o *pipeline.ObjectiveConfig) *float64 { return &o.Beta }, "weight of the attention regulariser on q (0: off)")
 	bindObjective[float64, floats](fs, obj, "walks-per-node", pipeline.DefaultWalksPerNode, func(o *pipeline.ObjectiveConfig) *float64 { return &o.WalksPerNode }, "starting mass P0 of E[D] (walks per node)")
-	bindObjective[float64, floats](fs, obj, "ppr", 0, func(o *pipeline.ObjectiveConfig) *float64 { return &o.PPR }, "add a Personalized PageRank context with this restart probability in (0, 1), with its own learned attention weight (0: off)")
+	bindObjective[float64, floats](fs, obj, "ppr", 0, func(o *pipeline.ObjectiveConfig) *float64 { return &o.PPR }, "add a Personalized PageRank context with this restart probability in [0.001, 1), with its own learned attention weight (0: off)")
 	fs.Var(bools{&sp.Objective.AdamicAdar, &de.Objective.AdamicAdar}, "adamic-adar", "add an Adamic–Adar context (common neighbours weighted by 1/ln degree), with its own learned attention weight")
 	for _, o := range obj {
 		o.Formulation = pipeline.FormulationCode

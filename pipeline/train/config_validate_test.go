@@ -73,6 +73,8 @@ func TestConfigValidate(t *testing.T) {
 		{"NaN beta", train.Config{Objective: pipeline.ObjectiveConfig{Beta: nan}}, "beta"},
 		{"infinite beta", train.Config{Objective: pipeline.ObjectiveConfig{Beta: inf}}, "beta"},
 		{"PPR 1", train.Config{Objective: pipeline.ObjectiveConfig{PPR: 1}}, "ppr = 1"},
+		{"PPR below the minimum", train.Config{Objective: pipeline.ObjectiveConfig{PPR: 1e-9}}, "ppr = 1e-09: want a restart probability of at least 0.001"},
+		{"PPR at the minimum", train.Config{Objective: pipeline.ObjectiveConfig{PPR: 0.001}}, ""},
 		{"negative PPR", train.Config{Objective: pipeline.ObjectiveConfig{PPR: -0.1}}, "ppr = -0.1"},
 		{"negative walks", train.Config{Objective: pipeline.ObjectiveConfig{WalksPerNode: -1}}, "walks_per_node = "},
 		{"infinite walks", train.Config{Objective: pipeline.ObjectiveConfig{WalksPerNode: inf}}, "walks_per_node = "},
