@@ -708,7 +708,7 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	if !math.IsNaN(res.TestDirectedAUC) {
 		fmt.Fprintf(stdout, "  against reversed arcs and random non-edges: %.4f\n", res.TestDirectedAUC)
 	}
-	if note := fewTestPairs(res.TestAUC, len(split.Test), len(split.TestNeg), "hold out more edges (a larger -test-fraction)"); note != "" {
+	if note := fewTestPairs(res.TestAUC, len(split.Test), len(split.TestNeg), c.moreTestPairs(split)); note != "" {
 		fmt.Fprintln(stdout, note)
 	}
 	fit := selectedFit(res)
@@ -729,6 +729,18 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	}
 }
 
+// moreTestPairs says how to score a run on more test pairs than split's.
+func (c *config) moreTestPairs(split *pipeline.Split) string {
+	fix := "hold out more edges (a larger -test-fraction)"
+	if c.split != "" {
+		fix = "score on a split with more test edges"
+	}
+	if split.HasValidation() {
+		fix += ", or keep more of them for the test (a smaller -val-fraction)"
+	}
+	return fix
+}
+
 // fewPairsSE is the standard error a test AUC would have at chance
 // (pipeline.AUCStdErr at 0.5) above which it gets a note that its pairs
 // are too few: below about 67 test edges against as many non-edges.
@@ -742,7 +754,14 @@ func fewTestPairs(auc float64, pos, neg int, fix string) string {
 	if math.IsNaN(auc) || !(se > fewPairsSE) {
 		return ""
 	}
-	return fmt.Sprintf("note: the test AUC is measured on only %d test edges against %d non-edges: at chance its standard error would be %.2f (Hanley and McNeil), too large to tell methods apart; %s", pos, neg, se, fix)
+	edges, nonEdges := "test edges", "non-edges"
+	if pos == 1 {
+		edges = "test edge"
+	}
+	if neg == 1 {
+		nonEdges = "non-edge"
+	}
+	return fmt.Sprintf("note: the test AUC is measured on only %d %s against %d %s: at chance its standard error would be %.2f (Hanley and McNeil), too large to tell methods apart; %s", pos, edges, neg, nonEdges, se, fix)
 }
 
 // unfitAUC is the train AUC below which a run is said not to have fit

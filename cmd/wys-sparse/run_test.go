@@ -1536,6 +1536,13 @@ func TestFewTestPairsNote(t *testing.T) {
 	if code, stdout, stderr = runCLI(t, "eval", "-emb", emb, "-split", split); code != 0 || !strings.Contains(stdout, want) {
 		t.Fatalf("eval of 3 test edges: exit %d, stdout:\n%s\nstderr:\n%s\nwant the note %q", code, stdout, stderr, want)
 	}
+	// Training on the saved split with half its 3 test edges for
+	// validation leaves 1 for the test (2 select the model): SE² = 1/4.
+	p, n = 1, 1
+	want = fmt.Sprintf("note: the test AUC is measured on only 1 test edge against 1 non-edge: at chance its standard error would be %.2f (Hanley and McNeil), too large to tell methods apart; score on a split with more test edges, or keep more of them for the test (a smaller -val-fraction)", math.Sqrt((0.25+(p+n-2)/12)/(p*n)))
+	if code, stdout, stderr = runCLI(t, "-split", split, "-val-fraction", "0.5", "-dim", "4", "-epochs", "2", "-progress", "none"); code != 0 || !strings.Contains(stdout, want) {
+		t.Fatalf("split with validation: exit %d, stdout:\n%s\nstderr:\n%s\nwant the note %q", code, stdout, stderr, want)
+	}
 	// 70 test edges against 70 non-edges: SE at chance 0.049.
 	var big strings.Builder
 	for i := range 200 {
