@@ -111,6 +111,11 @@ func (c *neighborsFlags) run(ctx context.Context, stdout, stderr io.Writer) erro
 		from = "; reading node ids from standard input, one per line"
 	}
 	fmt.Fprintf(note, "ready in %.1fs: top %d by %s%s\n", time.Since(t0).Seconds(), c.k, c.by, from)
+	if others := e.N() - 1; !c.self && c.k > others {
+		fmt.Fprintf(note, "note: -k %d exceeds the %d other nodes of %s: each list holds all %d\n", c.k, others, c.emb.path, others)
+	} else if c.self && c.k > e.N() {
+		fmt.Fprintf(note, "note: -k %d exceeds the %d nodes of %s: each list holds all %d\n", c.k, e.N(), c.emb.path, e.N())
+	}
 	if len(c.nodes) > 0 {
 		rows := make([]int, len(c.nodes))
 		for i, id := range c.nodes {

@@ -283,3 +283,29 @@ func TestNeighborsZeroQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestNeighborsKAboveNodes: a -k above the nodes of the file is answered
+// with every other node (every node with -include-self), counted here, and
+// a note says so; a -k that fits gets no note.
+func TestNeighborsKAboveNodes(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "z.txt")
+	if err := os.WriteFile(path, []byte("3 4\na 0 1 0 1\nb 1 0 1 0\nc 1 1 1 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		k, self string
+		lines   int
+		note    string
+	}{
+		{"5", "false", 2, "note: -k 5 exceeds the 2 other nodes of " + path + ": each list holds all 2"},
+		{"5", "true", 3, "note: -k 5 exceeds the 3 nodes of " + path + ": each list holds all 3"},
+		{"2", "false", 2, ""},
+		{"3", "true", 3, ""},
+	} {
+		code, stdout, stderr := runCLI(t, "neighbors", "-emb", path, "-node", "a", "-k", c.k, "-include-self="+c.self)
+		if code != 0 || strings.Count(stdout, "\n") != c.lines || strings.Contains(stderr, "note: -k") != (c.note != "") || !strings.Contains(stderr, c.note) {
+			t.Errorf("-k %s -include-self=%s: exit %d, want %d lines and note %q\n%s%s", c.k, c.self, code, c.lines, c.note, stdout, stderr)
+		}
+	}
+}
