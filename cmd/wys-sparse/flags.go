@@ -592,23 +592,30 @@ func (c *config) validate() error {
 		err = c.Sparse.Validate()
 	}
 	if err != nil {
-		var se *pipeline.SettingError
-		if errors.As(err, &se) && settingFlags[se.Setting] != "" {
-			var with []string
-			for _, w := range se.With {
-				if settingFlags[w] == "" {
-					return usagef("%v", trimPackage(err.Error()))
-				}
-				with = append(with, "-"+settingFlags[w])
-			}
-			if len(with) > 0 {
-				return usagef("-%s %s with %s: %s", settingFlags[se.Setting], se.ValueText(), strings.Join(with, " and "), se.Want)
-			}
-			return usagef("-%s %s: %s", settingFlags[se.Setting], se.ValueText(), se.Want)
-		}
-		return usagef("%v", trimPackage(err.Error()))
+		return settingUsage(err)
 	}
 	return c.checkOutputs()
+}
+
+// settingUsage makes err, a refused setting, a usage error under the
+// flags that set it (pipeline.SettingError, settingFlags) when it names
+// them, else under its own message.
+func settingUsage(err error) error {
+	var se *pipeline.SettingError
+	if errors.As(err, &se) && settingFlags[se.Setting] != "" {
+		var with []string
+		for _, w := range se.With {
+			if settingFlags[w] == "" {
+				return usagef("%v", trimPackage(err.Error()))
+			}
+			with = append(with, "-"+settingFlags[w])
+		}
+		if len(with) > 0 {
+			return usagef("-%s %s with %s: %s", settingFlags[se.Setting], se.ValueText(), strings.Join(with, " and "), se.Want)
+		}
+		return usagef("-%s %s: %s", settingFlags[se.Setting], se.ValueText(), se.Want)
+	}
+	return usagef("%v", trimPackage(err.Error()))
 }
 
 // settingFlags maps the settings that the libraries' Validate methods

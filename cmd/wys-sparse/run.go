@@ -576,6 +576,10 @@ func (c *config) train(ctx context.Context, in *input, prog *progress, rep *repo
 		}
 	}
 	res, err := train.Run(ctx, in.g, in.split, cfg, prog)
+	var se *pipeline.SettingError
+	if errors.As(err, &se) { // a setting refused for this graph (the length on its N)
+		return nil, settingUsage(err)
+	}
 	var sm *train.SettingsMismatch
 	switch {
 	case errors.As(err, &sm) && len(sm.Diffs) > 0:

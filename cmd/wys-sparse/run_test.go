@@ -176,6 +176,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"bad-fixed-method", []string{"-method", "wys-fixed-node2vec"}},
 		{"method-and-fixed-q", []string{"-method", "wys-fixed-glove", "-fixed-q", "deepwalk"}},
 		{"rank-above-nodes", []string{"-graph", good, "-method", "svd", "-dim", "64", "-test-fraction", "0", "-progress", "none"}},
+		{"epochs-beyond-counters", []string{"-graph", good, "-epochs", "1e18", "-time", "2s", "-test-fraction", "0", "-dim", "4", "-progress", "none"}},
 		{"rank-above-nodes-eigenmaps", []string{"-graph", good, "-method", "eigenmaps", "-dim", "10", "-test-fraction", "0", "-progress", "none"}},
 		{"rank-above-nodes-wys", []string{"-graph", good, "-rank", "6", "-test-fraction", "0", "-progress", "none"}},
 		{"rank-and-dim", []string{"-rank", "32", "-dim", "128"}},

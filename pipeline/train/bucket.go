@@ -3,7 +3,6 @@ package train
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/sparse"
@@ -116,6 +115,10 @@ func NewSchedule(g *pipeline.Graph, cfg Config, partitions, roundBatches int) (*
 		cfg.NegativeBlock = NegativePairs
 	}
 	cfg = cfg.Resolve(n, g.Adj.NNZ())
+	walksTotal, err := plannedWalks(cfg, n)
+	if err != nil {
+		return nil, err
+	}
 	obj := cfg.Objective
 	s := &Schedule{cfg: cfg, adj: g.Adj, part: part, p: partitions, kb: roundBatches}
 	s.base = trainer{cfg: cfg, adj: g.Adj, n: n, half: cfg.Dim / 2, c: obj.C, k: obj.Contexts(),
@@ -125,7 +128,6 @@ func NewSchedule(g *pipeline.Graph, cfg Config, partitions, roundBatches int) (*
 	if cfg.FixedQ != nil {
 		s.base.fixedQ = normalisedQ(cfg.FixedQ)
 	}
-	walksTotal := int64(math.Ceil(cfg.Epochs * float64(n)))
 	s.steps = (walksTotal + int64(cfg.BatchWalks) - 1) / int64(cfg.BatchWalks)
 	s.setShares(g.Adj)
 	return s, nil

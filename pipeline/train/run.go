@@ -37,6 +37,9 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	cfg = cfg.Resolve(g.N(), g.Adj.NNZ())
+	if _, err := plannedWalks(cfg, g.N()); err != nil {
+		return nil, err
+	}
 	if rec == nil {
 		rec = pipeline.NopRecorder{}
 	}
@@ -58,6 +61,21 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	return res, nil
+}
+
+// MaxWalks is the most walks a run can plan (2^50 ≈ 1.1e15, years of
+// training): its batch and pair counters are int64.
+const MaxWalks = 1 << 50
+
+// plannedWalks returns the walks of a run of cfg (resolved) on n nodes,
+// Epochs·N rounded up, or an error when they exceed MaxWalks.
+func plannedWalks(cfg Config, n int) (int64, error) {
+	walks := math.Ceil(cfg.Epochs * float64(n))
+	if !(walks <= MaxWalks) {
+		return 0, &pipeline.SettingError{Pkg: "train", Setting: "epochs", Value: cfg.Epochs,
+			Want: fmt.Sprintf("%.3g walks on %d nodes, more than the %.3g a run can plan: want at most %.3g epochs (a time budget bounds a run by its time)", walks, n, float64(MaxWalks), math.Floor(MaxWalks/float64(n)))}
+	}
+	return int64(walks), nil
 }
 
 // ErrNoNegatives reports a training graph in which every ordered pair of
@@ -209,7 +227,7 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 	}
 	r.setEvalPairs(g, eval)
 
-	walksTotal := int64(math.Ceil(cfg.Epochs * float64(n)))
+	walksTotal, _ := plannedWalks(cfg, n) // checked by Run
 	r.batches = (walksTotal + int64(cfg.BatchWalks) - 1) / int64(cfg.BatchWalks)
 	r.capBatches = r.batches
 	r.avg = newAverager(cfg.Average, r.batches)

@@ -67,3 +67,28 @@ func TestRunRefusesGraphWithoutNonArcs(t *testing.T) {
 		t.Fatalf("Run on a graph with one zero entry (self-pair 0): %v", err)
 	}
 }
+
+// TestRunLengthBeyondCounters: a length whose walks (Epochs·N) exceed
+// MaxWalks is refused as a SettingError on epochs by Run and NewSchedule,
+// instead of overflowing the batch count (which left a run of no batch,
+// with no embeddings); MaxWalks/N epochs are accepted by the check.
+func TestRunLengthBeyondCounters(t *testing.T) {
+	t.Parallel()
+	g := smallGraph(40, 120, false, 3)
+	for _, epochs := range []float64{1e18, 1e300, float64(train.MaxWalks)/40 + 1} {
+		cfg := train.Config{Dim: 4, Epochs: epochs, Seed: 1, Workers: 1, TimeBudget: time.Second}
+		_, err := train.Run(context.Background(), g, nil, cfg, nil)
+		var se *pipeline.SettingError
+		if !errors.As(err, &se) || se.Setting != "epochs" {
+			t.Errorf("Run, epochs %g on 40 nodes: err = %v, want a SettingError on epochs", epochs, err)
+		}
+		cfg.TimeBudget, cfg.Start = 0, train.StartRandom
+		if _, err := train.NewSchedule(g, cfg, 1, 1); !errors.As(err, &se) || se.Setting != "epochs" {
+			t.Errorf("NewSchedule, epochs %g on 40 nodes: err = %v, want a SettingError on epochs", epochs, err)
+		}
+	}
+	cfg := train.Config{Dim: 4, Epochs: float64(train.MaxWalks) / 40, Start: train.StartRandom}
+	if _, err := train.NewSchedule(g, cfg, 1, 1); err != nil {
+		t.Errorf("NewSchedule, MaxWalks/40 epochs on 40 nodes: %v", err)
+	}
+}
