@@ -144,7 +144,8 @@ type Config struct {
 	// graphs and formulations); 0 means 0.005. It decays like LR.
 	QLR float64 `json:"qlr"`
 	// EvalEvery is the number of epochs between evaluations of the train
-	// AUC (model selection) and test AUC; 0 means Epochs/20.
+	// AUC (model selection) and test AUC; 0 means Epochs/20. An interval
+	// of the run's length or more evaluates once, at its end.
 	EvalEvery float64 `json:"eval_every_epochs"`
 	// EvalPairs caps the pairs of each list used for the AUCs during
 	// training (a seeded subsample); 0 means 200000. The final test AUC

@@ -231,7 +231,8 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 	r.batches = (walksTotal + int64(cfg.BatchWalks) - 1) / int64(cfg.BatchWalks)
 	r.capBatches = r.batches
 	r.avg = newAverager(cfg.Average, r.batches)
-	r.evalBatches = max(1, int64(math.Round(cfg.EvalEvery*float64(n)/float64(cfg.BatchWalks))))
+	// At most the run's length: a longer interval evaluates at the end.
+	r.evalBatches = max(1, int64(math.Min(math.Round(cfg.EvalEvery*float64(n)/float64(cfg.BatchWalks)), float64(r.batches))))
 	unit := "batches"
 	if r.batches == 1 {
 		unit = "batch"

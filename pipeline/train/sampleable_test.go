@@ -92,3 +92,23 @@ func TestRunLengthBeyondCounters(t *testing.T) {
 		t.Errorf("NewSchedule, MaxWalks/40 epochs on 40 nodes: %v", err)
 	}
 }
+
+// TestEvalEveryBeyondRun: an evaluation interval longer than the run
+// evaluates once, at its end, as one of the run's length does (the
+// interval in batches overflowed int64 into an evaluation after every
+// batch).
+func TestEvalEveryBeyondRun(t *testing.T) {
+	t.Parallel()
+	g := smallGraph(40, 120, false, 3)
+	for _, every := range []float64{4, 1e300} {
+		cfg := train.Config{Dim: 4, Epochs: 4, BatchWalks: 8, EvalEvery: every, Seed: 1, Workers: 1}
+		res, err := train.Run(context.Background(), g, nil, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 4 epochs of 40 walks in batches of 8: 20 batches.
+		if len(res.Curve) != 1 || res.Curve[0].Step != 20 {
+			t.Errorf("EvalEvery %g: %d evaluations (first at step %d), want 1 at step 20", every, len(res.Curve), res.Curve[0].Step)
+		}
+	}
+}
