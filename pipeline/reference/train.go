@@ -2,6 +2,7 @@ package reference
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -205,6 +206,10 @@ func Run(ctx context.Context, g *pipeline.Graph, split *pipeline.Split, cfg Conf
 	for step := 1; step <= cfg.Steps; step++ {
 		evalStep := step%cfg.EvalEvery == 0 || step == cfg.Steps
 		val, err := m.evaluateLoss(ctx, l, r, half, q, evalStep)
+		if errors.Is(err, pipeline.ErrNotFinite) && step > 1 {
+			// Finite at the start, not after the steps: they diverged.
+			return nil, fmt.Errorf("reference: step %d: %w (lower the learning rate)", step, err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("reference: step %d: %w", step, err)
 		}

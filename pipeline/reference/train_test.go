@@ -145,6 +145,17 @@ func TestTrainPatience(t *testing.T) {
 	}
 }
 
+// TestTrainDivergedNamesFix: a step size that makes the loss overflow
+// after finite first steps (PercentDelta at 1e6, the CLI's -lr 1e6) ends
+// with ErrNotFinite and the fix, as the sparse trainer's error has it.
+func TestTrainDivergedNamesFix(t *testing.T) {
+	t.Parallel()
+	_, err := runSplit(context.Background(), plantedSplit(t, 100), Config{Objective: pipeline.ObjectiveConfig{C: 3}, Dim: 8, Steps: 50, LR: 1e6, Seed: 1}, nil)
+	if !errors.Is(err, pipeline.ErrNotFinite) || !strings.Contains(err.Error(), "(lower the learning rate)") {
+		t.Errorf("got %v, want ErrNotFinite naming the learning rate", err)
+	}
+}
+
 func TestTrainCancelled(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
