@@ -102,8 +102,10 @@ func (s *Schedule) sampleBucket(ctx context.Context, t *trainer, draw uint64, i,
 	}
 	shards := make([]shardOut, nShards)
 	b := bucketDraw{s: s, t: t, i: i, j: j, l: l, r: r, Q: Q,
-		wPos: t.posScale / float64(walks) * float64(s.p),
-		wNeg: t.negScale * share / float64(totalNeg) * float64(s.p)}
+		wPos: t.posScale / float64(walks) * float64(s.p)}
+	if totalNeg > 0 { // else every pair of the bucket is an arc: no negative term
+		b.wNeg = t.negScale * share / float64(totalNeg) * float64(s.p)
+	}
 	err := sparse.ParallelFor(ctx, nShards, s.cfg.Workers, func(sh int) {
 		sw := min(shardWalks, walks-sh*shardWalks)
 		b.shard(ctx, &shards[sh], draw<<20|uint64(sh), sw, negs[sh])

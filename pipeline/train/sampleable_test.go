@@ -112,3 +112,35 @@ func TestEvalEveryBeyondRun(t *testing.T) {
 		}
 	}
 }
+
+// TestBucketWithoutNonArcs: on K4 split in P = 2 parts of two nodes each,
+// every pair across the parts is an arc, so the two buckets across have
+// no negatives (share 0) while those within keep the self-pairs. The
+// schedule trains to finite embeddings; the buckets across weighed their
+// empty negative term by 0/0.
+func TestBucketWithoutNonArcs(t *testing.T) {
+	t.Parallel()
+	g := fullGraph(t, 4, 4) // every pair u ≠ v: K4 without self-loops
+	cfg := train.Config{Objective: pipeline.ObjectiveConfig{C: 2}, Dim: 2, Epochs: 20, BatchWalks: 4, Seed: 1, Workers: 1, Start: train.StartRandom}
+	s, err := train.NewSchedule(g, cfg, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := s.Partition()
+	for _, u := range pt.Members[0] {
+		for _, v := range pt.Members[1] {
+			if !g.Adj.Has(int(u), int(v)) {
+				t.Fatalf("pair (%d, %d) across the parts is not an arc: the test needs a full bucket", u, v)
+			}
+		}
+	}
+	m, err := s.Train(context.Background(), nil)
+	if err != nil {
+		t.Fatalf("bucketed K4, P = 2: %v", err)
+	}
+	l, r, _ := s.Embeddings(m)
+	res := &pipeline.Result{N: 4, Half: 1, L: l, R: r}
+	if err := res.CheckFinite(); err != nil {
+		t.Fatal(err)
+	}
+}
