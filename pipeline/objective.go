@@ -3,6 +3,8 @@ package pipeline
 import (
 	"fmt"
 	"math"
+
+	"github.com/wys-project/wys/sparse"
 )
 
 // Formulation selects how E[D] is weighted and how the loss is aggregated.
@@ -11,7 +13,8 @@ type Formulation string
 
 const (
 	// FormulationCode follows the authors' released code, the default:
-	// E[D] = WalksPerNode·N·diag(deg)·Σ_k Q_k T^k (= WalksPerNode·N·Σ_k Q_k A T^{k−1}),
+	// E[D] = WalksPerNode·N·diag(deg/w̄)·Σ_k Q_k T^k (= WalksPerNode·N·Σ_k Q_k (A/w̄) T^{k−1}),
+	// with w̄ the mean arc weight (MeanArcWeight; 1 when unweighted),
 	// the loss is the mean over all N² entries with log(σ+1e-5) and
 	// log(1−σ+1e-5) (exact logs with ObjectiveConfig.ExactLogs), the
 	// attention regulariser is β·mean(q²), and the embeddings carry
@@ -191,24 +194,41 @@ func Softmax(q []float64) []float64 {
 	return out
 }
 
-// EntryWeights returns the weights of the objective's terms for a graph
-// whose nodes have the (weighted) out-degrees deg, with the normalisation
-// of the loss folded in: pos[v] multiplies row v of Σ_k Q_k T^k in the
-// positive term, neg one entry of the negative term. The code formulation
-// weighs WalksPerNode·N·deg(v)/N² and 1/N² (a mean over N² entries), the
-// paper WalksPerNode and 1 (a sum). c must be resolved.
-func (c ObjectiveConfig) EntryWeights(deg []float64) (pos []float64, neg float64) {
-	n := len(deg)
+// EntryWeights returns the weights of the objective's terms on the graph
+// adj, with the normalisation of the loss folded in: pos[v] multiplies row
+// v of Σ_k Q_k T^k in the positive term, neg one entry of the negative
+// term. The code formulation weighs WalksPerNode·N·(deg(v)/w̄)/N² and 1/N²
+// (a mean over N² entries), with deg the weighted out-degrees and w̄ their
+// MeanArcWeight; the paper WalksPerNode and 1 (a sum). c must be resolved.
+func (c ObjectiveConfig) EntryWeights(adj *sparse.CSR) (pos []float64, neg float64) {
+	n, _ := adj.Dims()
 	pos = make([]float64, n)
-	for v := range pos {
-		if c.Formulation == FormulationPaper {
-			pos[v] = c.WalksPerNode
-		} else {
-			pos[v] = c.WalksPerNode * float64(n) * deg[v] / (float64(n) * float64(n))
-		}
-	}
 	if c.Formulation == FormulationPaper {
+		for v := range pos {
+			pos[v] = c.WalksPerNode
+		}
 		return pos, 1
 	}
+	deg, unit := adj.RowSums(), MeanArcWeight(adj)
+	for v := range pos {
+		pos[v] = c.WalksPerNode * float64(n) * (deg[v] / unit) / (float64(n) * float64(n))
+	}
 	return pos, 1 / (float64(n) * float64(n))
+}
+
+// MeanArcWeight returns the mean weight of adj's stored arcs, Σ_vu A_vu /
+// nnz(A): exactly 1 on an unweighted graph, 1 on an empty one. The code
+// formulation's starting mass 80·N·deg(v) counts walks per unit of weight,
+// so it divides the degrees by this mean: the model then does not depend
+// on the unit of the weights (A and 4·A train the same embeddings), and an
+// unweighted graph keeps the authors' numerics.
+func MeanArcWeight(adj *sparse.CSR) float64 {
+	if len(adj.Data) == 0 {
+		return 1
+	}
+	var vol float64
+	for _, x := range adj.Data {
+		vol += x
+	}
+	return vol / float64(len(adj.Data))
 }

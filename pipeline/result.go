@@ -160,7 +160,7 @@ func (r *Result) CheckFinite() error {
 	for _, x := range [][]float32{r.L, r.R} {
 		for i, v := range x {
 			if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
-				return fmt.Errorf("embeddings %w: a value of row %d is %v (the %s run diverged; lower the learning rate, or divide large edge weights by a constant)", ErrNotFinite, i/max(r.Half, 1), v, r.Method)
+				return fmt.Errorf("embeddings %w: a value of row %d is %v (the %s run diverged; lower the learning rate)", ErrNotFinite, i/max(r.Half, 1), v, r.Method)
 			}
 		}
 	}

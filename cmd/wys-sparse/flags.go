@@ -73,7 +73,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.graph, "graph", "", "edge list `FILE` to embed (SNAP text, CSV or Matrix Market .mtx, plain or .gz; the network matrix of a .mat or .mat.gz file; - reads standard input, either kind)")
 	fs.StringVar(&c.split, "split", "", "released split `DIR` (train/test .npy arrays and index.tsv) instead of -graph")
 	fs.BoolVar(&c.directed, "directed", false, "treat edges as arcs (default: undirected, both arcs stored)")
-	fs.BoolVar(&c.weighted, "weighted", false, "read the third column of -graph as an edge weight (an edge listed again keeps its first weight)")
+	fs.BoolVar(&c.weighted, "weighted", false, "read the third column of -graph as an edge weight (an edge listed again keeps its first weight; only the weights' ratios matter, not their unit)")
 	fs.BoolVar(&c.keepLoops, "keep-self-loops", false, "keep u-u edges of -graph (default: dropped and counted)")
 	fs.BoolVar(&c.lcc, "lcc", false, "keep only the largest (weakly) connected component of -graph, as the paper does")
 	fs.StringVar(&c.ids, "ids", "auto", "node ids of -graph: auto, int or token")

@@ -17,8 +17,10 @@
 // negative), in one of two formulations (pipeline.Formulation):
 //
 //   - code (default), the authors' released numerics:
-//     P0 = diag(80·N·deg(v)), agg = mean over the N² entries, logs of
-//     σ + 1e-5 and 1 − σ + 1e-5, reg = β·mean(q²) + 1e-6·(mean(L²) + mean(R²)).
+//     P0 = diag(80·N·deg(v)/w̄), with w̄ the mean arc weight (1 when
+//     unweighted; pipeline.MeanArcWeight), agg = mean over the N² entries,
+//     logs of σ + 1e-5 and 1 − σ + 1e-5,
+//     reg = β·mean(q²) + 1e-6·(mean(L²) + mean(R²)).
 //   - paper: P0 = diag(80), agg = sum, exact logs, reg = β‖q‖².
 //
 // 80 is ObjectiveConfig.WalksPerNode and β its Beta (0.5 by default).

@@ -80,7 +80,7 @@ func newModel[T Float](ctx context.Context, adj *sparse.CSR, obj pipeline.Object
 	nn := n * n
 	m := &model[T]{n: n, c: c, obj: obj, adj: adj, workers: workers,
 		pow: make([]T, c*nn), g: make([]T, nn)}
-	m.rowW, m.negW = obj.EntryWeights(adj.RowSums())
+	m.rowW, m.negW = obj.EntryWeights(adj)
 	m.logEps = obj.LogEpsilon()
 	_, m.fast = any(T(0)).(float32)
 	m.rows = make(chan *rowScratch[T], workers)

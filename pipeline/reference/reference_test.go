@@ -47,9 +47,15 @@ func bruteObjective(adj *sparse.CSR, obj pipeline.ObjectiveConfig, l, r *mat.Den
 	_, half := l.Dims()
 	t := mat.NewDense(n, n, nil)
 	deg := make([]float64, n)
+	// The code formulation counts walks per mean arc weight w̄: the sum of
+	// the weights over the number of arcs (1 when unweighted).
+	var vol, arcs float64
 	for v := 0; v < n; v++ {
 		for u := 0; u < n; u++ {
 			deg[v] += a.At(v, u)
+			if a.At(v, u) != 0 {
+				vol, arcs = vol+a.At(v, u), arcs+1
+			}
 		}
 		for u := 0; u < n; u++ {
 			if deg[v] > 0 {
@@ -74,7 +80,7 @@ func bruteObjective(adj *sparse.CSR, obj pipeline.ObjectiveConfig, l, r *mat.Den
 		for v := 0; v < n; v++ {
 			p0 := obj.WalksPerNode
 			if obj.Formulation == pipeline.FormulationCode {
-				p0 = obj.WalksPerNode * float64(n) * deg[v]
+				p0 = obj.WalksPerNode * float64(n) * deg[v] / (vol / arcs)
 			}
 			for u := 0; u < n; u++ {
 				e.Set(v, u, e.At(v, u)+p0*Q[k]/z*pow.At(v, u))
@@ -122,7 +128,7 @@ func bruteObjective(adj *sparse.CSR, obj pipeline.ObjectiveConfig, l, r *mat.Den
 		for v := 0; v < n; v++ {
 			p0 := obj.WalksPerNode
 			if obj.Formulation == pipeline.FormulationCode {
-				p0 = obj.WalksPerNode * float64(n) * deg[v]
+				p0 = obj.WalksPerNode * float64(n) * deg[v] / (vol / arcs)
 			}
 			for u := 0; u < n; u++ {
 				e.Set(v, u, e.At(v, u)+p0*Q[k]/z*m.At(v, u))
@@ -194,8 +200,16 @@ func TestEvaluateMatchesBruteForce(t *testing.T) {
 	t.Parallel()
 	for _, f := range formulations {
 		for _, directed := range []bool{false, true} {
-			for _, n := range []int{5, 23, 50} {
-				adj := randomGraph(n, 3*n, directed, uint64(n))
+			for _, n := range []int{5, 23, 50, -23} {
+				// n < 0: the graph of |n| nodes with weights in [0.05, 20).
+				adj := randomGraph(max(n, -n), 3*max(n, -n), directed, uint64(max(n, -n)))
+				if n < 0 {
+					n = -n
+					rng := rand.New(rand.NewPCG(uint64(n), 9))
+					for i := range adj.Data {
+						adj.Data[i] = 0.05 + 19.95*rng.Float64()
+					}
+				}
 				for _, obj := range []pipeline.ObjectiveConfig{
 					{Formulation: f, C: 4, Beta: 0.3},
 					{Formulation: f, C: 4, Beta: 0.3, PPR: 0.2},

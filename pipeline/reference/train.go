@@ -208,7 +208,7 @@ func Run(ctx context.Context, g *pipeline.Graph, split *pipeline.Split, cfg Conf
 		val, err := m.evaluateLoss(ctx, l, r, half, q, evalStep)
 		if errors.Is(err, pipeline.ErrNotFinite) && step > 1 {
 			// Finite at the start, not after the steps: they diverged.
-			return nil, fmt.Errorf("reference: step %d: %w (%s)", step, err, divergedFix(g))
+			return nil, fmt.Errorf("reference: step %d: %w (lower the learning rate)", step, err)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("reference: step %d: %w", step, err)
@@ -329,14 +329,4 @@ func Evaluate(ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConfig
 	}
 	return &Value{Loss: val.loss, Positive: val.positive, Negative: val.negative, Regularizer: val.regularise,
 		GradL: mat.NewDense(n, half, val.gl), GradR: mat.NewDense(n, half, val.gr), GradQ: val.gq}, nil
-}
-
-// divergedFix says what to change when the loss diverged: the step size,
-// or on a weighted graph the weights too, which scale the positive term
-// (edges weighted 1e38 overflow the float32 gradients at any rate).
-func divergedFix(g *pipeline.Graph) string {
-	if g.Weighted {
-		return "lower the learning rate, or divide large edge weights by a constant"
-	}
-	return "lower the learning rate"
 }

@@ -18,7 +18,7 @@ const DefaultLogSVDNodes = logmf.MaxNodes
 // that the entrywise minimiser of the objective at a non-arc (v, u) is the
 // score log(ρ_v·Σ_k Q_k (T^k)_vu).
 func logRatios(g *pipeline.Graph, obj pipeline.ObjectiveConfig) []float64 {
-	rho, neg := obj.EntryWeights(g.Adj.RowSums())
+	rho, neg := obj.EntryWeights(g.Adj)
 	for v := range rho {
 		rho[v] /= neg
 	}

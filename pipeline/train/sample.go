@@ -11,7 +11,7 @@ import (
 // walker samples anchors and random walks on a graph.
 //
 // Anchors: proportional to weighted out-degree (the code formulation's
-// starting mass 80·N·deg(v)) or uniform over nodes (the paper's
+// starting mass 80·N·deg(v)/w̄) or uniform over nodes (the paper's
 // P0 = diag(80)). A walk step from v moves to a neighbour with probability
 // A_vu / deg(v), the row of T = D⁻¹A; a node without out-arcs ends the walk
 // (T's row is zero there).

@@ -41,6 +41,18 @@ func smallGraph(n, m int, directed bool, seed uint64) *pipeline.Graph {
 	return &pipeline.Graph{Adj: a, IDs: pipeline.IdentityIDs(n), Directed: directed}
 }
 
+// weighArcs gives each arc (v, u) of g the weight 0.1 + 1.5·((v+u) mod 13),
+// the same both ways.
+func weighArcs(g *pipeline.Graph) {
+	n, _ := g.Adj.Dims()
+	for v := 0; v < n; v++ {
+		for p := g.Adj.Indptr[v]; p < g.Adj.Indptr[v+1]; p++ {
+			g.Adj.Data[p] = 0.1 + 1.5*float64((v+int(g.Adj.Indices[p]))%13)
+		}
+	}
+	g.Weighted = true
+}
+
 // TestEstimatorUnbiased draws many independent minibatch estimates of the
 // objective and its gradient and compares their mean with the dense
 // reference's exact values, within 4.5 standard errors per coordinate
@@ -85,12 +97,20 @@ func TestEstimatorUnbiased(t *testing.T) {
 		// The code formulation without its ε (ExactLogs).
 		{"code-exact-undirected", pipeline.FormulationCode, false, 30, 0, false, false, 0, 0},
 		{"code-exact-directed-block", pipeline.FormulationCode, true, 25, 0, false, false, 3, 0},
+		// Weighted arcs (weights 0.1 to 18.1): walks step by weight, and the
+		// code formulation counts them per mean arc weight.
+		{"code-undirected-weighted", pipeline.FormulationCode, false, 30, 0, false, false, 0, 0},
+		{"paper-directed-weighted", pipeline.FormulationPaper, true, 20, 0, false, false, 0, 0},
+		{"code-directed-weighted-bucketed3", pipeline.FormulationCode, true, 25, 0, false, false, 0, 3},
 	}
 	const draws = 6000
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			g := smallGraph(c.n, 3*c.n, c.directed, 3)
+			if strings.Contains(c.name, "-weighted") {
+				weighArcs(g)
+			}
 			half := 2
 			obj := pipeline.ObjectiveConfig{Formulation: c.f, C: 4, Beta: 0.3, PPR: c.ppr, AdamicAdar: c.aa,
 				ExactLogs: strings.HasPrefix(c.name, "code-exact")}

@@ -197,12 +197,9 @@ func (t *trainer) setScales(g *pipeline.Graph) {
 		t.negScale = nn - nnz
 		t.pairScale = nn
 	} else {
-		// (1/N²)·Σ_v 80·N·deg(v)·Σ_k Q_k Σ_u T^k_vu ℓ = (80·vol/N)·E_{v∝deg}[...].
-		vol := 0.0
-		for _, x := range g.Adj.Data {
-			vol += x
-		}
-		t.posScale = obj.WalksPerNode * vol / float64(t.n)
+		// (1/N²)·Σ_v 80·N·(deg(v)/w̄)·Σ_k Q_k Σ_u T^k_vu ℓ = (80·nnz/N)·E_{v∝deg}[...],
+		// with w̄ = vol/nnz the mean arc weight (pipeline.MeanArcWeight).
+		t.posScale = obj.WalksPerNode * nnz / float64(t.n)
 		t.negScale = (nn - nnz) / nn
 		t.pairScale = 1
 		t.eps = obj.LogEpsilon()
