@@ -37,11 +37,19 @@ const (
 	DefaultC            = 10
 	DefaultBeta         = 0.5
 	DefaultWalksPerNode = 80
+	// MaxWalksPerNode bounds WalksPerNode: far above the default the
+	// non-edges weigh nothing against the walks, and from about 1e30 the
+	// float32 gradients overflow (the CLI's demo then ends in NaN).
+	MaxWalksPerNode = 1e6
 	// CodeEmbeddingReg is the authors' L2 weight on mean(L²)+mean(R²).
 	CodeEmbeddingReg = 1e-6
 	// CodeLogEpsilon is the authors' epsilon inside both logarithms.
 	CodeLogEpsilon = 1e-5
 )
+
+// WalksPerNodeWant says which WalksPerNode values ObjectiveConfig takes,
+// for the commands' flag messages.
+var WalksPerNodeWant = fmt.Sprintf("want a positive number of walks per node (the starting mass P0 of E[D]), at most %g (the default is %d)", MaxWalksPerNode, DefaultWalksPerNode)
 
 // ObjectiveConfig holds the parameters of the Watch Your Step objective
 // shared by the dense reference and the sparse trainer. The zero value
@@ -167,8 +175,8 @@ func (c ObjectiveConfig) Validate() error {
 		return bad("ppr", c.PPR, "want a restart probability in (0, 1), e.g. 0.15, or 0 (off)")
 	case c.PPR > 0 && c.PPR < MinPPR:
 		return bad("ppr", c.PPR, fmt.Sprintf("want a restart probability of at least %g, e.g. 0.15: each PPR draw walks 1/α steps on average, and the PPR matrix sums about 28/α powers of T (%.3g at this α)", MinPPR, 28/c.PPR))
-	case !(c.WalksPerNode > 0) || math.IsInf(c.WalksPerNode, 0):
-		return bad("walks_per_node", c.WalksPerNode, "want a positive number of walks per node")
+	case !(c.WalksPerNode > 0 && c.WalksPerNode <= MaxWalksPerNode):
+		return bad("walks_per_node", c.WalksPerNode, WalksPerNodeWant)
 	}
 	return nil
 }

@@ -492,8 +492,8 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 		// the library).
 		c.Sparse.Objective.Beta, c.Dense.Objective.Beta = -1, -1
 	}
-	if w := c.Sparse.Objective.WalksPerNode; !(w > 0) || math.IsInf(w, 0) {
-		return usagef("-walks-per-node %v: want a positive number of walks (the starting mass P0 of E[D])", w)
+	if w := c.Sparse.Objective.WalksPerNode; !(w > 0 && w <= pipeline.MaxWalksPerNode) {
+		return usagef("-walks-per-node %v: %s", w, pipeline.WalksPerNodeWant)
 	}
 	return unusedFlags(c, set)
 }

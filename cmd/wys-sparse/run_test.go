@@ -144,6 +144,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"steps-without-dense", []string{"-steps", "50"}},
 		{"split-ignores-lcc", []string{"-split", splitDir, "-lcc"}},
 		{"walks-per-node-zero", []string{"-walks-per-node", "0"}},
+		{"walks-per-node-huge", []string{"-walks-per-node", "1e40"}},
 		{"test-fraction-nan", []string{"-graph", good, "-test-fraction", "NaN"}},
 		{"max-memory-nan", []string{"-max-memory", "NaN"}},
 		{"beta-negative", []string{"-beta", "-0.5"}},

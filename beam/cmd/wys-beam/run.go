@@ -193,8 +193,8 @@ func (c *config) explicitValues(set map[string]bool) error {
 		return fmt.Errorf("-C %d: need at least one power of the transition matrix", sp.Objective.C)
 	case set["beta"] && !(b >= 0 && !math.IsInf(b, 1)):
 		return fmt.Errorf("-beta %v: want a non-negative weight (0 turns the regulariser off)", b)
-	case set["walks-per-node"] && !(sp.Objective.WalksPerNode > 0 && !math.IsInf(sp.Objective.WalksPerNode, 1)):
-		return fmt.Errorf("-walks-per-node %v: want a positive number of walks (the starting mass P0 of E[D])", sp.Objective.WalksPerNode)
+	case set["walks-per-node"] && !(sp.Objective.WalksPerNode > 0 && sp.Objective.WalksPerNode <= pipeline.MaxWalksPerNode):
+		return fmt.Errorf("-walks-per-node %v: %s", sp.Objective.WalksPerNode, pipeline.WalksPerNodeWant)
 	case set["format"] && c.out == "":
 		return errors.New("-format is the format of -out; add -out FILE, or drop -format")
 	case set["beta"] && b == 0:

@@ -303,21 +303,23 @@ func TestRunRefusesEarly(t *testing.T) {
 }
 
 // TestExplicitValues: -dim 0, -C 0, a negative -beta and -walks-per-node 0
+// (or above 1e6)
 // given on the command line are refused (the libraries would read the
 // zeros as their defaults), -beta 0 turns the regulariser off, and flags
 // left out keep their defaults.
 func TestExplicitValues(t *testing.T) {
 	for args, want := range map[string]string{
-		"-dim 0":            "-dim 0 must be even",
-		"-partitions 0":     "-partitions 0: want at least 1",
-		"-round-batches 0":  "-round-batches 0: want at least 1",
-		"-negatives 0":      "-negatives 0: want at least 1 non-edge pair",
-		"-dim 7":            "-dim 7 must be even",
-		"-C 0":              "-C 0: need at least one power",
-		"-beta -1":          "-beta -1: want a non-negative weight",
-		"-walks-per-node 0": "-walks-per-node 0: want a positive number",
-		"-beta 0":           "",
-		"-dim 16":           "",
+		"-dim 0":               "-dim 0 must be even",
+		"-partitions 0":        "-partitions 0: want at least 1",
+		"-round-batches 0":     "-round-batches 0: want at least 1",
+		"-negatives 0":         "-negatives 0: want at least 1 non-edge pair",
+		"-dim 7":               "-dim 7 must be even",
+		"-C 0":                 "-C 0: need at least one power",
+		"-beta -1":             "-beta -1: want a non-negative weight",
+		"-walks-per-node 0":    "-walks-per-node 0: want a positive number",
+		"-walks-per-node 1e40": "-walks-per-node 1e+40: want a positive number of walks per node (the starting mass P0 of E[D]), at most 1e+06",
+		"-beta 0":              "",
+		"-dim 16":              "",
 	} {
 		fs := flag.NewFlagSet("wys-beam", flag.ContinueOnError)
 		c := bindFlags(fs)
