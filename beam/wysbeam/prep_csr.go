@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
 	"slices"
@@ -29,6 +30,10 @@ import (
 type idsInfo struct {
 	N   int
 	Err string
+	// Sum is the FNV-1a hash of the ids file this run wrote, so that a
+	// worker's cached ids from an earlier run with the same Dir are not
+	// taken for this run's.
+	Sum uint64
 }
 
 // err returns the loader's error the message carries, if any.
@@ -124,10 +129,11 @@ func (f *idsFn) ProcessElement(ctx context.Context, _ []byte, keys func(*string)
 	} else {
 		ids = pipeline.NewStringIDs(all)
 	}
-	if err := writeIDs(ctx, f.Prep.idsPath(), ids); err != nil {
+	sum, err := writeIDs(ctx, f.Prep.idsPath(), ids)
+	if err != nil {
 		return err
 	}
-	emit(idsInfo{N: ids.Len()})
+	emit(idsInfo{N: ids.Len(), Sum: sum})
 	return nil
 }
 
@@ -223,8 +229,12 @@ func lineAt(ctx context.Context, file string, off int64) (int, error) {
 // uint64 and the ids in row order.
 const idsMagic = "WYSIDS1\n"
 
-func writeIDs(ctx context.Context, path string, ids *pipeline.NodeIDs) error {
-	return writeFile(ctx, path, func(w io.Writer) error {
+// writeIDs writes ids to path and returns the FNV-1a hash of the bytes.
+func writeIDs(ctx context.Context, path string, ids *pipeline.NodeIDs) (uint64, error) {
+	h := fnv.New64a()
+	err := writeFile(ctx, path, func(file io.Writer) error {
+		h.Reset()
+		w := io.MultiWriter(file, h)
 		head := make([]byte, 17)
 		copy(head, idsMagic)
 		head[8] = 's'
@@ -249,12 +259,22 @@ func writeIDs(ctx context.Context, path string, ids *pipeline.NodeIDs) error {
 		}
 		return nil
 	})
+	return h.Sum64(), err
 }
 
 // readIDs reads an ids file.
 func readIDs(ctx context.Context, path string) (*pipeline.NodeIDs, error) {
+	ids, _, err := readIDsSum(ctx, path)
+	return ids, err
+}
+
+// readIDsSum reads an ids file and returns the FNV-1a hash of its bytes.
+func readIDsSum(ctx context.Context, path string) (*pipeline.NodeIDs, uint64, error) {
 	var ids *pipeline.NodeIDs
-	err := readFile(ctx, path, func(r io.Reader) error {
+	h := fnv.New64a()
+	err := readFile(ctx, path, func(file io.Reader) error {
+		h.Reset()
+		r := io.TeeReader(file, h)
 		head := make([]byte, 17)
 		if _, err := io.ReadFull(r, head); err != nil || string(head[:8]) != idsMagic {
 			return fmt.Errorf("not an ids file (no %q header); it is written by the preprocessing", idsMagic[:7])
@@ -282,26 +302,39 @@ func readIDs(ctx context.Context, path string) (*pipeline.NodeIDs, error) {
 		ids = pipeline.NewStringIDs(names)
 		return nil
 	})
-	return ids, err
+	return ids, h.Sum64(), err
 }
 
 var (
 	idsMu    sync.Mutex
-	idsCache = map[string]*pipeline.NodeIDs{}
+	idsCache = map[string]cachedIDsFile{}
 )
 
-// cachedIDs reads an ids file once per process.
-func cachedIDs(ctx context.Context, path string) (*pipeline.NodeIDs, error) {
+// cachedIDsFile is an ids file as read, with the hash of its bytes.
+type cachedIDsFile struct {
+	ids *pipeline.NodeIDs
+	sum uint64
+}
+
+// cachedIDs reads the ids file at path once per process and run: sum is
+// the hash of the file the run wrote (idsInfo.Sum). An earlier run's ids
+// cached under the same path are read again; a file whose bytes are not
+// the run's is an error, never another run's row numbers.
+func cachedIDs(ctx context.Context, path string, sum uint64) (*pipeline.NodeIDs, error) {
 	idsMu.Lock()
 	defer idsMu.Unlock()
-	if ids, ok := idsCache[path]; ok {
-		return ids, nil
+	if c, ok := idsCache[path]; ok && c.sum == sum {
+		return c.ids, nil
 	}
-	ids, err := readIDs(ctx, path)
-	if err == nil {
-		idsCache[path] = ids
+	ids, got, err := readIDsSum(ctx, path)
+	if err != nil {
+		return nil, err
 	}
-	return ids, err
+	if got != sum {
+		return nil, fmt.Errorf("wysbeam: %s is not the ids file this run wrote (another run writing to the same directory?)", path)
+	}
+	idsCache[path] = cachedIDsFile{ids, sum}
+	return ids, nil
 }
 
 // arcsFn maps a batch's keys to rows and emits its arcs in one batch per
@@ -316,7 +349,7 @@ func (f *arcsFn) ProcessElement(ctx context.Context, b edgeBatch, info idsInfo, 
 	if err := info.err(); err != nil {
 		return err
 	}
-	ids, err := cachedIDs(ctx, f.Prep.idsPath())
+	ids, err := cachedIDs(ctx, f.Prep.idsPath(), info.Sum)
 	if err != nil {
 		return err
 	}

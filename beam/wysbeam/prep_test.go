@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -139,6 +140,19 @@ func TestPrepEqualsLoader(t *testing.T) {
 	commented := filepath.Join(dir, "commented.csv")
 	writeText(t, commented, "# by a tool\n\nsource,target\n1,2\n2,3\n3,1\n4,1\n")
 	checkPrep(t, Prep{Input: commented, Load: graphio.LoadOptions{Header: true}, Dir: filepath.Join(dir, "e"), Shards: 2, RangeBytes: 16}, commented)
+}
+
+// TestPrepSameDirTwice: a second preprocessing into the same Dir, in the
+// same process (as a long-lived worker runs jobs), reads its own ids, not
+// the first run's cached ones (before, its edges "had an id missing from
+// ids.bin"); the graphs have the same number of nodes.
+func TestPrepSameDirTwice(t *testing.T) {
+	dir := t.TempDir()
+	for i, text := range []string{"1 2\n2 3\n3 4\n", "5 6\n6 7\n7 8\n5 8\n"} {
+		file := filepath.Join(dir, fmt.Sprintf("g%d.txt", i))
+		writeText(t, file, text)
+		checkPrep(t, Prep{Input: file, Dir: filepath.Join(dir, "prep"), Shards: 2, RangeBytes: 5}, file)
+	}
 }
 
 // TestPrepSharedFile reads ca-HepTh's SNAP edge list, decompressed and
