@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/sparse"
 )
 
@@ -66,7 +67,7 @@ type splitPairs struct {
 
 // assemble reads the n nodes' shards into one graph with the given ids.
 // A graph without arcs is the loader's error: every edge was a dropped
-// self-loop.
+// self-loop; so are weights out of the loader's range.
 func (p Prep) assemble(ctx context.Context, n int, ids *pipeline.NodeIDs) (*pipeline.Graph, error) {
 	_, shards := p.shardRows(n)
 	indptr := make([]int, 1, n+1)
@@ -88,6 +89,11 @@ func (p Prep) assemble(ctx context.Context, n int, ids *pipeline.NodeIDs) (*pipe
 	}
 	if len(indices) == 0 {
 		return nil, &pipeline.ParseError{File: p.Input, Err: fmt.Errorf("%w: every edge is a self-loop, and self-loops are dropped (keep them with -keep-self-loops to load this graph)", pipeline.ErrEmptyGraph)}
+	}
+	if p.Load.Weighted {
+		if err := graphio.CheckWeightRange(p.Input, data); err != nil {
+			return nil, err
+		}
 	}
 	adj, err := sparse.NewCSR(n, n, indptr, indices, data)
 	if err != nil {

@@ -210,6 +210,10 @@ func TestPrepErrors(t *testing.T) {
 	}{
 		{good + "3 4 1\n5\n6 7 1\n", graphio.LoadOptions{}},
 		{good + "3 4 -1\n", graphio.LoadOptions{Weighted: true}},
+		// Weights out of the float32 range, refused once the graph is
+		// assembled, as the loader refuses them once it is read.
+		{good + "3 4 1e-40\n", graphio.LoadOptions{Weighted: true}},
+		{good + "3 4 3e38\n5 6 3e38\n", graphio.LoadOptions{Weighted: true}},
 		{good + "3 x\n", graphio.LoadOptions{IDs: graphio.IDInteger}},
 		{good + "3 4\r5 6\n", graphio.LoadOptions{}},
 		{"# only comments\n\n", graphio.LoadOptions{}},

@@ -1270,23 +1270,25 @@ func assemble(ctx context.Context, name string, n, lines int, edge func(e int) (
 		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: every edge is a self-loop, and self-loops are dropped (keep them with -keep-self-loops to load this graph)", pipeline.ErrEmptyGraph)}
 	}
 	if opt.Weighted {
-		if err := checkWeightRange(name, adj.Data); err != nil {
+		if err := CheckWeightRange(name, adj.Data); err != nil {
 			return nil, err
 		}
 	}
 	return adj, nil
 }
 
-// checkWeightRange refuses weights whose sum is beyond the float32 range,
+// CheckWeightRange refuses the weights w of the arcs read from file name
+// (a ParseError naming it) when their sum is beyond the float32 range,
 // in which the factorizations multiply by the adjacency matrix: every row
-// sum, and the volume the code formulation weighs the positives by, is at
-// most the total. (Unit weights cannot overflow: there are fewer than
+// sum is at most the total. (Unit weights cannot overflow: there are fewer than
 // 2^53 arcs.) It refuses as well a weight below float32's smallest normal
 // number, 2^-126 ≈ 1.2e-38: at or above it every degree and its inverse
 // (and inverse square root, by which the Laplacian is normalised) lie in
 // the float32 range, below it they need not (Laplacian eigenmaps of edges
 // weighted 1e-80 came out infinite, the SVD of edges weighted 1e-170 NaN).
-func checkWeightRange(name string, w []float64) error {
+// The loader calls it on a weighted graph, and so does wys-beam's
+// preprocessing on the graph it assembles from its shards.
+func CheckWeightRange(name string, w []float64) error {
 	total, largest, smallest := 0.0, 0.0, math.Inf(1)
 	for _, x := range w {
 		total, largest, smallest = total+x, max(largest, x), min(smallest, x)
