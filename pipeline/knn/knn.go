@@ -76,7 +76,8 @@ const BlockRows = 1024
 // (row-major), the k rows of table (n x dim, row-major) with the largest
 // inner product, best first, ties broken by the lower row (see the
 // package documentation). exclude[i], when not negative, is a row that
-// query i must not return (the query node itself); exclude may be nil.
+// query i must not return (the query node itself), below n (a row past
+// the table is an error: it would exclude nothing); exclude may be nil.
 // workers ≤ 0 means GOMAXPROCS. It checks ctx between blocks and returns
 // its error unchanged.
 func Search(ctx context.Context, table []float32, dim int, queries []float32, exclude []int, k, workers int) ([][]Neighbor, error) {
@@ -86,6 +87,11 @@ func Search(ctx context.Context, table []float32, dim int, queries []float32, ex
 	n, m := len(table)/dim, len(queries)/dim
 	if exclude != nil && len(exclude) != m {
 		return nil, fmt.Errorf("knn: %d exclusions for %d queries", len(exclude), m)
+	}
+	for i, x := range exclude {
+		if x >= n {
+			return nil, fmt.Errorf("knn: query %d excludes row %d of a table of %d rows", i, x, n)
+		}
 	}
 	if k <= 0 {
 		return nil, fmt.Errorf("knn: k = %d, want at least 1", k)

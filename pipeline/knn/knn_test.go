@@ -95,4 +95,10 @@ func TestSearchShapes(t *testing.T) {
 	if _, err := Search(ctx, make([]float32, 8), 2, make([]float32, 2), nil, 0, 1); err == nil {
 		t.Error("k = 0 accepted")
 	}
+	if _, err := Search(ctx, make([]float32, 8), 2, make([]float32, 2), []int{4}, 1, 1); err == nil {
+		t.Error("an exclusion past the table's 4 rows accepted")
+	}
+	if _, err := Search(ctx, make([]float32, 8), 2, make([]float32, 2), []int{3}, 1, 1); err != nil {
+		t.Errorf("the last row excluded: %v", err)
+	}
 }
