@@ -94,7 +94,7 @@ func TestEvalReproducesTrainingAUC(t *testing.T) {
 			t.Fatal(err)
 		}
 		l, r := e.Sides()
-		if err := graphio.WriteEmbeddings(filepath.Join(tmp, "emb.txt"), graphio.FormatWord2Vec, &pipeline.Result{N: e.N(), Half: e.Dim / 2, L: l, R: r}, e.IDs); err != nil {
+		if err := graphio.WriteEmbeddings(context.Background(), filepath.Join(tmp, "emb.txt"), graphio.FormatWord2Vec, &pipeline.Result{N: e.N(), Half: e.Dim / 2, L: l, R: r}, e.IDs); err != nil {
 			t.Fatal(err)
 		}
 		for _, file := range []string{"emb.npy", "emb.txt"} {
@@ -141,7 +141,7 @@ func TestEvalSymScore(t *testing.T) {
 		res.L[i], res.R[i] = float32(rng.NormFloat64()), float32(rng.NormFloat64())
 	}
 	emb := filepath.Join(tmp, "emb.npy")
-	if err := graphio.WriteEmbeddings(emb, graphio.FormatNPY, res, s.IDs); err != nil {
+	if err := graphio.WriteEmbeddings(context.Background(), emb, graphio.FormatNPY, res, s.IDs); err != nil {
 		t.Fatal(err)
 	}
 	sym := func(p pipeline.Pair) float64 {
@@ -197,7 +197,7 @@ func TestEvalSymScore(t *testing.T) {
 	for range ds.N * half {
 		res.L, res.R = append(res.L, float32(rng.NormFloat64())), append(res.R, float32(rng.NormFloat64()))
 	}
-	if err := graphio.WriteEmbeddings(demb, graphio.FormatNPY, res, ds.IDs); err != nil {
+	if err := graphio.WriteEmbeddings(context.Background(), demb, graphio.FormatNPY, res, ds.IDs); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, stderr := runCLI(t, "eval", "-emb", demb, "-split", directed, "-score", "sym"); code != 2 || !strings.Contains(stderr, "directed split") {
@@ -472,7 +472,7 @@ func TestEvalMultiLabelPPI(t *testing.T) {
 	}
 	for name, res := range map[string]*pipeline.Result{"indicator": indicator, "random": random} {
 		path := filepath.Join(tmp, name+".txt")
-		if err := graphio.WriteEmbeddings(path, graphio.FormatWord2Vec, res, g.IDs); err != nil {
+		if err := graphio.WriteEmbeddings(context.Background(), path, graphio.FormatWord2Vec, res, g.IDs); err != nil {
 			t.Fatal(err)
 		}
 		os.Remove(graphio.MarkerPath(path)) // read as another tool's single table
@@ -632,7 +632,7 @@ func TestEvalLogRegC(t *testing.T) {
 	mat, g, lab, indicator := ppiIndicator(t)
 	tmp := t.TempDir()
 	path := filepath.Join(tmp, "indicator.txt")
-	if err := graphio.WriteEmbeddings(path, graphio.FormatWord2Vec, indicator, g.IDs); err != nil {
+	if err := graphio.WriteEmbeddings(context.Background(), path, graphio.FormatWord2Vec, indicator, g.IDs); err != nil {
 		t.Fatal(err)
 	}
 	os.Remove(graphio.MarkerPath(path))
@@ -739,7 +739,7 @@ func TestEvalLabelsMatchesMat(t *testing.T) {
 		}
 	}
 	emb := filepath.Join(tmp, "emb.npy")
-	if err := graphio.WriteEmbeddings(emb, graphio.FormatNPY, noisy, g.IDs); err != nil {
+	if err := graphio.WriteEmbeddings(context.Background(), emb, graphio.FormatNPY, noisy, g.IDs); err != nil {
 		t.Fatal(err)
 	}
 	var lines []string
@@ -837,7 +837,7 @@ func TestEvalBareNPYRowIsID(t *testing.T) {
 		}
 	}
 	bare, named := filepath.Join(dir, "bare.npy"), filepath.Join(dir, "named.tsv")
-	if err := graphio.WriteEmbeddings(bare, "", res, pipeline.IdentityIDs(rows)); err != nil {
+	if err := graphio.WriteEmbeddings(context.Background(), bare, "", res, pipeline.IdentityIDs(rows)); err != nil {
 		t.Fatal(err)
 	}
 	// Without its ids the marker is refused (TestSubcommandErrorsGolden):
@@ -845,7 +845,7 @@ func TestEvalBareNPYRowIsID(t *testing.T) {
 	if err := errors.Join(os.Remove(graphio.IDsPath(bare)), os.Remove(graphio.MarkerPath(bare))); err != nil {
 		t.Fatal(err)
 	}
-	if err := graphio.WriteEmbeddings(named, "", res, pipeline.IdentityIDs(rows)); err != nil {
+	if err := graphio.WriteEmbeddings(context.Background(), named, "", res, pipeline.IdentityIDs(rows)); err != nil {
 		t.Fatal(err)
 	}
 	scores := func(emb ...string) []string {

@@ -38,7 +38,7 @@ func smallIntEmbeddings(t *testing.T, path string, n, half int) *pipeline.Result
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := graphio.WriteEmbeddings(path, "", res, ids); err != nil {
+	if err := graphio.WriteEmbeddings(context.Background(), path, "", res, ids); err != nil {
 		t.Fatal(err)
 	}
 	return res

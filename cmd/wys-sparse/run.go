@@ -190,7 +190,7 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 		}
 	}
 	rep.Stages = prog.stages
-	if err := c.write(stdout, res, in.ids, rep, started); err != nil {
+	if err := c.write(ctx, stdout, res, in.ids, rep, started); err != nil {
 		return err
 	}
 	if in.demo {
@@ -830,14 +830,14 @@ func classify(ctx context.Context, stdout io.Writer, res *pipeline.Result, lab *
 }
 
 // write writes the embeddings, Q, its picture and the report.
-func (c *config) write(stdout io.Writer, res *pipeline.Result, ids *pipeline.NodeIDs, rep *report, started time.Time) error {
+func (c *config) write(ctx context.Context, stdout io.Writer, res *pipeline.Result, ids *pipeline.NodeIDs, rep *report, started time.Time) error {
 	obj := c.Sparse.Objective.Resolve()
 	if c.out != "" {
 		format, err := graphio.ResolveFormat(c.format, c.out)
 		if err != nil {
 			return err
 		}
-		if err := graphio.WriteEmbeddings(c.out, format, res, ids); err != nil {
+		if err := graphio.WriteEmbeddings(ctx, c.out, format, res, ids); err != nil {
 			return err
 		}
 		rep.Outputs = append(rep.Outputs, c.out, graphio.MarkerPath(c.out))

@@ -22,20 +22,54 @@ import (
 // directory, synced and renamed into place, so that an interrupted run
 // never leaves a partial file at path. fill writes the content.
 func Write(path string, fill func(w io.Writer) error) error {
-	path, err := Target(path)
-	if err != nil {
-		return err
+	return WriteAll([]string{path}, func(_ int, w io.Writer) error { return fill(w) })
+}
+
+// WriteAll writes the files at paths as Write writes one, fill(i, w)
+// writing the content of paths[i], but renames them into place only once
+// every one is written: a failed or cancelled fill leaves none of them
+// changed (an embedding file and the ids beside it stay a pair).
+func WriteAll(paths []string, fill func(i int, w io.Writer) error) error {
+	targets := make([]string, len(paths))
+	tmps := make([]string, 0, len(paths))
+	defer func() {
+		for _, tmp := range tmps {
+			os.Remove(tmp) // renamed ones are gone already
+		}
+	}()
+	for i, p := range paths {
+		path, err := Target(p)
+		if err != nil {
+			return err
+		}
+		targets[i] = path
+		tmp, err := writeTemp(path, func(w io.Writer) error { return fill(i, w) })
+		if err != nil {
+			return err
+		}
+		tmps = append(tmps, tmp)
 	}
+	for i, tmp := range tmps {
+		if err := os.Rename(tmp, targets[i]); err != nil {
+			return fmt.Errorf("writing %s: %w", targets[i], err)
+		}
+	}
+	return nil
+}
+
+// writeTemp writes, syncs and closes a temporary file beside path with
+// the permissions path will have, and returns its name.
+func writeTemp(path string, fill func(w io.Writer) error) (string, error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".partial-*")
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w (check that the directory exists and is writable)", path, err)
+		return "", fmt.Errorf("cannot write %s: %w (check that the directory exists and is writable)", path, err)
 	}
 	tmp := f.Name()
-	fail := func(err error) error {
+	fail := func(err error) (string, error) {
 		f.Close()
 		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, err)
+		return "", fmt.Errorf("writing %s: %w", path, err)
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
 	if err := fill(bw); err != nil {
@@ -49,17 +83,13 @@ func Write(path string, fill func(w io.Writer) error) error {
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, err)
+		return "", fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := os.Chmod(tmp, mode(path)); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, err)
+		return "", fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return tmp, nil
 }
 
 // mode returns the permissions of the file Write puts at path: those of

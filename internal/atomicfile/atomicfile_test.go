@@ -37,6 +37,45 @@ func TestWrite(t *testing.T) {
 	}
 }
 
+// TestWriteAll: the files are renamed into place only once all are
+// written. A failure in the second fill leaves both old files as they
+// were and no temporary file; a good write replaces both.
+func TestWriteAll(t *testing.T) {
+	dir := t.TempDir()
+	paths := []string{filepath.Join(dir, "a.npy"), filepath.Join(dir, "a.ids.txt")}
+	write := func(text string, failAt int) error {
+		return WriteAll(paths, func(i int, w io.Writer) error {
+			if i == failAt {
+				return errors.New("boom")
+			}
+			_, err := io.WriteString(w, text+paths[i])
+			return err
+		})
+	}
+	if err := write("old", -1); err != nil {
+		t.Fatal(err)
+	}
+	if err := write("new", 1); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("got %v, want the second fill's error", err)
+	}
+	for _, p := range paths {
+		if b, _ := os.ReadFile(p); string(b) != "old"+p {
+			t.Errorf("%s holds %q after a failed write, want the old content", p, b)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("directory holds %d entries, want 2", len(entries))
+	}
+	if err := write("new", -1); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		if b, _ := os.ReadFile(p); string(b) != "new"+p {
+			t.Errorf("%s holds %q, want the new content", p, b)
+		}
+	}
+}
+
 // TestWriteThroughLinks: a symbolic link (here a relative link to a link)
 // is written through, the links kept and the final target replaced; a
 // dangling link creates its target; a directory is refused.

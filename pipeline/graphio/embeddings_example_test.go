@@ -29,7 +29,7 @@ func ExampleWriteEmbeddings() {
 		L: []float32{1, 2, 3, 4}, // rows of L: a (1, 2), b (3, 4)
 		R: []float32{5, 6, 7, 8}} // rows of R: a (5, 6), b (7, 8)
 	path := filepath.Join(dir, "emb.npy")
-	if err := graphio.WriteEmbeddings(path, "", res, ids); err != nil {
+	if err := graphio.WriteEmbeddings(context.Background(), path, "", res, ids); err != nil {
 		panic(err)
 	}
 	e, err := graphio.ReadEmbeddings(context.Background(), path, graphio.ReadOptions{})

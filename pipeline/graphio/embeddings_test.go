@@ -53,7 +53,7 @@ func TestEmbeddingsRoundTrip(t *testing.T) {
 	for _, name := range []string{"e.txt", "e.txt.gz", "e.tsv", "e.tsv.gz", "e.npy", "e.emb"} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name)
-			if err := WriteEmbeddings(path, "", res, ids); err != nil {
+			if err := WriteEmbeddings(context.Background(), path, "", res, ids); err != nil {
 				t.Fatal(err)
 			}
 			e, err := ReadEmbeddings(context.Background(), path, ReadOptions{})
@@ -158,7 +158,7 @@ func TestEmbeddingsFileErrors(t *testing.T) {
 	dir := t.TempDir()
 	res := randomResult(4, 2, 2)
 	npy := filepath.Join(dir, "e.npy")
-	if err := WriteEmbeddings(npy, FormatNPY, res, nil); err != nil {
+	if err := WriteEmbeddings(context.Background(), npy, FormatNPY, res, nil); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(npy)

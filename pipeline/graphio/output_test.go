@@ -59,10 +59,10 @@ func TestWriteEmbeddingsText(t *testing.T) {
 	res := testResult()
 	w2v := filepath.Join(dir, "emb.txt")
 	tsv := filepath.Join(dir, "emb.tsv")
-	if err := WriteEmbeddings(w2v, FormatWord2Vec, res, ids); err != nil {
+	if err := WriteEmbeddings(context.Background(), w2v, FormatWord2Vec, res, ids); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteEmbeddings(tsv, FormatTSV, res, ids); err != nil {
+	if err := WriteEmbeddings(context.Background(), tsv, FormatTSV, res, ids); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(w2v)
@@ -91,7 +91,7 @@ func TestWriteEmbeddingsRoundTrip(t *testing.T) {
 		ids[i] = uint64(1000 + 7*i)
 	}
 	path := filepath.Join(t.TempDir(), "emb.txt")
-	if err := WriteEmbeddings(path, FormatWord2Vec, res, pipeline.NewNumericIDs(ids)); err != nil {
+	if err := WriteEmbeddings(context.Background(), path, FormatWord2Vec, res, pipeline.NewNumericIDs(ids)); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -126,7 +126,7 @@ func TestWriteEmbeddingsNPY(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "emb.npy")
 	res := testResult()
-	if err := WriteEmbeddings(path, FormatNPY, res, pipeline.NewStringIDs([]string{"x", "y", "z"})); err != nil {
+	if err := WriteEmbeddings(context.Background(), path, FormatNPY, res, pipeline.NewStringIDs([]string{"x", "y", "z"})); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)
@@ -170,10 +170,10 @@ func TestWriteEmbeddingsFormatFromPath(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteEmbeddings(explicit, format, testResult(), nil); err != nil {
+		if err := WriteEmbeddings(context.Background(), explicit, format, testResult(), nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteEmbeddings(implied, "", testResult(), nil); err != nil {
+		if err := WriteEmbeddings(context.Background(), implied, "", testResult(), nil); err != nil {
 			t.Fatal(err)
 		}
 		a, _ := os.ReadFile(explicit)
@@ -187,13 +187,13 @@ func TestWriteEmbeddingsFormatFromPath(t *testing.T) {
 func TestWriteEmbeddingsErrors(t *testing.T) {
 	dir := t.TempDir()
 	res := testResult()
-	if err := WriteEmbeddings(filepath.Join(dir, "e"), "parquet", res, nil); err == nil || !strings.Contains(err.Error(), "unknown embedding format") {
+	if err := WriteEmbeddings(context.Background(), filepath.Join(dir, "e"), "parquet", res, nil); err == nil || !strings.Contains(err.Error(), "unknown embedding format") {
 		t.Errorf("unknown format: %v", err)
 	}
-	if err := WriteEmbeddings(filepath.Join(dir, "e"), FormatTSV, res, pipeline.IdentityIDs(4)); err == nil {
+	if err := WriteEmbeddings(context.Background(), filepath.Join(dir, "e"), FormatTSV, res, pipeline.IdentityIDs(4)); err == nil {
 		t.Error("accepted 4 ids for 3 rows")
 	}
-	err := WriteEmbeddings(filepath.Join(dir, "missing", "e.txt"), FormatWord2Vec, res, nil)
+	err := WriteEmbeddings(context.Background(), filepath.Join(dir, "missing", "e.txt"), FormatWord2Vec, res, nil)
 	if err == nil || !strings.Contains(err.Error(), "cannot write") {
 		t.Errorf("missing directory: %v", err)
 	}
@@ -229,7 +229,7 @@ func TestWriteEmbeddingsGzip(t *testing.T) {
 		{"emb.tsv.GZ", "alice\t0.5\t-1\t1\t2\nbob\t2\t0.25\t3\t4\ncarol\t-3.5\t0.001\t5\t6\n"},
 	} {
 		path := filepath.Join(dir, c.name)
-		if err := WriteEmbeddings(path, "", res, ids); err != nil {
+		if err := WriteEmbeddings(context.Background(), path, "", res, ids); err != nil {
 			t.Fatal(err)
 		}
 		raw, err := os.ReadFile(path)
@@ -244,14 +244,14 @@ func TestWriteEmbeddingsGzip(t *testing.T) {
 		if err != nil || string(got) != c.want {
 			t.Errorf("%s decompresses to %q (%v), want %q", c.name, got, err, c.want)
 		}
-		if err := WriteEmbeddings(path, "", res, ids); err != nil {
+		if err := WriteEmbeddings(context.Background(), path, "", res, ids); err != nil {
 			t.Fatal(err)
 		}
 		if again, _ := os.ReadFile(path); !bytes.Equal(again, raw) {
 			t.Errorf("%s: a second write gave other bytes", c.name)
 		}
 	}
-	if err := WriteEmbeddings(filepath.Join(dir, "emb.npy.gz"), FormatNPY, res, ids); err == nil || !strings.Contains(err.Error(), "numpy.load") {
+	if err := WriteEmbeddings(context.Background(), filepath.Join(dir, "emb.npy.gz"), FormatNPY, res, ids); err == nil || !strings.Contains(err.Error(), "numpy.load") {
 		t.Errorf("gzip-compressed .npy: got %v, want a refusal naming numpy.load", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "emb.npy.gz")); !os.IsNotExist(err) {
@@ -269,7 +269,7 @@ func TestEmbeddingsCSV(t *testing.T) {
 	res := testResult()
 	for _, name := range []string{"emb.csv", "emb.csv.gz"} {
 		path := filepath.Join(dir, name)
-		if err := WriteEmbeddings(path, "", res, ids); err != nil {
+		if err := WriteEmbeddings(context.Background(), path, "", res, ids); err != nil {
 			t.Fatal(err)
 		}
 		b, _ := os.ReadFile(path)
@@ -412,7 +412,7 @@ func TestWriteEmbeddingsIDsRoundTrip(t *testing.T) {
 		for _, names := range idSets {
 			path := filepath.Join(t.TempDir(), "emb."+format)
 			ids := pipeline.NewStringIDs(slices.Clone(names))
-			err := WriteEmbeddings(path, format, res, ids)
+			err := WriteEmbeddings(context.Background(), path, format, res, ids)
 			if err != nil {
 				if !strings.Contains(err.Error(), "node id") {
 					t.Errorf("%s %q: %v; want a refusal naming the id", format, names, err)

@@ -30,7 +30,7 @@ func BenchmarkQuery1M(b *testing.B) {
 		}
 	}
 	path := filepath.Join(b.TempDir(), "emb.npy")
-	if err := graphio.WriteEmbeddings(path, graphio.FormatNPY, res, nil); err != nil {
+	if err := graphio.WriteEmbeddings(context.Background(), path, graphio.FormatNPY, res, nil); err != nil {
 		b.Fatal(err)
 	}
 	res = nil

@@ -335,7 +335,7 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 		load := c.loadOptions()
 		rep.Load, rep.TestFraction = &load, c.testFraction
 	}
-	return c.write(stdout, res, split.IDs, g, rep)
+	return c.write(ctx, stdout, res, split.IDs, g, rep)
 }
 
 // blockBytesPerEpoch is the block bytes read and written by P rounds.
@@ -358,12 +358,12 @@ func runnerName() string {
 }
 
 // write writes the embeddings, Q and the report that were asked for.
-func (c *config) write(stdout io.Writer, res *pipeline.Result, ids *pipeline.NodeIDs, g *pipeline.Graph, rep *report) error {
+func (c *config) write(ctx context.Context, stdout io.Writer, res *pipeline.Result, ids *pipeline.NodeIDs, g *pipeline.Graph, rep *report) error {
 	if ids == nil {
 		ids = g.IDs
 	}
 	if c.out != "" {
-		if err := graphio.WriteEmbeddings(c.out, c.format, res, ids); err != nil {
+		if err := graphio.WriteEmbeddings(ctx, c.out, c.format, res, ids); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %d x %d embeddings [L | R] to %s\n", res.N, 2*res.Half, c.out)

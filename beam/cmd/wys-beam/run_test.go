@@ -229,7 +229,7 @@ func driverEmbeddings(t *testing.T, c *config, path string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := graphio.WriteEmbeddings(path, "", s.Result(m, split), split.IDs); err != nil {
+	if err := graphio.WriteEmbeddings(context.Background(), path, "", s.Result(m, split), split.IDs); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
