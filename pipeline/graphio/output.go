@@ -198,8 +198,13 @@ func writeEmbeddings(ctx context.Context, path, format string, res *pipeline.Res
 		return atomicfile.Write(path, func(w io.Writer) error {
 			if isGz(path) {
 				// gzip's header carries no time, so the bytes depend on
-				// the embeddings only.
-				zw := gzip.NewWriter(w)
+				// the embeddings only. BestSpeed: the default level took
+				// 2.6 min for 1M rows of d = 128 (1.7 GB of text), 5x
+				// BestSpeed's time for a file 10% smaller.
+				zw, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
+				if err != nil {
+					return err
+				}
 				if err := writeText(ctx, zw, format, res, ids); err != nil {
 					return err
 				}
