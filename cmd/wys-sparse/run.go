@@ -369,7 +369,7 @@ func (c *config) readGraph(ctx context.Context, opt graphio.LoadOptions, rep *re
 	}
 	if mat {
 		var f *graphio.MATFile
-		if f, err = graphio.ReadMAT(in, name); err == nil {
+		if f, err = graphio.ReadMAT(ctx, in, name); err == nil {
 			g, _, lr, err = f.Graph(ctx, opt)
 		}
 	} else {

@@ -127,7 +127,7 @@ func BenchmarkLoadMAT(b *testing.B) {
 		var entries int
 		b.ReportAllocs()
 		for b.Loop() {
-			f, err := ReadMAT(bytes.NewReader(data), "POS.mat.gz")
+			f, err := ReadMAT(context.Background(), bytes.NewReader(data), "POS.mat.gz")
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"compress/zlib"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -96,9 +97,10 @@ type matVar struct {
 // I/O error. Sizes read from the file are checked against the bytes left
 // before anything is allocated, so a corrupt size gives an error, not a
 // huge allocation. Memory: the file's bytes (decompressed), plus 8 bytes
-// per element of its numeric variables.
-func ReadMAT(r io.Reader, name string) (*MATFile, error) {
-	data, err := readMATBytes(r, name)
+// per element of its numeric variables. Reading and inflating stop within
+// one read once ctx is done, with its error.
+func ReadMAT(ctx context.Context, r io.Reader, name string) (*MATFile, error) {
+	data, err := readMATBytes(ctx, r, name)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +119,7 @@ func ReadMAT(r io.Reader, name string) (*MATFile, error) {
 		case miMATRIX:
 			err = f.addMatrix(d, p, body)
 		case miCOMPRESSED:
-			err = f.addCompressed(d, p, body)
+			err = f.addCompressed(ctx, d, p, body)
 		default:
 			err = d.errf(p, "a top-level element of type %d, where a variable (type 14 or 15) should start: the file is corrupt or not a MAT-file; re-save it", typ)
 		}
@@ -129,10 +131,24 @@ func ReadMAT(r io.Reader, name string) (*MATFile, error) {
 	return f, nil
 }
 
+// ctxReader reads from r until ctx is done, then returns ctx's error: a
+// long io.ReadAll stops within one Read.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(b)
+}
+
 // readMATBytes returns the content of r, gunzipped when it starts with the
 // gzip magic bytes.
-func readMATBytes(r io.Reader, name string) ([]byte, error) {
-	br := bufio.NewReader(r)
+func readMATBytes(ctx context.Context, r io.Reader, name string) ([]byte, error) {
+	br := bufio.NewReader(ctxReader{ctx, r})
 	gz, err := startsGzip(br, name)
 	if err != nil {
 		return nil, err
@@ -148,6 +164,9 @@ func readMATBytes(r io.Reader, name string) ([]byte, error) {
 	}
 	data, err := io.ReadAll(src)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if gz {
 			return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: unreadable gzip data (%v): the file is truncated or corrupt; re-download it", pipeline.ErrFormat, err)}
 		}
@@ -242,13 +261,16 @@ func (d matDecoder) tag(p int, top bool) (typ uint32, data []byte, next int, err
 
 // addCompressed inflates the compressed element at byte p and adds the
 // variable it holds.
-func (f *MATFile) addCompressed(d matDecoder, p int, body []byte) error {
+func (f *MATFile) addCompressed(ctx context.Context, d matDecoder, p int, body []byte) error {
 	zr, err := zlib.NewReader(bytes.NewReader(body))
 	if err != nil {
 		return d.errf(p, "a compressed variable whose zlib header is unreadable (%v): the file is corrupt; re-save it", err)
 	}
-	inner, err := io.ReadAll(zr)
+	inner, err := io.ReadAll(ctxReader{ctx, zr})
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return d.errf(p, "a compressed variable that does not inflate (%v): the file is truncated or corrupt; re-download or re-save it", err)
 	}
 	in := matDecoder{file: d.file, order: d.order, buf: inner, in: fmt.Sprintf(" of the variable compressed at byte %d", p)}

@@ -45,7 +45,7 @@ func LoadMAT(ctx context.Context, path string, opt LoadOptions) (*pipeline.Graph
 		return nil, nil, nil, fmt.Errorf("%w (check the path)", err)
 	}
 	defer fh.Close()
-	f, err := ReadMAT(fh, path)
+	f, err := ReadMAT(ctx, fh, path)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/wys-project/wys/internal/datasets"
 	"github.com/wys-project/wys/pipeline"
@@ -52,7 +53,7 @@ func readMATFixture(t *testing.T, name string) *MATFile {
 		t.Fatal(err)
 	}
 	defer fh.Close()
-	f, err := ReadMAT(fh, path)
+	f, err := ReadMAT(context.Background(), fh, path)
 	if err != nil {
 		t.Fatalf("ReadMAT: %v", err)
 	}
@@ -250,7 +251,7 @@ func TestMATErrors(t *testing.T) {
 		{"gzip truncated", gzipped(t, string(sparseMat))[:200], "gzip"},
 	}
 	for _, c := range cases {
-		_, err := ReadMAT(bytes.NewReader(c.data), "x.mat")
+		_, err := ReadMAT(context.Background(), bytes.NewReader(c.data), "x.mat")
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "x.mat: ") || !errors.Is(err, pipeline.ErrFormat) {
 			t.Errorf("%s: got %v, want an error containing %q", c.name, err, c.want)
 		}
@@ -280,7 +281,7 @@ func TestReadMATTruncated(t *testing.T) {
 		data := matFixtureBytes(t, file)
 		all := readMATFixture(t, file).Names()
 		for n := 0; n < len(data); n++ {
-			f, err := ReadMAT(bytes.NewReader(data[:n]), "cut.mat")
+			f, err := ReadMAT(context.Background(), bytes.NewReader(data[:n]), "cut.mat")
 			if err != nil {
 				checkParseError(t, err, []string{"cut.mat"}, pipeline.ErrFormat)
 				continue
@@ -374,7 +375,7 @@ func FuzzReadMAT(f *testing.F) {
 	}
 	f.Add(gzipped(f, string(matFixtureBytes(f, "sparse.mat"))), true)
 	f.Fuzz(func(t *testing.T, data []byte, directed bool) {
-		mf, err := ReadMAT(bytes.NewReader(data), "fuzz.mat")
+		mf, err := ReadMAT(context.Background(), bytes.NewReader(data), "fuzz.mat")
 		if err != nil {
 			checkParseError(t, err, []string{"fuzz.mat"}, pipeline.ErrFormat)
 			return
@@ -479,5 +480,30 @@ func TestLoadGraph(t *testing.T) {
 	g2, _, err = LoadEdgeList(ctx, edges, LoadOptions{})
 	if err != nil || !slices.Equal(csrTriples(g.Adj), csrTriples(g2.Adj)) || g.N() != 3 {
 		t.Fatalf("LoadGraph of an edge list differs from LoadEdgeList (%v)", err)
+	}
+}
+
+// TestReadMATCancelled: a context cancelled at any point of reading a
+// compressed fixture, fed one byte per read, ends ReadMAT with
+// context.Canceled, never a format error; left alone, the read succeeds.
+func TestReadMATCancelled(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "mat", "dense_z.mat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cancelled int
+	for after := 0; ; after++ {
+		ctx := &laterCtx{context.Background(), after}
+		_, err := ReadMAT(ctx, iotest.OneByteReader(bytes.NewReader(data)), "dense_z.mat")
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled after %d checks: %v, want context.Canceled", after, err)
+		}
+		cancelled++
+	}
+	if cancelled < len(data) {
+		t.Errorf("only %d cancel points for a file of %d bytes read one at a time", cancelled, len(data))
 	}
 }
