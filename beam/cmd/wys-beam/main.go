@@ -190,7 +190,10 @@ func printUsage(w io.Writer, fs *flag.FlagSet, sdk map[string]bool, all bool) {
 				return
 			}
 			name, text := flag.UnquoteUsage(f)
-			fmt.Fprintf(w, "  -%s %s\n    \t%s", f.Name, name, strings.ReplaceAll(text, "\n", "\n    \t"))
+			if name != "" {
+				name = " " + name // a bool flag has none: no trailing space
+			}
+			fmt.Fprintf(w, "  -%s%s\n    \t%s", f.Name, name, strings.ReplaceAll(text, "\n", "\n    \t"))
 			if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" {
 				fmt.Fprintf(w, " (default %s)", f.DefValue)
 			}

@@ -300,7 +300,7 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 		// with fewer rounds than P some pairs of parts are never trained.
 		fmt.Fprintf(stdout, "note: %d rounds, fewer than the %d (one per offset between the P parts) that train every pair of parts once: the pairs at the other offsets are not trained; lower -round-batches or give more -epochs\n", rounds, c.partitions)
 	}
-	fmt.Fprintf(stdout, "%d rounds of %d buckets (%d minibatch steps), blocks under %s\n", rounds, c.partitions, s.Steps(), job.Dir)
+	fmt.Fprintf(stdout, "%s of %s (%s), blocks under %s\n", count(rounds, "round"), count(int64(c.partitions), "bucket"), count(s.Steps(), "minibatch step"), job.Dir)
 	p, scope := beam.NewPipelineWithRoot()
 	wysbeam.Build(scope, job, rounds)
 	t0 := time.Now()
@@ -382,4 +382,12 @@ func (c *config) write(ctx context.Context, stdout io.Writer, res *pipeline.Resu
 		fmt.Fprintf(stdout, "wrote report to %s\n", c.report)
 	}
 	return nil
+}
+
+// count returns "1 round" or "n rounds".
+func count(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
