@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/wys-project/wys/pipeline"
@@ -29,13 +30,18 @@ func (c *laterCtx) Err() error {
 // format, returns context.Canceled and leaves no file (the output is
 // atomic).
 func TestWriteEmbeddingsCancelled(t *testing.T) {
-	n, h := 3*checkRows+5, 2
+	// Text is formatted GOMAXPROCS chunks of checkRows rows at a time, with
+	// a check before each such window: 3·GOMAXPROCS + 1 chunks make four.
+	chunks := 3*runtime.GOMAXPROCS(0) + 1
+	n, h := (chunks-1)*checkRows+5, 2
 	res := &pipeline.Result{N: n, Half: h, L: make([]float32, n*h), R: make([]float32, n*h)}
 	dir := t.TempDir()
 	for i, name := range []string{"e.txt", "e.tsv", "e.csv", "e.txt.gz", "e.npy", "f.npy"} {
 		ctx := &laterCtx{context.Background(), i % 3}
 		if name == "f.npy" {
-			ctx.after = 5 // the .npy rows are written; the ids file is cancelled
+			// The .npy rows (one check per chunk) are written; the ids
+			// file is cancelled at its second check.
+			ctx.after = chunks + 1
 		}
 		path := filepath.Join(dir, name)
 		if err := WriteEmbeddings(ctx, path, "", res, nil); !errors.Is(err, context.Canceled) {

@@ -9,8 +9,10 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/wys-project/wys/internal/atomicfile"
@@ -253,7 +255,10 @@ func writeEmbeddings(ctx context.Context, path, format string, res *pipeline.Res
 }
 
 // writeText writes word2vec text (a header "N D", then "id x1 … xD"),
-// TSV ("id<TAB>x1…", no header) or CSV ("id,x1,…", no header) to w.
+// TSV ("id<TAB>x1…", no header) or CSV ("id,x1,…", no header) to w. The
+// rows are formatted checkRows at a time on up to GOMAXPROCS goroutines
+// and written in order (formatting the floats is most of the time: 14 s
+// for 1M rows of d = 128 on one core).
 func writeText(ctx context.Context, w io.Writer, format string, res *pipeline.Result, ids *pipeline.NodeIDs) error {
 	d := 2 * res.Half
 	sep := byte(' ')
@@ -264,23 +269,44 @@ func writeText(ctx context.Context, w io.Writer, format string, res *pipeline.Re
 	} else if _, err := fmt.Fprintf(w, "%d %d\n", res.N, d); err != nil {
 		return err
 	}
-	buf := make([]byte, 0, 16*d)
-	for i := 0; i < res.N; i++ {
-		if err := cancelled(ctx, i); err != nil {
+	chunks := (res.N + checkRows - 1) / checkRows
+	bufs := make([][]byte, max(1, min(runtime.GOMAXPROCS(0), chunks)))
+	for first := 0; first < chunks; first += len(bufs) {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
+		n := min(len(bufs), chunks-first)
+		var wg sync.WaitGroup
+		for k := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				lo := (first + k) * checkRows
+				bufs[k] = appendRows(bufs[k][:0], format, sep, res, ids, lo, min(lo+checkRows, res.N))
+			}()
+		}
+		wg.Wait()
+		for _, b := range bufs[:n] {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// appendRows appends the text lines of rows lo..hi−1 to buf.
+func appendRows(buf []byte, format string, sep byte, res *pipeline.Result, ids *pipeline.NodeIDs, lo, hi int) []byte {
+	for i := lo; i < hi; i++ {
 		id := ids.Name(i)
 		if format == FormatCSV {
 			id = csvField(id)
 		}
-		buf = append(buf[:0], id...)
+		buf = append(buf, id...)
 		buf = appendVector(buf, res, i, sep)
 		buf = append(buf, '\n')
-		if _, err := w.Write(buf); err != nil {
-			return err
-		}
 	}
-	return nil
+	return buf
 }
 
 // IDsPath returns the ids file written beside a .npy embedding file.
