@@ -583,7 +583,9 @@ func (c *config) train(ctx context.Context, in *input, prog *progress, rep *repo
 	var sm *train.SettingsMismatch
 	switch {
 	case errors.As(err, &sm) && len(sm.Diffs) > 0:
-		err = fmt.Errorf("%w: it was written by another run: %s; resume with the flags and input of that run, or use another -checkpoint DIR", train.ErrCheckpoint, c.mismatchText(sm.Diffs))
+		// Flags that disagree with the checkpoint's: a usage error (exit
+		// 2), as a -checkpoint DIR holding a run without -resume is.
+		err = usage(fmt.Errorf("%s: it was written by another run: %s; resume with the flags and input of that run, or use another -checkpoint DIR", trimPackage(train.ErrCheckpoint.Error()), c.mismatchText(sm.Diffs)))
 	case errors.Is(err, train.ErrCheckpoint):
 		err = fmt.Errorf("%w; resume with the flags and input of that run, or use another -checkpoint DIR", err)
 	}

@@ -450,9 +450,9 @@ func TestCheckpointResume(t *testing.T) {
 	if !bytes.Equal(x, y) {
 		t.Error("resumed run wrote different embeddings")
 	}
-	// A checkpoint of another run is refused with exit 1.
+	// A checkpoint of another run (other flags) is a usage error, exit 2.
 	code, _, stderr := runCLI(t, "-epochs", "6", "-dim", "8", "-seed", "9", "-quiet", "-checkpoint", ck, "-resume")
-	if code != 1 || !strings.Contains(stderr, "checkpoint") {
+	if code != 2 || !strings.Contains(stderr, "checkpoint") {
 		t.Errorf("foreign checkpoint: exit %d, %q", code, stderr)
 	}
 	if code, _, _ := runCLI(t, "-resume"); code != 2 {
