@@ -26,6 +26,14 @@ func (h *Harness) Floats(name, s string, ok func(float64) bool, want string) ([]
 	})
 }
 
+// Names splits the comma-separated value s of the flag -name into its
+// elements, spaces around each trimmed. An empty element ("", "a,,b", a
+// trailing comma) is a usage error naming the flag, where it used to
+// reach the command as a dataset named "" (a path one level up).
+func (h *Harness) Names(name, s string) ([]string, error) {
+	return parseList(h, name, s, "a name", func(f string) (string, bool) { return f, f != "" })
+}
+
 func parseList[T any](h *Harness, name, s, want string, parse func(string) (T, bool)) ([]T, error) {
 	var out []T
 	for _, f := range strings.Split(s, ",") {

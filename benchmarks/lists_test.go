@@ -34,6 +34,15 @@ func TestLists(t *testing.T) {
 			t.Errorf("Ints(%q) error %v, want the usage error %q", tc.s, err, tc.want)
 		}
 	}
+	if names, err := h.Names("datasets", " ca-HepTh, PPI"); err != nil || !slices.Equal(names, []string{"ca-HepTh", "PPI"}) {
+		t.Errorf("Names = %v, %v; want [ca-HepTh PPI]", names, err)
+	}
+	for _, s := range []string{"", "PPI,", "a,,b", " , "} {
+		var ue *usageError
+		if _, err := h.Names("datasets", s); err == nil || !errors.As(err, &ue) || err.Error() != `-datasets: "" is not a name (want a comma-separated list)` {
+			t.Errorf("Names(%q) error %v, want the usage error for an empty name", s, err)
+		}
+	}
 	for _, s := range []string{"NaN", "Inf", "1,x"} {
 		if _, err := h.Floats("C", s, nil, "a number"); err == nil {
 			t.Errorf("Floats(%q) accepted it", s)

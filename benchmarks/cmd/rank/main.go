@@ -109,8 +109,10 @@ func parseFlags(h *benchmarks.Harness) (*options, error) {
 	if err := h.Parse(); err != nil {
 		return nil, err
 	}
-	o.datasets = strings.Split(*ds, ",")
 	var err error
+	if o.datasets, err = h.Names("datasets", *ds); err != nil {
+		return nil, err
+	}
 	if o.methods, err = h.Methods(*methods, methodNames); err != nil {
 		return nil, err
 	}

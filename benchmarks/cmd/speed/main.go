@@ -99,8 +99,10 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if !o.dense && o.target == 0 {
 		return h.Usagef("no target: give -target or run the dense reference")
 	}
-	o.datasets = strings.Split(datasets, ",")
 	var err error
+	if o.datasets, err = h.Names("datasets", datasets); err != nil {
+		return err
+	}
 	if o.dims, err = h.Ints("dims", dims, func(d int) bool { return d >= 2 && d%2 == 0 }, "an even width of at least 2"); err != nil {
 		return err
 	}

@@ -188,7 +188,10 @@ func objectiveAt(ctx context.Context, g *pipeline.Graph, obj pipeline.ObjectiveC
 
 // split checks and splits the list flags, before any work starts.
 func (o *options) split(h *benchmarks.Harness) error {
-	o.datasetList = strings.Split(o.datasets, ",")
+	var err error
+	if o.datasetList, err = h.Names("datasets", o.datasets); err != nil {
+		return err
+	}
 	o.trainerList = strings.Split(o.trainers, ",")
 	baselines := false
 	for _, tr := range o.trainerList {
@@ -209,7 +212,6 @@ func (o *options) split(h *benchmarks.Harness) error {
 			return h.Usagef("-ppr-alpha %v: want a restart probability in (0, 1) for the %s rows", o.alpha, v)
 		}
 	}
-	var err error
 	if o.dimList, err = h.Ints("dims", o.dims, func(d int) bool { return d >= 2 && d%2 == 0 }, "an even width of at least 2"); err != nil {
 		return err
 	}
