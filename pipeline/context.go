@@ -53,15 +53,16 @@ func ApplyPPR[T sparse.Float](ctx context.Context, dst []T, adj *sparse.CSR, alp
 	return nil
 }
 
-// AdamicAdarWeights returns h_w = 1/ln(max(deg_w, 2)), hd_w = h_w·deg_w
+// AdamicAdarWeights returns h_w = 1/ln(max(deg_w/w̄, 2)), hd_w = h_w·deg_w
 // and the row sums s_v = Σ_w A_vw·hd_w of A·H·A, deg the weighted
-// out-degree.
+// out-degree and w̄ the MeanArcWeight (1 when unweighted), so that the
+// row-normalised context does not depend on the unit of the weights.
 func AdamicAdarWeights(adj *sparse.CSR) (h, hd, s []float64) {
-	deg := adj.RowSums()
+	deg, unit := adj.RowSums(), MeanArcWeight(adj)
 	n := len(deg)
 	h, hd = make([]float64, n), make([]float64, n)
 	for w, d := range deg {
-		h[w] = 1 / math.Log(math.Max(d, 2))
+		h[w] = 1 / math.Log(math.Max(d/unit, 2))
 		hd[w] = h[w] * d
 	}
 	s = make([]float64, n)

@@ -110,7 +110,7 @@ func bruteObjective(adj *sparse.CSR, obj pipeline.ObjectiveConfig, l, r *mat.Den
 			for u := 0; u < n; u++ {
 				var x float64
 				for w := 0; w < n; w++ {
-					x += a.At(v, w) * a.At(w, u) / math.Log(math.Max(deg[w], 2))
+					x += a.At(v, w) * a.At(w, u) / math.Log(math.Max(deg[w]/(vol/arcs), 2))
 				}
 				s.Set(v, u, x)
 				row += x
