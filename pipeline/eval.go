@@ -2,7 +2,10 @@ package pipeline
 
 import (
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 )
 
 // AUC returns the area under the ROC curve of scores pos (positives)
@@ -26,8 +29,16 @@ func AUC(pos, neg []float64) float64 {
 			return math.NaN()
 		}
 	}
-	slices.Sort(p)
+	// The two sorts are most of the time (two lists of 8M scores take
+	// about 2 s each): they run side by side.
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		slices.Sort(p)
+	}()
 	slices.Sort(n)
+	wg.Wait()
 	// For each positive, count negatives strictly below and equal to it.
 	var wins float64
 	lo, hi := 0, 0 // n[:lo] < v, n[:hi] <= v
@@ -66,8 +77,39 @@ func AUCStdErr(a float64, pos, neg int) float64 {
 // ScorePairs returns L_u·R_v for every pair, where L and R are N x half
 // row-major. Every pair must name rows 0..N−1 (one that does not panics
 // with an index out of range; Split.CheckNodes checks a split's pairs).
+// Lists longer than scoreChunk pairs are scored in chunks on up to
+// GOMAXPROCS goroutines; each score is the same float32 sum either way.
 func ScorePairs(l, r []float32, half int, pairs []Pair) []float64 {
 	out := make([]float64, len(pairs))
+	chunks := (len(pairs) + scoreChunk - 1) / scoreChunk
+	workers := min(runtime.GOMAXPROCS(0), chunks)
+	if workers <= 1 {
+		scorePairs(out, l, r, half, pairs)
+		return out
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := int(next.Add(1)) - 1; c < chunks; c = int(next.Add(1)) - 1 {
+				lo, hi := c*scoreChunk, min((c+1)*scoreChunk, len(pairs))
+				scorePairs(out[lo:hi], l, r, half, pairs[lo:hi])
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// scoreChunk is the number of pairs ScorePairs scores as one piece of
+// work. The final evaluation of an R-MAT scale 20 run scores 31M pairs
+// (8M in each of four lists), which took 10 s on one core.
+const scoreChunk = 1 << 16
+
+// scorePairs writes L_u·R_v of each pair into out.
+func scorePairs(out []float64, l, r []float32, half int, pairs []Pair) {
 	for i, p := range pairs {
 		a := l[int(p.U)*half : int(p.U)*half+half]
 		b := r[int(p.V)*half : int(p.V)*half+half]
@@ -77,7 +119,6 @@ func ScorePairs(l, r []float32, half int, pairs []Pair) []float64 {
 		}
 		out[i] = float64(s)
 	}
-	return out
 }
 
 // PairAUC scores positives and negatives with ScorePairs and returns their

@@ -75,6 +75,28 @@ func TestScorePairs(t *testing.T) {
 	if got[0] != 1*7+2*8 || got[1] != 3*5+4*6 {
 		t.Errorf("got %v", got)
 	}
+	// A list of several chunks, scored on goroutines: every score is the
+	// float32 dot product summed in order, as a plain loop computes it.
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n, half = 300, 5
+	l, r = make([]float32, n*half), make([]float32, n*half)
+	for i := range l {
+		l[i], r[i] = float32(rng.NormFloat64()), float32(rng.NormFloat64())
+	}
+	pairs := make([]Pair, 3*scoreChunk+17)
+	for i := range pairs {
+		pairs[i] = Pair{U: int32(rng.IntN(n)), V: int32(rng.IntN(n))}
+	}
+	got = ScorePairs(l, r, half, pairs)
+	for i, p := range pairs {
+		var s float32
+		for j := 0; j < half; j++ {
+			s += l[int(p.U)*half+j] * r[int(p.V)*half+j]
+		}
+		if got[i] != float64(s) {
+			t.Fatalf("pair %d (%d, %d): %v, want %v", i, p.U, p.V, got[i], s)
+		}
+	}
 }
 
 // TestAUCStdErr checks Hanley and McNeil's standard error against the
