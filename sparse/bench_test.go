@@ -153,3 +153,42 @@ func benchMul[T Float](b *testing.B, m *CSR, r, c, cols, workers int) {
 	flops := 2 * float64(m.NNZ()) * float64(cols)
 	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
+
+// BenchmarkNewFromCOO builds the CSR of 4M edges on 1M nodes, both arcs
+// of each, as the loader does for an undirected edge list (each row's
+// entries arrive out of column order): uniform random edges, whose rows
+// are short, and Graph500 R-MAT edges (A = 0.57, B = C = 0.19), whose
+// hubs hold tens of thousands of entries.
+func BenchmarkNewFromCOO(b *testing.B) {
+	const scale, m = 20, 1 << 22
+	n := 1 << scale
+	for _, graph := range []string{"uniform", "rmat"} {
+		rng := rand.New(rand.NewPCG(1, 1))
+		src, dst := make([]int32, 0, 2*m), make([]int32, 0, 2*m)
+		for range m {
+			var u, v int32
+			if graph == "uniform" {
+				u, v = int32(rng.IntN(n)), int32(rng.IntN(n))
+			} else {
+				for bit := scale - 1; bit >= 0; bit-- {
+					switch p := rng.Float64(); {
+					case p < 0.19:
+						v |= 1 << bit
+					case p < 0.38:
+						u |= 1 << bit
+					case p < 0.43:
+						u, v = u|1<<bit, v|1<<bit
+					}
+				}
+			}
+			src, dst = append(src, u, v), append(dst, v, u)
+		}
+		b.Run("graph="+graph, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := NewFromCOO(n, n, src, dst, nil, DupFirst); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

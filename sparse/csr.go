@@ -150,12 +150,17 @@ func NewFromCOO(rows, cols int, src, dst []int32, w []float64, dup DupPolicy) (*
 	out := 0
 	indptr := counts
 	start := 0
+	var ks keySorter
 	for i := 0; i < rows; i++ {
 		lo, hi := start, indptr[i+1]
 		start = hi
 		row := rowSorter{indices[lo:hi], data[lo:hi]}
-		if !sort.IsSorted(row) {
+		switch {
+		case sort.IsSorted(row):
+		case hi-lo <= shortRow:
 			sort.Stable(row)
+		default:
+			ks.sort(row)
 		}
 		indptr[i] = out
 		for p := lo; p < hi; p++ {
@@ -175,6 +180,33 @@ func NewFromCOO(rows, cols int, src, dst []int32, w []float64, dup DupPolicy) (*
 	}
 	indptr[rows] = out
 	return &CSR{rows: rows, cols: cols, Indptr: indptr, Indices: slices.Clip(indices[:out]), Data: slices.Clip(data[:out])}, nil
+}
+
+// shortRow is the longest row NewFromCOO sorts with sort.Stable (an
+// insertion sort at this length); a longer one, an R-MAT hub's of tens of
+// thousands of entries, is sorted by keySorter. On R-MAT scale 20 the
+// stable merges of long rows were 10 of NewFromCOO's 13 s.
+const shortRow = 64
+
+// keySorter sorts a row stably by packing each entry's column and
+// position into one uint64 key, sorting the keys (pdqsort) and permuting
+// the row by them. Its buffers are reused from row to row.
+type keySorter struct {
+	keys []uint64
+	idx  []int32
+	val  []float64
+}
+
+func (k *keySorter) sort(row rowSorter) {
+	k.keys, k.idx, k.val = k.keys[:0], append(k.idx[:0], row.idx...), append(k.val[:0], row.val...)
+	for p, c := range row.idx {
+		k.keys = append(k.keys, uint64(c)<<32|uint64(p))
+	}
+	slices.Sort(k.keys)
+	for q, key := range k.keys {
+		p := int(uint32(key))
+		row.idx[q], row.val[q] = k.idx[p], k.val[p]
+	}
 }
 
 type rowSorter struct {

@@ -62,6 +62,9 @@ var shapes = []shape{
 	{"wide", 7, 40, 0.3},
 	{"tall", 60, 5, 0.3},
 	{"dense", 20, 20, 2},
+	// Rows of about 400 entries with many duplicates: past shortRow, so
+	// NewFromCOO sorts them by keys (DupFirst must still see input order).
+	{"long-rows", 3, 200, 2},
 }
 
 func TestNewFromCOOMatchesDense(t *testing.T) {
