@@ -122,7 +122,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&sp.Patience, "patience", 0, "sparse: stop after this many evaluations without a better train AUC, or validation AUC with -val-fraction (0: never)")
 	sp.Seed, de.Seed, bl.Seed = 1, 1, 1
 	fs.Var(uints{&sp.Seed, &de.Seed, &bl.Seed}, "seed", "seed of every random choice (same seed and data: same output)")
-	fs.Var(ints{&sp.Workers, &de.Workers, &bl.Workers}, "workers", "goroutines (0: all cores); the output does not depend on it")
+	fs.Var(ints{&sp.Workers, &de.Workers, &bl.Workers}, "workers", "cores to use: goroutines of every parallel step, GOMAXPROCS of the run (0: all cores); the output does not depend on it")
 	fs.StringVar(&c.out, "out", "", "write embeddings to `FILE` (format from -format or the extension: .npy, .tsv, .csv, else word2vec text; .gz compresses text)")
 	fs.StringVar(&c.format, "format", "", "embedding format: w2v, npy, tsv or csv (default: from the -out extension)")
 	fs.StringVar(&c.qJSON, "q-out", "", "write the learned Q and q as JSON to `FILE`")

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -306,6 +308,42 @@ func TestNeighborsKAboveNodes(t *testing.T) {
 		code, stdout, stderr := runCLI(t, "neighbors", "-emb", path, "-node", "a", "-k", c.k, "-include-self="+c.self)
 		if code != 0 || strings.Count(stdout, "\n") != c.lines || strings.Contains(stderr, "note: -k") != (c.note != "") || !strings.Contains(stderr, c.note) {
 			t.Errorf("-k %s -include-self=%s: exit %d, want %d lines and note %q\n%s%s", c.k, c.self, code, c.lines, c.note, stdout, stderr)
+		}
+	}
+}
+
+// TestWorkersLimitProcs: -workers N sets GOMAXPROCS to N for the run and
+// restores it afterwards, in the main command and in a subcommand, so
+// that the library's GOMAXPROCS-wide steps (final scoring, text output)
+// keep to N cores too; -workers 0 leaves it alone. Not parallel: it swaps
+// setProcs.
+func TestWorkersLimitProcs(t *testing.T) {
+	var calls []int
+	setProcs = func(n int) int {
+		calls = append(calls, n)
+		return runtime.GOMAXPROCS(n)
+	}
+	defer func() { setProcs = runtime.GOMAXPROCS }()
+	before := runtime.GOMAXPROCS(0)
+	emb := filepath.Join(t.TempDir(), "emb.tsv")
+	smallIntEmbeddings(t, emb, 20, 3)
+	for _, c := range []struct {
+		args []string
+		want []int
+	}{
+		{[]string{"-epochs", "1", "-dim", "4", "-quiet", "-workers", "1"}, []int{1, before}},
+		{[]string{"-epochs", "1", "-dim", "4", "-quiet"}, nil},
+		{[]string{"neighbors", "-emb", emb, "-node", "v3", "-workers", "1"}, []int{1, before}},
+	} {
+		calls = nil
+		if code, _, stderr := runCLI(t, c.args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		if !slices.Equal(calls, c.want) {
+			t.Errorf("%v: GOMAXPROCS set to %v, want %v", c.args, calls, c.want)
+		}
+		if got := runtime.GOMAXPROCS(0); got != before {
+			t.Errorf("%v: GOMAXPROCS is %d after the run, want %d", c.args, got, before)
 		}
 	}
 }

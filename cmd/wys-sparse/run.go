@@ -13,6 +13,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -54,6 +55,22 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
+// limitProcs sets GOMAXPROCS to workers when it is positive, so that
+// -workers N bounds every parallel step: the trainers take their workers
+// from the flag, but the library's final scoring and text writing use
+// GOMAXPROCS goroutines. It returns the function that restores the old
+// value.
+func limitProcs(workers int) (restore func()) {
+	if workers <= 0 {
+		return func() {}
+	}
+	old := setProcs(workers)
+	return func() { setProcs(old) }
+}
+
+// setProcs is runtime.GOMAXPROCS; tests record its calls.
+var setProcs = runtime.GOMAXPROCS
+
 // run is the whole command: it parses args, does the work and returns the
 // exit code. It never calls os.Exit, so tests drive it in-process.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -89,6 +106,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = c.validate()
 	}
 	if err == nil {
+		defer limitProcs(c.Sparse.Workers)()
 		err = job(ctx, &c, stdout, stderr)
 	}
 	switch {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/wys-project/wys/internal/interrupt"
@@ -52,6 +53,10 @@ func runSub(ctx context.Context, sc *subcommand, args []string, stdout, stderr i
 	if fs.NArg() > 0 {
 		err = usagef("unexpected argument %q: give the embeddings with -emb FILE", fs.Arg(0))
 	} else {
+		if f := fs.Lookup("workers"); f != nil {
+			n, _ := strconv.Atoi(f.Value.String())
+			defer limitProcs(n)()
+		}
 		err = work(ctx, stdout, stderr)
 	}
 	var ue *usageError
