@@ -1,11 +1,12 @@
 package pipeline
 
 import (
+	"context"
 	"math"
-	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
+
+	"github.com/wys-project/wys/sparse"
 )
 
 // AUC returns the area under the ROC curve of scores pos (positives)
@@ -82,24 +83,12 @@ func AUCStdErr(a float64, pos, neg int) float64 {
 func ScorePairs(l, r []float32, half int, pairs []Pair) []float64 {
 	out := make([]float64, len(pairs))
 	chunks := (len(pairs) + scoreChunk - 1) / scoreChunk
-	workers := min(runtime.GOMAXPROCS(0), chunks)
-	if workers <= 1 {
-		scorePairs(out, l, r, half, pairs)
-		return out
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := int(next.Add(1)) - 1; c < chunks; c = int(next.Add(1)) - 1 {
-				lo, hi := c*scoreChunk, min((c+1)*scoreChunk, len(pairs))
-				scorePairs(out[lo:hi], l, r, half, pairs[lo:hi])
-			}
-		}()
-	}
-	wg.Wait()
+	// Background: the chunks are independent and nothing cancels them
+	// (one chunk runs on the caller's goroutine).
+	_ = sparse.ParallelFor(context.Background(), chunks, 0, func(c int) {
+		lo, hi := c*scoreChunk, min((c+1)*scoreChunk, len(pairs))
+		scorePairs(out[lo:hi], l, r, half, pairs[lo:hi])
+	})
 	return out
 }
 

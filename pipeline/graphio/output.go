@@ -12,11 +12,11 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/wys-project/wys/internal/atomicfile"
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/sparse"
 )
 
 // Embedding formats.
@@ -276,16 +276,11 @@ func writeText(ctx context.Context, w io.Writer, format string, res *pipeline.Re
 			return err
 		}
 		n := min(len(bufs), chunks-first)
-		var wg sync.WaitGroup
-		for k := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				lo := (first + k) * checkRows
-				bufs[k] = appendRows(bufs[k][:0], format, sep, res, ids, lo, min(lo+checkRows, res.N))
-			}()
-		}
-		wg.Wait()
+		// ctx is checked above, once per window.
+		_ = sparse.ParallelFor(context.Background(), n, n, func(k int) {
+			lo := (first + k) * checkRows
+			bufs[k] = appendRows(bufs[k][:0], format, sep, res, ids, lo, min(lo+checkRows, res.N))
+		})
 		for _, b := range bufs[:n] {
 			if _, err := w.Write(b); err != nil {
 				return err

@@ -9,7 +9,6 @@ import (
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/reference"
 	"github.com/wys-project/wys/pipeline/train"
-	"github.com/wys-project/wys/sparse"
 )
 
 // TestWeightUnitInvariance: the unit of the edge weights does not change
@@ -24,9 +23,7 @@ func TestWeightUnitInvariance(t *testing.T) {
 	base := smallGraph(40, 160, false, 7)
 	weighArcs(base)
 	scaled := func(c float64) *pipeline.Graph {
-		adj := &sparse.CSR{}
-		*adj = *base.Adj
-		adj.Data = slices.Clone(base.Adj.Data)
+		adj := base.Adj.Clone()
 		for i := range adj.Data {
 			adj.Data[i] *= c
 		}
