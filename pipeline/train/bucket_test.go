@@ -2,6 +2,7 @@ package train_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -243,5 +244,46 @@ func TestScheduleRefuses(t *testing.T) {
 	}
 	if _, err := train.NewSchedule(g, train.Config{}, 2, 0); err == nil {
 		t.Error("0 steps per round accepted")
+	}
+}
+
+// TestScheduleStartMessage checks the counts in the run's start line, in
+// the singular where they are 1.
+func TestScheduleStartMessage(t *testing.T) {
+	t.Parallel()
+	g := smallGraph(60, 200, false, 4)
+	cfg := train.Config{Start: train.StartRandom, Objective: pipeline.ObjectiveConfig{C: 4},
+		Dim: 4, BatchWalks: 60, Negatives: 1, Seed: 7}
+	for _, c := range []struct {
+		parts, roundBatches int
+		epochs              float64
+		want                string
+	}{
+		{1, 1, 1, "1 round of 1 bucket, 1 minibatch step each"},
+		{2, 2, 4, "%d rounds of 2 buckets, 2 minibatch steps each"},
+	} {
+		cfg.Epochs = c.epochs
+		s, err := train.NewSchedule(g, cfg, c.parts, c.roundBatches)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(c.want, "%d") {
+			if s.Rounds() < 2 {
+				t.Fatalf("P = %d: %d round, want several", c.parts, s.Rounds())
+			}
+			c.want = fmt.Sprintf(c.want, s.Rounds())
+		}
+		var got string
+		rec := pipeline.RecordFunc(func(e pipeline.Event) {
+			if e.Kind == pipeline.StageStart && e.Stage == "train" {
+				got = e.Message
+			}
+		})
+		if _, err := s.Train(context.Background(), rec); err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("P = %d: start line %q, want %q", c.parts, got, c.want)
+		}
 	}
 }

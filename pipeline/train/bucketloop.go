@@ -54,7 +54,7 @@ func (s *Schedule) Train(ctx context.Context, rec pipeline.Recorder) (*Model, er
 	m := s.Init()
 	rounds := s.Rounds()
 	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "train", Total: rounds, Unit: "rounds",
-		Message: fmt.Sprintf("%d rounds of %d buckets, %d minibatch steps each", rounds, s.p, s.kb)})
+		Message: fmt.Sprintf("%s of %s, %s each", count(rounds, "round"), count(int64(s.p), "bucket"), count(int64(s.kb), "minibatch step"))})
 	for round := int64(0); round < rounds; round++ {
 		if _, err := s.Round(ctx, round, m); err != nil {
 			return nil, err
@@ -146,4 +146,12 @@ func EstimateBucketed(ctx context.Context, g *pipeline.Graph, cfg Config, partit
 	}
 	t.finishEstimate(est, dQ, l, r)
 	return est, nil
+}
+
+// count returns "1 round" or "n rounds".
+func count(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
