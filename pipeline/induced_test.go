@@ -1,6 +1,7 @@
 package pipeline_test
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -10,7 +11,7 @@ import (
 // TestInduced compares the induced subgraph of a directed R-MAT graph with
 // a brute-force check of every pair of kept rows, and the ids.
 func TestInduced(t *testing.T) {
-	g, err := pipeline.RMAT(7, 6, true, 3)
+	g, err := pipeline.RMAT(context.Background(), 7, 6, true, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestInduced(t *testing.T) {
 // over Has in both directions.
 func TestComponents(t *testing.T) {
 	for seed := uint64(1); seed <= 4; seed++ {
-		g, err := pipeline.RMAT(6, 1, true, seed)
+		g, err := pipeline.RMAT(context.Background(), 6, 1, true, seed)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,7 +15,7 @@ func BenchmarkSplitEdges(b *testing.B) {
 			name = "graph=rmat/scale=16/edgefactor=16/directed=true"
 		}
 		b.Run(name, func(b *testing.B) {
-			g, err := RMAT(16, 16, directed, 1)
+			g, err := RMAT(context.Background(), 16, 16, directed, 1)
 			if err != nil {
 				b.Fatal(err)
 			}

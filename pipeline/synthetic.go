@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/wys-project/wys/sparse"
@@ -44,7 +45,8 @@ func PlantedPartition(n, blocks int, pIn, pOut float64, seed uint64) (*Graph, er
 // edgeFactor·2^scale edges drawn (A = 0.57, B = 0.19, C = 0.19), node ids
 // randomly permuted, duplicates and self-loops dropped. Undirected graphs
 // store both arcs. Memory: about 40 bytes per drawn edge while building.
-func RMAT(scale, edgeFactor int, directed bool, seed uint64) (*Graph, error) {
+// It stops within 65,536 draws of a cancel and returns ctx.Err().
+func RMAT(ctx context.Context, scale, edgeFactor int, directed bool, seed uint64) (*Graph, error) {
 	if scale < 1 || scale > 30 || edgeFactor < 1 {
 		return nil, fmt.Errorf("pipeline: R-MAT needs 1 <= scale <= 30 and edge factor >= 1")
 	}
@@ -59,6 +61,11 @@ func RMAT(scale, edgeFactor int, directed bool, seed uint64) (*Graph, error) {
 	src := make([]int32, 0, cap)
 	dst := make([]int32, 0, cap)
 	for e := 0; e < m; e++ {
+		if e%(1<<16) == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		var u, v int
 		for l := 0; l < scale; l++ {
 			r := rng.Float64()

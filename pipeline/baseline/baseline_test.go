@@ -173,7 +173,7 @@ func TestNetMF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, err := pipeline.RMAT(7, 4, true, 3)
+	dir, err := pipeline.RMAT(context.Background(), 7, 4, true, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestNetMF(t *testing.T) {
 			t.Errorf("directed %v: ‖M − L·Rᵀ‖_F = %.6g, want within 1%% of the optimum %.6g", g.Directed, got, want)
 		}
 	}
-	big, err := pipeline.RMAT(16, 1, false, 1)
+	big, err := pipeline.RMAT(context.Background(), 16, 1, false, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func TestLogTargetDense(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, err := pipeline.RMAT(7, 4, true, 3)
+	dir, err := pipeline.RMAT(context.Background(), 7, 4, true, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestLogSVDStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, err := pipeline.RMAT(7, 6, true, 11)
+	dir, err := pipeline.RMAT(context.Background(), 7, 6, true, 11)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func denseContexts(t *testing.T, a *sparse.CSR, alpha float64) (ppr, aa [][]floa
 func TestContextSamplers(t *testing.T) {
 	t.Parallel()
 	for _, directed := range []bool{false, true} {
-		g, err := pipeline.RMAT(4, 3, directed, 7) // 16 nodes with skewed degrees
+		g, err := pipeline.RMAT(context.Background(), 4, 3, directed, 7) // 16 nodes with skewed degrees
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -210,7 +210,7 @@ func graphLines(ctx context.Context, h *benchmarks.Harness, o *options) ([]line,
 // rmatLines measures the trainer's throughput on the whole R-MAT graph of
 // scale -rmat, as on the split.
 func rmatLines(ctx context.Context, h *benchmarks.Harness, o *options) ([]line, error) {
-	g, err := pipeline.RMAT(o.rmat, 16, false, 1)
+	g, err := pipeline.RMAT(ctx, o.rmat, 16, false, 1)
 	if err != nil {
 		return nil, err
 	}

@@ -165,7 +165,7 @@ func loadGraph(ctx context.Context, data, name string) (*sparse.CSR, bool, error
 	}
 	if s, ok := strings.CutPrefix(name, "rmat"); ok {
 		if scale, err := strconv.Atoi(s); err == nil {
-			g, err := pipeline.RMAT(scale, 5, false, 1)
+			g, err := pipeline.RMAT(ctx, scale, 5, false, 1)
 			if err != nil {
 				return nil, false, err
 			}

@@ -316,7 +316,7 @@ func measure(ctx context.Context, o *options, scale int) (*row, error) {
 // each stage into r; it returns the split and its training graph.
 func prepare(ctx context.Context, r *row, scale, rank int) (*pipeline.Split, *pipeline.Graph, error) {
 	t := time.Now()
-	g, err := pipeline.RMAT(scale, 16, false, 1)
+	g, err := pipeline.RMAT(ctx, scale, 16, false, 1)
 	if err != nil {
 		return nil, nil, err
 	}
