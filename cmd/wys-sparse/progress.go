@@ -27,6 +27,9 @@ type progress struct {
 	lastDraw time.Time
 	inLine   bool
 	tenth    int64 // the last tenth printed off a terminal
+	// evalDone is the stage's count (Done) at its last evaluation line,
+	// so that a tenth's plain line does not repeat one just printed.
+	evalDone int64
 	// jsonAt is the stage time of the last progress object written in
 	// json mode, if jsonSome (one was written in this stage).
 	jsonAt   time.Duration
@@ -158,7 +161,7 @@ func (p *progress) Record(e pipeline.Event) {
 	switch e.Kind {
 	case pipeline.StageStart, pipeline.Note:
 		if e.Kind == pipeline.StageStart {
-			p.tenth = 0
+			p.tenth, p.evalDone = 0, 0
 		}
 		if e.Message != "" {
 			p.done()
@@ -171,6 +174,7 @@ func (p *progress) Record(e pipeline.Event) {
 		p.progressLine(e)
 	case pipeline.Eval:
 		p.done()
+		p.evalDone = e.Done
 		pt := e.Point
 		test := "  test AUC " + auc(pt.TestAUC)
 		if math.IsNaN(pt.TestAUC) {
@@ -198,7 +202,9 @@ func (p *progress) jsonDue(e pipeline.Event) bool {
 }
 
 // progressLine draws the bar on a terminal (at most five times a second)
-// and a plain line at each new tenth of the stage elsewhere.
+// and a plain line at each new tenth of the stage elsewhere, unless an
+// evaluation line, which shows the same counts, came less than half a
+// tenth before.
 func (p *progress) progressLine(e pipeline.Event) {
 	if !p.tty {
 		if e.Total <= 0 {
@@ -206,7 +212,9 @@ func (p *progress) progressLine(e pipeline.Event) {
 		}
 		if t := 10 * e.Done / e.Total; t > p.tenth {
 			p.tenth = t
-			fmt.Fprintf(p.w, "[%s] %s\n", e.Stage, p.counter(e))
+			if p.evalDone == 0 || 20*(e.Done-p.evalDone) >= e.Total {
+				fmt.Fprintf(p.w, "[%s] %s\n", e.Stage, p.counter(e))
+			}
 		}
 		return
 	}

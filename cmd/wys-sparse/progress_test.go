@@ -266,3 +266,34 @@ func TestFormatQ(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressPlainAfterEval: off a terminal, a tenth's plain line is
+// left out when an evaluation line showed nearly the same counts just
+// before it (evaluations every 5% of a run land just short of a tenth),
+// and printed when the last evaluation is half a tenth or more behind.
+func TestProgressPlainAfterEval(t *testing.T) {
+	var b strings.Builder
+	p := &progress{w: &b, mode: "text"}
+	p.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "train"})
+	pt := pipeline.CurvePoint{Epoch: 1, Loss: 2, TrainAUC: 0.9, TestAUC: math.NaN(), Q: []float64{1}}
+	for done := int64(1); done <= 1000; done++ {
+		e := pipeline.Event{Kind: pipeline.Progress, Stage: "train", Done: done, Total: 1000, Unit: "batches", Elapsed: time.Duration(done) * time.Second}
+		p.Record(e)
+		if done%50 == 49 && done < 500 { // every 5%, one batch short of it, in the first half
+			e.Kind, e.Point = pipeline.Eval, &pt
+			p.Record(e)
+		}
+	}
+	got := b.String()
+	for _, want := range []string{"[train] 99/1000 batches", "[train] 600/1000 batches"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no line %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "[train] 100/1000 batches") || strings.Contains(got, "[train] 500/1000 batches") {
+		t.Errorf("a tenth's line repeats the evaluation line just before it:\n%s", got)
+	}
+	if n := strings.Count(got, "\n"); n != 10+5 {
+		t.Errorf("%d lines, want 10 evaluations and the 5 tenths of the second half:\n%s", n, got)
+	}
+}
