@@ -19,7 +19,7 @@ type walker struct {
 	adj      *sparse.CSR
 	n        int
 	uniform  bool      // uniform anchors (paper) or by degree (code)
-	weighted bool      // non-unit weights: use cumulative sums
+	weighted bool      // arcs of different weights: use cumulative sums
 	cum      []float64 // cumulative weights along Data (weighted only)
 	rowCum   []float64 // cumulative weighted degree by row (weighted, degree anchors)
 	aaCum    []float64 // Adamic–Adar: cumulative A_vw·h_w·deg_w along Data
@@ -31,8 +31,10 @@ type walker struct {
 func newWalker(adj *sparse.CSR, uniformAnchors bool) *walker {
 	n, _ := adj.Dims()
 	w := &walker{adj: adj, n: n, uniform: uniformAnchors}
+	// Arcs of one common weight walk as unweighted arcs do: only the
+	// weights' ratios matter, and the unweighted draws are cheaper.
 	for _, x := range adj.Data {
-		if x != 1 {
+		if x != adj.Data[0] {
 			w.weighted = true
 			break
 		}

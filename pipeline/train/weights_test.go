@@ -64,3 +64,33 @@ func TestWeightUnitInvariance(t *testing.T) {
 		})
 	}
 }
+
+// TestConstantWeightsUnweighted checks that a graph whose arcs all have
+// the same weight trains what the unweighted graph trains: the walks are
+// the same (the walker samples it as unweighted), and with a power of two
+// as the weight every other number is too.
+func TestConstantWeightsUnweighted(t *testing.T) {
+	t.Parallel()
+	base := smallGraph(40, 160, false, 7)
+	for _, f := range []pipeline.Formulation{pipeline.FormulationCode, pipeline.FormulationPaper} {
+		cfg := train.Config{Objective: pipeline.ObjectiveConfig{Formulation: f, C: 4}, Dim: 8, Epochs: 20, Seed: 3}
+		want, err := train.Run(context.Background(), base, nil, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []float64{4, 0.125} {
+			g := *base
+			g.Adj = base.Adj.Clone()
+			for i := range g.Adj.Data {
+				g.Adj.Data[i] = c
+			}
+			got, err := train.Run(context.Background(), &g, nil, cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.L, want.L) || !slices.Equal(got.R, want.R) || !slices.Equal(got.QLogits, want.QLogits) {
+				t.Errorf("%s: every weight %v trains other embeddings than the unweighted graph", f, c)
+			}
+		}
+	}
+}
