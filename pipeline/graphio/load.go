@@ -523,63 +523,16 @@ func (s *chunked[T]) push(v T) {
 
 func (s *chunked[T]) at(i int) T { return s.c[i/chunkLen][i%chunkLen] }
 
-// idSet collects distinct integer ids in memory proportional to their
-// number: added ids wait in pend, which is sorted and merged into the
-// sorted set uniq once it is as long as uniq (and at least minPend, 2^20
-// when 0), so each id is sorted once and merging costs amortised linear
-// time.
-type idSet struct {
-	uniq, pend []uint64
-	minPend    int
-}
-
-func (s *idSet) add(v uint64) {
-	s.pend = append(s.pend, v)
-	limit := s.minPend
-	if limit == 0 {
-		limit = 1 << 20
-	}
-	if len(s.pend) >= max(len(s.uniq), limit) {
-		s.flush()
-	}
-}
-
-func (s *idSet) flush() {
-	slices.Sort(s.pend)
-	b := slices.Compact(s.pend)
-	a := s.uniq
-	n, i, j := 0, 0, 0 // size of the union
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			i++
-			j++
-		}
-		n++
-	}
-	n += len(a) - i + len(b) - j
-	out := make([]uint64, 0, n)
-	i, j = 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] < b[j]:
-			out = append(out, a[i])
-			i++
-		case a[i] > b[j]:
-			out = append(out, b[j])
-			j++
-		default:
-			out = append(out, a[i])
-			i++
-			j++
+// hasSpace reports whether b holds a byte that isSpace. (In UTF-8 no
+// byte of a multi-byte character is below 0x80, so these are the
+// characters.)
+func hasSpace(b []byte) bool {
+	for _, c := range b {
+		if isSpace(c) {
+			return true
 		}
 	}
-	out = append(append(out, a[i:]...), b[j:]...)
-	s.uniq, s.pend = out, s.pend[:0]
+	return false
 }
 
 // isSpace reports whether c separates the fields of a line without tabs
@@ -874,7 +827,7 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 		}
 	}
 	e.Extra, e.Wide = n > 2, n > 3
-	e.Spaced = bytes.ContainsFunc(f[0], func(r rune) bool { return r < 0x80 && isSpace(byte(r)) }) || bytes.ContainsFunc(f[1], func(r rune) bool { return r < 0x80 && isSpace(byte(r)) })
+	e.Spaced = hasSpace(f[0]) || hasSpace(f[1])
 	if opt.Weighted {
 		if n < 3 {
 			return e, formatErr(name, ln, "missing weight column: the graph is read as weighted, so every edge needs \"u v weight\" (or read it unweighted)")
@@ -1083,55 +1036,13 @@ func (p *edgeParser) intern(tok []byte) (uint32, error) {
 	return id, nil
 }
 
-// idIndex finds the rank of an id in a sorted slice of distinct ids: the
-// range of values is cut into at most len(uniq) equal buckets, start[b]
-// is the first rank in bucket b, and a binary search runs inside the
-// bucket. Dense ids (such as SNAP's 0..N−1) take one step.
-type idIndex struct {
-	uniq  []uint64
-	min   uint64
-	shift uint
-	start []int32
-}
-
-func newIDIndex(uniq []uint64) idIndex {
-	n := len(uniq)
-	x := idIndex{uniq: uniq, min: uniq[0]}
-	span := uniq[n-1] - uniq[0]
-	for span>>x.shift >= uint64(n) {
-		x.shift++
-	}
-	nb := int(span>>x.shift) + 1
-	x.start = make([]int32, nb+1)
-	b := 0
-	for i, v := range uniq {
-		for bv := int((v - x.min) >> x.shift); b <= bv; b++ {
-			x.start[b] = int32(i)
-		}
-	}
-	for ; b <= nb; b++ {
-		x.start[b] = int32(n)
-	}
-	return x
-}
-
-// row returns the rank of v, which must be in the slice.
-func (x *idIndex) row(v uint64) int32 {
-	b := (v - x.min) >> x.shift
-	lo, hi := x.start[b], x.start[b+1]
-	r, _ := slices.BinarySearch(x.uniq[lo:hi], v)
-	return lo + int32(r)
-}
-
 // build renumbers the ids and assembles the CSR. The edge chunks are
 // released as they are mapped to rows; assemble applies the policies.
 func (p *edgeParser) build(ctx context.Context) (*pipeline.Graph, error) {
 	var ids *pipeline.NodeIDs
 	var row func(i int) int32 // row of the i-th id read
 	if p.numeric {
-		p.idset.flush()
-		uniq := p.idset.uniq
-		p.idset = idSet{}
+		uniq := p.idset.sorted()
 		if len(uniq) > math.MaxInt32 {
 			return nil, &pipeline.ParseError{File: p.name, Err: fmt.Errorf("%w: %d distinct nodes exceed the limit of 2^31-1", pipeline.ErrFormat, len(uniq))}
 		}

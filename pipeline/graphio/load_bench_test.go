@@ -21,7 +21,8 @@ import (
 // (alloc/CSR), and the peak live heap during one load, measured with the
 // garbage collector at GOGC=1 and sampled every 100µs, relative to the CSR
 // (peak/CSR). Inputs: soc-Slashdot0902 (gzip, 948k directed arcs) and a
-// generated 1M-edge undirected text list with ids up to 1.6·10⁹.
+// generated 1M-edge undirected text list with ids up to 1.6·10⁹, and one
+// with ids 0..199,999 (dense, as SNAP's and R-MAT's are).
 func BenchmarkLoadEdgeList(b *testing.B) {
 	inputs := []struct {
 		name     string
@@ -40,6 +41,14 @@ func BenchmarkLoadEdgeList(b *testing.B) {
 			var gen bytes.Buffer
 			for e := 0; e < 1_000_000; e++ {
 				fmt.Fprintf(&gen, "%d\t%d\n", rng.IntN(200_000)*7919, rng.IntN(200_000)*7919)
+			}
+			return gen.Bytes()
+		}, false},
+		{"input=generated/edges=1M/format=text/ids=dense/directed=false", func(testing.TB) []byte {
+			rng := rand.New(rand.NewPCG(1, 1))
+			var gen bytes.Buffer
+			for e := 0; e < 1_000_000; e++ {
+				fmt.Fprintf(&gen, "%d\t%d\n", rng.IntN(200_000), rng.IntN(200_000))
 			}
 			return gen.Bytes()
 		}, false},

@@ -630,23 +630,46 @@ func TestReadEdgeListLarge(t *testing.T) {
 	}
 }
 
+// TestIDSet checks idSet and idIndex against sorting and searching: ids
+// small and large, in increasing order (the bit set grows past ids that
+// went to the sorted part) and at random, dense and spread.
 func TestIDSet(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(2, 2))
-	s := idSet{minPend: 1000}
-	var all []uint64
-	for i := 0; i < 100000; i++ {
-		v := uint64(rng.IntN(30000))
-		if i%5 == 0 {
-			v = rng.Uint64()
-		}
-		s.add(v)
-		all = append(all, v)
+	cases := map[string]func(i int) uint64{
+		"small and random": func(i int) uint64 {
+			if i%5 == 0 {
+				return rng.Uint64()
+			}
+			return uint64(rng.IntN(30000))
+		},
+		"increasing":      func(i int) uint64 { return uint64(i) * 37 },
+		"dense, shuffled": func(i int) uint64 { return uint64(rng.IntN(2_000_000)) },
+		"spread":          func(i int) uint64 { return uint64(rng.IntN(1000)) * 1_000_003 },
+		"one":             func(i int) uint64 { return 5 },
 	}
-	s.flush()
-	slices.Sort(all)
-	if want := slices.Compact(all); !slices.Equal(s.uniq, want) {
-		t.Errorf("%d distinct ids, want %d", len(s.uniq), len(want))
+	for name, next := range cases {
+		s := idSet{minPend: 1000}
+		var all []uint64
+		for i := 0; i < 300_000; i++ {
+			v := next(i)
+			s.add(v)
+			all = append(all, v)
+		}
+		got := s.sorted()
+		slices.Sort(all)
+		want := slices.Compact(all)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: %d distinct ids, want %d", name, len(got), len(want))
+			continue
+		}
+		x := newIDIndex(got)
+		for i, v := range want {
+			if r := x.row(v); r != int32(i) {
+				t.Errorf("%s: id %d in row %d, want %d", name, v, r, i)
+				break
+			}
+		}
 	}
 }
 
