@@ -321,8 +321,12 @@ func (t *textReader) linesAt(ctx context.Context, fn func(line int, off int64, t
 		if start < binaryScan && bytes.IndexByte(text, 0) >= 0 {
 			return t.binaryErr(ln, start, text)
 		}
-		text = bytes.TrimSuffix(text, []byte{'\n'})
-		text = bytes.TrimSuffix(text, []byte{'\r'})
+		if n := len(text); n > 0 && text[n-1] == '\n' {
+			text = text[:n-1]
+		}
+		if n := len(text); n > 0 && text[n-1] == '\r' {
+			text = text[:n-1]
+		}
 		if bytes.IndexByte(text, '\r') >= 0 {
 			return formatErr(t.name, ln, "carriage return inside a line: the file seems to use CR-only line ends; convert them to LF (tr '\\r' '\\n')")
 		}
@@ -745,9 +749,13 @@ func (p *edgeParser) countColumns(ln int, e EdgeLine) {
 		var buf [20]byte
 		p.notIndex = !e.Extra || !bytes.Equal(e.U, strconv.AppendInt(buf[:0], int64(p.rep.EdgesRead), 10))
 	}
-	for _, id := range [][]byte{e.U, e.V} {
-		if p.rep.FloatID == "" && floatInteger(id) {
+	if p.rep.FloatID != "" || e.Numeric {
+		return // integers, not floats
+	}
+	for _, id := range [2][]byte{e.U, e.V} {
+		if floatInteger(id) {
 			p.rep.FloatID, p.rep.FloatIDLine = string(id), ln
+			break
 		}
 	}
 }
