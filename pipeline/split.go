@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/wys-project/wys/sparse"
 )
 
@@ -170,11 +172,7 @@ func SplitEdges(ctx context.Context, g *Graph, testFrac float64, seed uint64) (*
 	}
 	s.Train = append(s.Train, loops...)
 	edges, isTest = nil, nil
-	var err error
-	if s.TestNeg, err = sampleNonEdges(ctx, g.Adj, g.Directed, len(s.Test), Stream(seed, streamSplitNeg, 0)); err != nil {
-		return nil, err
-	}
-	if s.TrainNeg, err = sampleNonEdges(ctx, g.Adj, g.Directed, len(s.Train), Stream(seed, streamSplitNeg, 1)); err != nil {
+	if err := s.sampleNegatives(ctx, g, seed); err != nil {
 		return nil, err
 	}
 	if g.Directed {
@@ -186,6 +184,23 @@ func SplitEdges(ctx context.Context, g *Graph, testFrac float64, seed uint64) (*
 		s.TestDirectedNeg = append(s.TestDirectedNeg, s.TestNeg...)
 	}
 	return s, ctx.Err()
+}
+
+// sampleNegatives sets s.TestNeg and s.TrainNeg, as many non-edges of g
+// as s has test and training pairs. The two samples draw from streams of
+// their own, so drawn side by side they are what they would be one after
+// the other.
+func (s *Split) sampleNegatives(ctx context.Context, g *Graph, seed uint64) error {
+	var eg errgroup.Group
+	eg.Go(func() (err error) {
+		s.TestNeg, err = sampleNonEdges(ctx, g.Adj, g.Directed, len(s.Test), Stream(seed, streamSplitNeg, 0))
+		return err
+	})
+	eg.Go(func() (err error) {
+		s.TrainNeg, err = sampleNonEdges(ctx, g.Adj, g.Directed, len(s.Train), Stream(seed, streamSplitNeg, 1))
+		return err
+	})
+	return eg.Wait()
 }
 
 // sampleNonEdges draws k independent uniform pairs u ≠ v with no arc u→v
