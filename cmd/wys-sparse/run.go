@@ -366,9 +366,12 @@ var stdin io.Reader = os.Stdin
 func (c *config) readGraph(ctx context.Context, opt graphio.LoadOptions, rep *report) (*pipeline.Graph, *graphio.LoadReport, error) {
 	src, name := stdin, "standard input"
 	if c.graph != "-" {
-		f, err := os.Open(c.graph)
+		f, err := graphio.OpenFile(c.graph)
+		if errors.Is(err, graphio.ErrIsDir) {
+			return nil, nil, fmt.Errorf("-graph %s is a directory: -graph reads an edge-list or .mat file (a directory holding a split is read with -split %[1]s)", c.graph)
+		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w (check the path)", err)
+			return nil, nil, err
 		}
 		defer f.Close()
 		src, name = f, c.graph

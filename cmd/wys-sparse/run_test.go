@@ -113,6 +113,8 @@ func TestErrorsGolden(t *testing.T) {
 		{"bad-test-fraction", []string{"-test-fraction", "1.5"}},
 		{"graph-and-split", []string{"-graph", good, "-split", tmp}},
 		{"missing-file", []string{"-graph", filepath.Join(tmp, "absent.txt")}},
+		{"graph-is-dir", []string{"-graph", short}},
+		{"split-holds-no-split", []string{"-split", short}},
 		{"malformed-line", []string{"-graph", malformed}},
 		{"negative-weight", []string{"-graph", negWeight, "-weighted"}},
 		{"weights-beyond-float32", []string{"-graph", hugeWeights, "-weighted"}},

@@ -117,8 +117,8 @@ func ReadEmbeddings(ctx context.Context, path string, opt ReadOptions) (*Embeddi
 		e, err = loadEmbeddingsNPY(ctx, path)
 	case FormatWord2Vec, FormatTSV, FormatCSV:
 		var f *os.File
-		if f, err = os.Open(path); err != nil {
-			return nil, fmt.Errorf("%w (check the path)", err)
+		if f, err = OpenFile(path); err != nil {
+			return nil, err
 		}
 		defer f.Close()
 		e, err = readEmbeddingsText(ctx, f, path, format == FormatCSV)
@@ -443,9 +443,9 @@ func isText(s string) bool {
 
 // loadEmbeddingsNPY reads a .npy embedding table and its ids file.
 func loadEmbeddingsNPY(ctx context.Context, path string) (*Embeddings, error) {
-	f, err := os.Open(path)
+	f, err := OpenFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w (check the path)", err)
+		return nil, err
 	}
 	defer f.Close()
 	y, n, d, err := ReadMatrixNPY(ctx, f, path)

@@ -122,16 +122,16 @@ func ReadLabels(ctx context.Context, labels io.Reader, labelsName string, split 
 // LoadLabels opens labelPath and, when splitPath is not empty, splitPath,
 // and reads them with ReadLabels.
 func LoadLabels(ctx context.Context, labelPath, splitPath string, ids *pipeline.NodeIDs) (*pipeline.Labels, error) {
-	lf, err := os.Open(labelPath)
+	lf, err := OpenFile(labelPath)
 	if err != nil {
-		return nil, fmt.Errorf("%w (check the path)", err)
+		return nil, err
 	}
 	defer lf.Close()
 	var split io.Reader
 	if splitPath != "" {
-		sf, err := os.Open(splitPath)
+		sf, err := OpenFile(splitPath)
 		if err != nil {
-			return nil, fmt.Errorf("%w (check the path)", err)
+			return nil, err
 		}
 		defer sf.Close()
 		split = sf

@@ -11,7 +11,6 @@ import (
 	"io"
 	"math"
 	"math/bits"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -207,9 +206,9 @@ const maxLine = 1 << 20
 // LoadEdgeList opens path (plain text or gzip, detected by content) and
 // reads it with ReadEdgeList.
 func LoadEdgeList(ctx context.Context, path string, opt LoadOptions) (*pipeline.Graph, *LoadReport, error) {
-	f, err := os.Open(path)
+	f, err := OpenFile(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w (check the path)", err)
+		return nil, nil, err
 	}
 	defer f.Close()
 	return ReadEdgeList(ctx, f, path, opt)

@@ -47,6 +47,30 @@ func openSplitFile(dir, name string) (*os.File, string, error) {
 	return nil, path, fmt.Errorf("%s (or %s.gz) is missing: %w", path, path, fs.ErrNotExist)
 }
 
+// noSplitError is the error of LoadSplitDir for a directory with none of
+// a split's files; it wraps fs.ErrNotExist.
+type noSplitError string
+
+func (dir noSplitError) Error() string {
+	return fmt.Sprintf("%s holds no split: none of %s, %s, %s, %s (plain or .gz) is there; a split directory is one AsymProj released or one WriteSplitDir wrote (wys-sparse -save-split DIR)",
+		string(dir), splitTrain, splitTest, splitTrainNeg, splitTestNeg)
+}
+
+func (noSplitError) Unwrap() error { return fs.ErrNotExist }
+
+// noSplitFiles reports whether dir holds none of a split's four required
+// files, plain or gzipped.
+func noSplitFiles(dir string) bool {
+	for _, name := range []string{splitTrain, splitTest, splitTrainNeg, splitTestNeg} {
+		for _, candidate := range []string{name, name + ".gz"} {
+			if _, err := os.Stat(filepath.Join(dir, candidate)); err == nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // ReadPairsNPY reads a NumPy .npy array of shape (k, 2) and dtype int32 or
 // int64 (either byte order), as written by numpy.save, as k pairs. A
 // gzip-compressed file is decompressed. An empty array may also have
@@ -275,6 +299,9 @@ func LoadSplitDir(ctx context.Context, dir string, directed bool) (*pipeline.Spl
 		f, path, err := openSplitFile(dir, t.name)
 		if errors.Is(err, fs.ErrNotExist) && t.optional {
 			continue
+		}
+		if errors.Is(err, fs.ErrNotExist) && i == 0 && noSplitFiles(dir) {
+			return nil, noSplitError(dir)
 		}
 		if err != nil {
 			return nil, err

@@ -117,7 +117,16 @@ func TestLoadSplitDirErrors(t *testing.T) {
 	})
 	t.Run("missing", func(t *testing.T) {
 		_, err := LoadSplitDir(ctx, t.TempDir(), false)
-		if err == nil || !strings.Contains(err.Error(), "train.txt.npy") {
+		if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "holds no split") || !strings.Contains(err.Error(), "train.txt.npy") {
+			t.Errorf("got %v", err)
+		}
+	})
+	// One file there, the next missing: the error names the missing one.
+	t.Run("missing-one", func(t *testing.T) {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, splitTrain), mkNPY("<i4", "(3, 2)", le32(0, 1, 1, 2, 2, 0)), 0o644)
+		_, err := LoadSplitDir(ctx, dir, false)
+		if !errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), "holds no split") || !strings.Contains(err.Error(), splitTest+" (or") {
 			t.Errorf("got %v", err)
 		}
 	})
@@ -372,6 +381,25 @@ func TestReadLabelsErrors(t *testing.T) {
 		var pe *pipeline.ParseError
 		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, &pe) {
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestOpenDirectory checks that the loaders refuse a directory given as a
+// file with ErrIsDir, before reading it.
+func TestOpenDirectory(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	_, _, err1 := LoadEdgeList(ctx, dir, LoadOptions{})
+	_, _, _, err2 := LoadMAT(ctx, dir, LoadOptions{})
+	_, err3 := LoadLabels(ctx, dir, "", nil)
+	_, err4 := LoadMultiLabels(ctx, dir, false)
+	_, err5 := ReadEmbeddings(ctx, dir, ReadOptions{Format: FormatTSV})
+	_, err6 := ReadEmbeddings(ctx, dir, ReadOptions{Format: FormatNPY})
+	for i, err := range []error{err1, err2, err3, err4, err5, err6} {
+		if !errors.Is(err, ErrIsDir) || !strings.Contains(err.Error(), dir) {
+			t.Errorf("loader %d: got %v, want %s %v", i+1, err, dir, ErrIsDir)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
@@ -40,9 +39,9 @@ func LoadMAT(ctx context.Context, path string, opt LoadOptions) (*pipeline.Graph
 	if err := opt.Validate(); err != nil {
 		return nil, nil, nil, err
 	}
-	fh, err := os.Open(path)
+	fh, err := OpenFile(path)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%w (check the path)", err)
+		return nil, nil, nil, err
 	}
 	defer fh.Close()
 	f, err := ReadMAT(ctx, fh, path)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 
@@ -146,9 +145,9 @@ func ReadMultiLabels(ctx context.Context, r io.Reader, name string, header bool)
 
 // LoadMultiLabels opens path and reads it with ReadMultiLabels.
 func LoadMultiLabels(ctx context.Context, path string, header bool) (*NodeLabels, error) {
-	f, err := os.Open(path)
+	f, err := OpenFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w (check the path)", err)
+		return nil, err
 	}
 	defer f.Close()
 	return ReadMultiLabels(ctx, f, path, header)
