@@ -183,6 +183,7 @@ type textTable struct {
 	names     []string
 	y         []float32
 	firstLine map[string]int
+	fields    []string // the last line's fields, reused
 }
 
 // ReadEmbeddingsText reads word2vec text or TSV embeddings (see
@@ -226,9 +227,6 @@ func readEmbeddingsText(ctx context.Context, r io.Reader, name string, csv bool)
 	return &Embeddings{IDs: ids, Dim: t.dim, Y: t.y}, nil
 }
 
-// isTextSep reports whether r separates the fields of word2vec text or TSV.
-func isTextSep(r rune) bool { return r == ' ' || r == '\t' }
-
 // line reads line ln of a text embedding file.
 func (t *textTable) line(ln int, text string) error {
 	var f []string
@@ -240,10 +238,11 @@ func (t *textTable) line(ln int, text string) error {
 	} else if id, rest, ok := strings.Cut(strings.TrimLeft(text, " "), "\t"); ok && strings.TrimSpace(id) != "" {
 		// The id ends at a line's first tab, so that TSV ids may hold
 		// spaces ("Smith, J."), as the edge lists they come from do.
-		f = append([]string{strings.TrimSpace(id)}, strings.FieldsFunc(rest, isTextSep)...)
+		f = appendTextFields(append(t.fields[:0], strings.TrimSpace(id)), rest)
 	} else {
-		f = strings.FieldsFunc(text, isTextSep)
+		f = appendTextFields(t.fields[:0], text)
 	}
+	t.fields = f
 	if len(f) == 0 {
 		return nil
 	}
@@ -284,7 +283,12 @@ func (t *textTable) line(ln int, text string) error {
 	if prev, dup := t.firstLine[f[0]]; dup {
 		return formatErr(t.name, ln, "node id %.40q already has a vector on line %d: each id once", f[0], prev)
 	}
-	t.firstLine[f[0]] = ln
+	// The id is copied out of the line, which it would keep alive.
+	id := strings.Clone(f[0])
+	t.firstLine[id] = ln
+	if t.y == nil && t.headerN > 0 {
+		t.y = make([]float32, 0, t.headerN*t.dim)
+	}
 	for j, s := range f[1:] {
 		x, err := strconv.ParseFloat(s, 32)
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
@@ -295,8 +299,28 @@ func (t *textTable) line(ln int, text string) error {
 		}
 		t.y = append(t.y, float32(x))
 	}
-	t.names = append(t.names, f[0])
+	t.names = append(t.names, id)
 	return nil
+}
+
+// appendTextFields appends to dst the fields of word2vec text or TSV s,
+// its runs of bytes other than spaces and tabs, and returns it.
+func appendTextFields(dst []string, s string) []string {
+	start := -1
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == ' ' || c == '\t' {
+			if start >= 0 {
+				dst = append(dst, s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		dst = append(dst, s[start:])
+	}
+	return dst
 }
 
 // csvFields splits a line of FormatCSV: comma-separated fields, spaces

@@ -386,3 +386,22 @@ func TestReadEmbeddingsTextCancelLongLines(t *testing.T) {
 		t.Fatalf("live read: %v", err)
 	}
 }
+
+// TestAppendTextFields checks the splitter of text embeddings against
+// strings.FieldsFunc on random lines of spaces, tabs, digits and UTF-8.
+func TestAppendTextFields(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(4, 4))
+	alphabet := []string{" ", "\t", "\t", "1", "-", ".", "é", "\u00a0", "x"}
+	for range 2000 {
+		var sb strings.Builder
+		for range rng.IntN(12) {
+			sb.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		s := sb.String()
+		want := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' })
+		if got := appendTextFields([]string{"kept"}, s); !slices.Equal(got[1:], want) || got[0] != "kept" {
+			t.Fatalf("%q: fields %q, want %q", s, got[1:], want)
+		}
+	}
+}
