@@ -154,41 +154,67 @@ func benchMul[T Float](b *testing.B, m *CSR, r, c, cols, workers int) {
 	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
 
-// BenchmarkNewFromCOO builds the CSR of 4M edges on 1M nodes, both arcs
-// of each, as the loader does for an undirected edge list (each row's
-// entries arrive out of column order): uniform random edges, whose rows
-// are short, and Graph500 R-MAT edges (A = 0.57, B = C = 0.19), whose
-// hubs hold tens of thousands of entries.
-func BenchmarkNewFromCOO(b *testing.B) {
+// benchArcs returns both arcs of each of 4M edges on 1M nodes (scale
+// 20), as the loader stores an undirected edge list: uniform random
+// edges, whose rows are short, or Graph500 R-MAT edges (A = 0.57,
+// B = C = 0.19), whose hubs hold tens of thousands of entries.
+func benchArcs(graph string) (n int, src, dst []int32) {
 	const scale, m = 20, 1 << 22
-	n := 1 << scale
-	for _, graph := range []string{"uniform", "rmat"} {
-		rng := rand.New(rand.NewPCG(1, 1))
-		src, dst := make([]int32, 0, 2*m), make([]int32, 0, 2*m)
-		for range m {
-			var u, v int32
-			if graph == "uniform" {
-				u, v = int32(rng.IntN(n)), int32(rng.IntN(n))
-			} else {
-				for bit := scale - 1; bit >= 0; bit-- {
-					switch p := rng.Float64(); {
-					case p < 0.19:
-						v |= 1 << bit
-					case p < 0.38:
-						u |= 1 << bit
-					case p < 0.43:
-						u, v = u|1<<bit, v|1<<bit
-					}
+	n = 1 << scale
+	rng := rand.New(rand.NewPCG(1, 1))
+	src, dst = make([]int32, 0, 2*m), make([]int32, 0, 2*m)
+	for range m {
+		var u, v int32
+		if graph == "uniform" {
+			u, v = int32(rng.IntN(n)), int32(rng.IntN(n))
+		} else {
+			for bit := scale - 1; bit >= 0; bit-- {
+				switch p := rng.Float64(); {
+				case p < 0.19:
+					v |= 1 << bit
+				case p < 0.38:
+					u |= 1 << bit
+				case p < 0.43:
+					u, v = u|1<<bit, v|1<<bit
 				}
 			}
-			src, dst = append(src, u, v), append(dst, v, u)
 		}
+		src, dst = append(src, u, v), append(dst, v, u)
+	}
+	return n, src, dst
+}
+
+// BenchmarkNewFromCOO builds the CSR of benchArcs (each row's entries
+// arrive out of column order).
+func BenchmarkNewFromCOO(b *testing.B) {
+	for _, graph := range []string{"uniform", "rmat"} {
+		n, src, dst := benchArcs(graph)
 		b.Run("graph="+graph, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := NewFromCOO(n, n, src, dst, nil, DupFirst); err != nil {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkIsSymmetric checks the CSR of benchArcs, which is symmetric,
+// so that every entry is visited.
+func BenchmarkIsSymmetric(b *testing.B) {
+	for _, graph := range []string{"uniform", "rmat"} {
+		n, src, dst := benchArcs(graph)
+		m, err := NewFromCOO(n, n, src, dst, nil, DupFirst)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("graph="+graph, func(b *testing.B) {
+			for b.Loop() {
+				if !m.IsSymmetric() {
+					b.Fatal("not symmetric")
+				}
+			}
+			b.ReportMetric(float64(m.NNZ())*float64(b.N)/b.Elapsed().Seconds(), "entries/s")
 		})
 	}
 }

@@ -333,6 +333,45 @@ func (m *CSR) IsSymmetric() bool {
 	if m.rows != m.cols {
 		return false
 	}
+	// Row i's entries below the diagonal, (i, j) with j < i, must meet
+	// the entries (j, i) above it in row j in order: next[j] is the
+	// first entry of row j above the diagonal not met yet. Rows are
+	// visited in increasing i, so row j's are met in its column order.
+	next := make([]int, m.rows)
+	for j := range next {
+		p, end := m.Indptr[j], m.Indptr[j+1]
+		for p < end && int(m.Indices[p]) <= j {
+			p++
+		}
+		next[j] = p
+	}
+	for i := 0; i < m.rows; i++ {
+		for p := m.Indptr[i]; p < m.Indptr[i+1] && int(m.Indices[p]) < i; p++ {
+			j := m.Indices[p]
+			q := next[j]
+			if q == m.Indptr[j+1] || int(m.Indices[q]) != i || m.Data[q] != m.Data[p] {
+				return m.zerosSymmetric()
+			}
+			next[j]++
+		}
+	}
+	// Every entry above the diagonal was met.
+	for j, q := range next {
+		if q != m.Indptr[j+1] {
+			return m.zerosSymmetric()
+		}
+	}
+	return true
+}
+
+// zerosSymmetric is IsSymmetric for a matrix whose stored entries are not
+// symmetric as a pattern: stored zeros still make it symmetric when they
+// are the only entries without a mirror (as a matrix, a stored zero is
+// an absent entry).
+func (m *CSR) zerosSymmetric() bool {
+	if !slices.Contains(m.Data, 0) {
+		return false
+	}
 	for i := 0; i < m.rows; i++ {
 		idx, val := m.Row(i)
 		for k, j := range idx {

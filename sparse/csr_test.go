@@ -319,3 +319,78 @@ func TestParallelFor(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+// csrOf stores the entries of the square matrix a that are not NaN (a
+// zero is stored: a NaN marks an absent entry), row by row.
+func csrOf(a [][]float64) *CSR {
+	m := &CSR{rows: len(a), cols: len(a), Indptr: make([]int, len(a)+1)}
+	for i, row := range a {
+		for j, x := range row {
+			if !math.IsNaN(x) {
+				m.Indices = append(m.Indices, int32(j))
+				m.Data = append(m.Data, x)
+			}
+		}
+		m.Indptr[i+1] = len(m.Indices)
+	}
+	return m
+}
+
+// TestIsSymmetric checks IsSymmetric against the definition on small
+// random matrices: symmetric ones, and ones with an entry changed, added
+// or removed, some with stored zeros (which count as absent entries).
+func TestIsSymmetric(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(6, 6))
+	absent := math.NaN()
+	counts := map[bool]int{}
+	for trial := range 3000 {
+		n := 1 + rng.IntN(7)
+		a := make([][]float64, n)
+		for i := range a {
+			a[i] = make([]float64, n)
+			for j := range a[i] {
+				a[i][j] = absent
+			}
+		}
+		for i := range n {
+			for j := i; j < n; j++ {
+				if rng.Float64() < 0.4 {
+					a[i][j] = float64(rng.IntN(3)) // 0 is a stored zero
+					a[j][i] = a[i][j]
+				}
+			}
+		}
+		if trial%4 != 0 {
+			i, j := rng.IntN(n), rng.IntN(n)
+			switch rng.IntN(3) {
+			case 0:
+				a[i][j] = absent
+			case 1:
+				a[i][j] = float64(rng.IntN(3))
+			case 2:
+				a[i][j] = 7
+			}
+		}
+		want := true
+		for i := range n {
+			for j := range n {
+				x, y := a[i][j], a[j][i]
+				if math.IsNaN(x) {
+					x = 0
+				}
+				if math.IsNaN(y) {
+					y = 0
+				}
+				want = want && x == y
+			}
+		}
+		counts[want]++
+		if got := csrOf(a).IsSymmetric(); got != want {
+			t.Fatalf("IsSymmetric = %v, want %v for %v", got, want, a)
+		}
+	}
+	if counts[true] < 500 || counts[false] < 500 {
+		t.Errorf("symmetric and not: %v cases; want both often", counts)
+	}
+}
