@@ -100,7 +100,7 @@ func WriteEdgeListTemp(adj interface {
 // evaluating on its pairs.
 func RunSplit[C any](ctx context.Context, run func(context.Context, *pipeline.Graph, *pipeline.Split, C, pipeline.Recorder) (*pipeline.Result, error),
 	split *pipeline.Split, cfg C, rec pipeline.Recorder) (*pipeline.Result, error) {
-	g, err := split.TrainGraph()
+	g, err := split.TrainGraph(ctx)
 	if err != nil {
 		return nil, err
 	}

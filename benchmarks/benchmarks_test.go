@@ -21,7 +21,7 @@ import (
 func TestWriteEdgeListTemp(t *testing.T) {
 	src := []int32{0, 1, 1, 2, 0, 3}
 	dst := []int32{1, 0, 2, 1, 3, 0}
-	adj, err := sparse.NewFromCOO(4, 4, src, dst, nil, sparse.DupFirst)
+	adj, err := sparse.NewFromCOO(t.Context(), 4, 4, src, dst, nil, sparse.DupFirst)
 	if err != nil {
 		t.Fatal(err)
 	}

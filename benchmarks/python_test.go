@@ -106,7 +106,7 @@ func TestDeepWalkTraceback(t *testing.T) {
 		"echo '  File \"deepwalk.py\", line 171, in main' >&2\n"+
 		"echo \"TypeError: __init__() got an unexpected keyword argument 'vector_size'\" >&2\n"+
 		"echo >&2\nexit 1\n", 0o755)
-	adj, err := sparse.NewFromCOO(2, 2, []int32{0, 1}, []int32{1, 0}, nil, sparse.DupFirst)
+	adj, err := sparse.NewFromCOO(t.Context(), 2, 2, []int32{0, 1}, []int32{1, 0}, nil, sparse.DupFirst)
 	if err != nil {
 		t.Fatal(err)
 	}

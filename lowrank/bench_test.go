@@ -24,7 +24,7 @@ func benchGraph(n, deg int, directed bool) *sparse.CSR {
 			src, dst = append(src, v), append(dst, u)
 		}
 	}
-	a, _ := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+	a, _ := sparse.NewFromCOO(context.Background(), n, n, src, dst, nil, sparse.DupFirst)
 	return a
 }
 

@@ -57,7 +57,7 @@ func ExampleRandomizedSVD() {
 func ExampleSeries_PowersTo() {
 	src := []int32{0, 1, 1, 2, 2, 3, 3, 0}
 	dst := []int32{1, 0, 2, 1, 3, 2, 0, 3}
-	adj, err := sparse.NewFromCOO(4, 4, src, dst, nil, sparse.DupFirst)
+	adj, err := sparse.NewFromCOO(context.Background(), 4, 4, src, dst, nil, sparse.DupFirst)
 	if err != nil {
 		panic(err)
 	}

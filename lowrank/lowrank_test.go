@@ -24,7 +24,7 @@ func build(n int, src, dst []int32, undirected bool) *sparse.CSR {
 		d2 := append(append([]int32{}, dst...), src...)
 		src, dst = s2, d2
 	}
-	a, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+	a, err := sparse.NewFromCOO(context.Background(), n, n, src, dst, nil, sparse.DupFirst)
 	if err != nil {
 		panic(err)
 	}
@@ -225,7 +225,7 @@ func TestErrors(t *testing.T) {
 	if _, err := RandomizedEigSym(context.Background(), NewCSROperator(g.adj, 1), Options{Rank: 0}); !errors.Is(err, ErrRank) {
 		t.Errorf("rank 0: %v", err)
 	}
-	big, _ := sparse.NewFromCOO(MaxDenseNodes+1, MaxDenseNodes+1, []int32{0}, []int32{1}, nil, sparse.DupFirst)
+	big, _ := sparse.NewFromCOO(t.Context(), MaxDenseNodes+1, MaxDenseNodes+1, []int32{0}, []int32{1}, nil, sparse.DupFirst)
 	if _, err := DensePowerSeries(big, []float64{1}); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("dense twin size guard: %v", err)
 	}

@@ -33,7 +33,7 @@ func skewedGraph(n int, directed bool, seed uint64) *sparse.CSR {
 	for e := 0; e < n; e++ {
 		add(int32(rng.IntN(n)), int32(rng.IntN(n)))
 	}
-	a, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+	a, err := sparse.NewFromCOO(context.Background(), n, n, src, dst, nil, sparse.DupFirst)
 	if err != nil {
 		panic(err)
 	}

@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"context"
+	"errors"
 	"fmt"
 
 	"github.com/wys-project/wys/sparse"
@@ -124,8 +126,9 @@ func (g *Graph) WeightsFrom(w *Graph) {
 
 // TrainGraph returns the training graph of s: an unweighted adjacency
 // matrix over s.N nodes with the Train pairs (both arcs of each pair when s
-// is undirected). Duplicate pairs are merged; self-loops are kept.
-func (s *Split) TrainGraph() (*Graph, error) {
+// is undirected). Duplicate pairs are merged; self-loops are kept. It
+// stops within 1,048,576 pairs or arcs of a cancel and returns ctx.Err().
+func (s *Split) TrainGraph(ctx context.Context) (*Graph, error) {
 	if s.N <= 0 {
 		return nil, fmt.Errorf("pipeline: split has no nodes")
 	}
@@ -135,7 +138,12 @@ func (s *Split) TrainGraph() (*Graph, error) {
 	}
 	src := make([]int32, 0, n)
 	dst := make([]int32, 0, n)
-	for _, p := range s.Train {
+	for k, p := range s.Train {
+		if k%(1<<20) == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		src = append(src, p.U)
 		dst = append(dst, p.V)
 		if !s.Directed && p.U != p.V {
@@ -143,7 +151,10 @@ func (s *Split) TrainGraph() (*Graph, error) {
 			dst = append(dst, p.U)
 		}
 	}
-	adj, err := sparse.NewFromCOO(s.N, s.N, src, dst, nil, sparse.DupFirst)
+	adj, err := sparse.NewFromCOO(ctx, s.N, s.N, src, dst, nil, sparse.DupFirst)
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return nil, err // ctx.Err(), unwrapped as the package's other cancels
+	}
 	if err != nil {
 		return nil, fmt.Errorf("pipeline: training graph: %w", err)
 	}

@@ -23,7 +23,7 @@ func TestWeightsFrom(t *testing.T) {
 			weight[[2]int32{i, j}], weight[[2]int32{j, i}] = x, x
 		}
 	}
-	adj, err := sparse.NewFromCOO(30, 30, src, dst, w, sparse.DupFirst)
+	adj, err := sparse.NewFromCOO(t.Context(), 30, 30, src, dst, w, sparse.DupFirst)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestWeightsFrom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, err := s.TrainGraph()
+	tg, err := s.TrainGraph(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func PlantedPartition(n, blocks int, pIn, pOut float64, seed uint64) (*Graph, er
 			}
 		}
 	}
-	adj, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+	adj, err := sparse.NewFromCOO(context.Background(), n, n, src, dst, nil, sparse.DupFirst)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,8 @@ func PlantedPartition(n, blocks int, pIn, pOut float64, seed uint64) (*Graph, er
 // edgeFactor·2^scale edges drawn (A = 0.57, B = 0.19, C = 0.19), node ids
 // randomly permuted, duplicates and self-loops dropped. Undirected graphs
 // store both arcs. Memory: about 40 bytes per drawn edge while building.
-// It stops within 65,536 draws of a cancel and returns ctx.Err().
+// It stops within 65,536 draws, or 1,048,576 arcs while building the
+// matrix, of a cancel and returns ctx.Err().
 func RMAT(ctx context.Context, scale, edgeFactor int, directed bool, seed uint64) (*Graph, error) {
 	if scale < 1 || scale > 30 || edgeFactor < 1 {
 		return nil, fmt.Errorf("pipeline: R-MAT needs 1 <= scale <= 30 and edge factor >= 1")
@@ -89,7 +90,7 @@ func RMAT(ctx context.Context, scale, edgeFactor int, directed bool, seed uint64
 			src, dst = append(src, b), append(dst, a)
 		}
 	}
-	adj, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+	adj, err := sparse.NewFromCOO(ctx, n, n, src, dst, nil, sparse.DupFirst)
 	if err != nil {
 		return nil, err
 	}

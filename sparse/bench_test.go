@@ -51,7 +51,7 @@ func readSNAP(tb testing.TB, path string) *CSR {
 		src = append(src, id(f[0]))
 		dst = append(dst, id(f[1]))
 	}
-	m, err := NewFromCOO(len(ids), len(ids), src, dst, nil, DupFirst)
+	m, err := NewFromCOO(tb.Context(), len(ids), len(ids), src, dst, nil, DupFirst)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func rmat(scale, edgeFactor int, seed uint64) *CSR {
 		}
 		src[e], dst[e] = int32(perm[u]), int32(perm[v])
 	}
-	a, _ := NewFromCOO(n, n, src, dst, nil, DupFirst)
+	a, _ := NewFromCOO(context.Background(), n, n, src, dst, nil, DupFirst)
 	t, _ := a.RowNormalize()
 	return t
 }
@@ -191,7 +191,7 @@ func BenchmarkNewFromCOO(b *testing.B) {
 		n, src, dst := benchArcs(graph)
 		b.Run("graph="+graph, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := NewFromCOO(n, n, src, dst, nil, DupFirst); err != nil {
+				if _, err := NewFromCOO(b.Context(), n, n, src, dst, nil, DupFirst); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -204,7 +204,7 @@ func BenchmarkNewFromCOO(b *testing.B) {
 func BenchmarkIsSymmetric(b *testing.B) {
 	for _, graph := range []string{"uniform", "rmat"} {
 		n, src, dst := benchArcs(graph)
-		m, err := NewFromCOO(n, n, src, dst, nil, DupFirst)
+		m, err := NewFromCOO(b.Context(), n, n, src, dst, nil, DupFirst)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/wys-project/wys/internal/ctxtest"
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
 )
@@ -73,7 +74,7 @@ func TestNewFromCOOMatchesDense(t *testing.T) {
 		for _, dup := range []DupPolicy{DupSum, DupFirst, DupMax} {
 			src, dst, w := randomCOO(s.rows, s.cols, s.density, 7)
 			srcCopy, wCopy := slices.Clone(src), slices.Clone(w)
-			m, err := NewFromCOO(s.rows, s.cols, src, dst, w, dup)
+			m, err := NewFromCOO(t.Context(), s.rows, s.cols, src, dst, w, dup)
 			if err != nil {
 				t.Fatalf("%s: %v", s.name, err)
 			}
@@ -106,13 +107,13 @@ func TestNewFromCOOMatchesDense(t *testing.T) {
 
 func TestNewFromCOOErrors(t *testing.T) {
 	t.Parallel()
-	if _, err := NewFromCOO(3, 3, []int32{0, 3}, []int32{1, 1}, nil, DupSum); !errors.Is(err, ErrIndexRange) {
+	if _, err := NewFromCOO(t.Context(), 3, 3, []int32{0, 3}, []int32{1, 1}, nil, DupSum); !errors.Is(err, ErrIndexRange) {
 		t.Errorf("row out of range: got %v", err)
 	}
-	if _, err := NewFromCOO(3, 3, []int32{0}, []int32{-1}, nil, DupSum); !errors.Is(err, ErrIndexRange) {
+	if _, err := NewFromCOO(t.Context(), 3, 3, []int32{0}, []int32{-1}, nil, DupSum); !errors.Is(err, ErrIndexRange) {
 		t.Errorf("negative column: got %v", err)
 	}
-	if _, err := NewFromCOO(3, 3, []int32{0}, []int32{1}, []float64{math.NaN()}, DupSum); !errors.Is(err, ErrValue) {
+	if _, err := NewFromCOO(t.Context(), 3, 3, []int32{0}, []int32{1}, []float64{math.NaN()}, DupSum); !errors.Is(err, ErrValue) {
 		t.Errorf("NaN weight: got %v", err)
 	}
 	if _, err := NewCSR(2, 2, []int{0, 2, 2}, []int32{1, 0}, []float64{1, 1}); err == nil {
@@ -127,7 +128,7 @@ func TestTransposeAndNormalise(t *testing.T) {
 	t.Parallel()
 	for _, s := range shapes {
 		src, dst, w := randomCOO(s.rows, s.cols, s.density, 11)
-		m, _ := NewFromCOO(s.rows, s.cols, src, dst, w, DupSum)
+		m, _ := NewFromCOO(t.Context(), s.rows, s.cols, src, dst, w, DupSum)
 		d, _ := m.ToDense()
 		var want mat.Dense
 		want.CloneFrom(d.T())
@@ -168,7 +169,7 @@ func TestSymNormalizeSimilarToT(t *testing.T) {
 	src, dst, _ := randomCOO(40, 40, 0.08, 3)
 	src2 := append(slices.Clone(src), dst...)
 	dst2 := append(slices.Clone(dst), src...)
-	a, _ := NewFromCOO(40, 40, src2, dst2, nil, DupFirst)
+	a, _ := NewFromCOO(t.Context(), 40, 40, src2, dst2, nil, DupFirst)
 	if !a.IsSymmetric() {
 		t.Fatal("expected symmetric")
 	}
@@ -196,7 +197,7 @@ func TestMulBlockMatchesDense(t *testing.T) {
 	for _, s := range append(shapes, shape{"big", 3000, 2500, 0.004}) {
 		for _, k := range []int{1, 3, 16} {
 			src, dst, w := randomCOO(s.rows, s.cols, s.density, 5)
-			m, _ := NewFromCOO(s.rows, s.cols, src, dst, w, DupSum)
+			m, _ := NewFromCOO(t.Context(), s.rows, s.cols, src, dst, w, DupSum)
 			d, _ := m.ToDense()
 			rng := rand.New(rand.NewPCG(9, 9))
 			b := make([]float64, s.cols*k)
@@ -250,7 +251,7 @@ func TestMulBlockMatchesDense(t *testing.T) {
 func TestMulBlockCancelled(t *testing.T) {
 	t.Parallel()
 	src, dst, w := randomCOO(2000, 2000, 0.01, 1)
-	m, _ := NewFromCOO(2000, 2000, src, dst, w, DupSum)
+	m, _ := NewFromCOO(t.Context(), 2000, 2000, src, dst, w, DupSum)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	out := make([]float64, 2000*8)
@@ -262,7 +263,7 @@ func TestMulBlockCancelled(t *testing.T) {
 func TestMulVecAndDense(t *testing.T) {
 	t.Parallel()
 	src, dst, w := randomCOO(25, 30, 0.2, 2)
-	m, _ := NewFromCOO(25, 30, src, dst, w, DupSum)
+	m, _ := NewFromCOO(t.Context(), 25, 30, src, dst, w, DupSum)
 	d, _ := m.ToDense()
 	x := make([]float64, 30)
 	for i := range x {
@@ -294,7 +295,7 @@ func TestMulVecAndDense(t *testing.T) {
 
 func TestToDenseTooLarge(t *testing.T) {
 	t.Parallel()
-	m, _ := NewFromCOO(1<<15, 1<<15, nil, nil, nil, DupSum)
+	m, _ := NewFromCOO(t.Context(), 1<<15, 1<<15, nil, nil, nil, DupSum)
 	if _, err := m.ToDense(); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("got %v, want ErrTooLarge", err)
 	}
@@ -392,5 +393,66 @@ func TestIsSymmetric(t *testing.T) {
 	}
 	if counts[true] < 500 || counts[false] < 500 {
 		t.Errorf("symmetric and not: %v cases; want both often", counts)
+	}
+}
+
+// TestNewFromCOOCancelled builds a CSR that checks its context every 7
+// entries, from short rows, empty rows and a hub row of 300 entries with
+// duplicates, weighted or not, and cancels it at each check in turn:
+// every cancel returns context.Canceled and no matrix, with no check
+// after it; a cancel after the last check changes nothing (the dense
+// oracle's matrix, bit for bit).
+func TestNewFromCOOCancelled(t *testing.T) {
+	t.Parallel()
+	const rows, cols, every = 40, 100, 7
+	src, dst, w := randomCOO(rows, cols, 0.05, 3)
+	rng := rand.New(rand.NewPCG(4, 1))
+	for range 300 {
+		src, dst, w = append(src, 17), append(dst, int32(rng.IntN(cols))), append(w, rng.Float64()+0.5)
+	}
+	n := len(src)
+	for _, c := range []struct {
+		dup DupPolicy
+		w   []float64
+	}{{DupSum, w}, {DupFirst, w}, {DupMax, w}, {DupSum, nil}} {
+		dup, w := c.dup, c.w
+		probe := &ctxtest.CancelAfter{Context: t.Context(), N: math.MaxInt}
+		if _, err := newFromCOO(probe, every, rows, cols, src, dst, w, dup); err != nil {
+			t.Fatal(err)
+		}
+		// The three passes over the entries (counting, writing the
+		// arrays, scattering) check every 7; the merge of the rows at
+		// least at its start and after the hub row.
+		checks := probe.Calls
+		if low := 3*((n+every-1)/every) + 2; checks < low {
+			t.Fatalf("dup=%d, weighted %v: %d checks of the context for %d entries, want at least %d", dup, w != nil, checks, n, low)
+		}
+		for k := 0; k <= checks; k++ {
+			ctx := &ctxtest.CancelAfter{Context: t.Context(), N: k}
+			m, err := newFromCOO(ctx, every, rows, cols, src, dst, w, dup)
+			if !errors.Is(err, context.Canceled) || m != nil {
+				t.Fatalf("dup=%d, weighted %v, cancelled at check %d of %d: matrix %v, error %v, want context.Canceled", dup, w != nil, k, checks, m != nil, err)
+			}
+			if ctx.Calls != max(k, 1) {
+				t.Errorf("dup=%d, weighted %v, cancelled at check %d: %d checks, want it to stop there", dup, w != nil, k, ctx.Calls)
+			}
+		}
+		m, err := newFromCOO(&ctxtest.CancelAfter{Context: t.Context(), N: checks + 1}, every, rows, cols, src, dst, w, dup)
+		if err != nil {
+			t.Fatalf("dup=%d, weighted %v, a cancel after the last check: %v", dup, w != nil, err)
+		}
+		want := denseFromCOO(rows, cols, src, dst, w, dup)
+		distinct := map[[2]int32]bool{}
+		for e := range src {
+			distinct[[2]int32{src[e], dst[e]}] = true
+		}
+		if err := m.Validate(); err != nil || !mat.Equal(m, want) || m.NNZ() != len(distinct) {
+			t.Errorf("dup=%d, weighted %v: the CSR (%d entries, invariants %v) differs from the dense oracle's %d entries", dup, w != nil, m.NNZ(), err, len(distinct))
+		}
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if m, err := NewFromCOO(ctx, rows, cols, src, dst, w, DupSum); !errors.Is(err, context.Canceled) || m != nil {
+		t.Errorf("NewFromCOO with a cancelled context: matrix %v, error %v", m != nil, err)
 	}
 }

@@ -15,7 +15,7 @@ func Example() {
 	// twice; node 3 has no out-arcs.
 	src := []int32{2, 0, 1, 0, 2, 0}
 	dst := []int32{3, 1, 2, 2, 0, 1}
-	a, err := sparse.NewFromCOO(4, 4, src, dst, nil, sparse.DupFirst)
+	a, err := sparse.NewFromCOO(context.Background(), 4, 4, src, dst, nil, sparse.DupFirst)
 	if err != nil {
 		panic(err)
 	}
@@ -56,7 +56,7 @@ func Example() {
 func ExampleMulBlockTo() {
 	src := []int32{0, 1, 1, 2, 2, 3, 3, 0}
 	dst := []int32{1, 0, 2, 1, 3, 2, 0, 3}
-	a, err := sparse.NewFromCOO(4, 4, src, dst, nil, sparse.DupFirst)
+	a, err := sparse.NewFromCOO(context.Background(), 4, 4, src, dst, nil, sparse.DupFirst)
 	if err != nil {
 		panic(err)
 	}

@@ -37,7 +37,7 @@ func writeGraph(t *testing.T, dir string, n, m int) string {
 			src, dst = append(src, u, v), append(dst, v, u)
 		}
 	}
-	adj, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+	adj, err := sparse.NewFromCOO(t.Context(), n, n, src, dst, nil, sparse.DupFirst)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func (f *assembleFn) ProcessElement(ctx context.Context, _ []byte, info idsInfo,
 	if err != nil {
 		return err
 	}
-	tg, err := s.TrainGraph()
+	tg, err := s.TrainGraph(ctx)
 	if err != nil {
 		return err
 	}

@@ -400,7 +400,7 @@ func checkPrepSplit(t *testing.T, p Prep, file string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wg, err := want.TrainGraph()
+	wg, err := want.TrainGraph(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -272,7 +272,7 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 		in.split, in.ids = s, s.IDs
 		fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges, %d / %d negatives%s\n", c.split, s.N,
 			len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg), directedNote(s))
-		if g, err = s.TrainGraph(); err != nil {
+		if g, err = s.TrainGraph(ctx); err != nil {
 			return nil, err
 		}
 	case in.demo:
@@ -300,7 +300,7 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 			fmt.Fprintf(stdout, "split: %d train / %d test edges (train graph keeps its connectivity), %d / %d sampled non-edges\n",
 				len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg))
 			in.split = s
-			tg, err := s.TrainGraph()
+			tg, err := s.TrainGraph(ctx)
 			if err != nil {
 				return nil, err
 			}

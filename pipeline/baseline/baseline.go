@@ -164,7 +164,7 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 
 // symmetrise returns the pattern of A + Aᵀ with unit weights, without
 // its diagonal when dropLoops.
-func symmetrise(a *sparse.CSR, dropLoops bool) (*sparse.CSR, error) {
+func symmetrise(ctx context.Context, a *sparse.CSR, dropLoops bool) (*sparse.CSR, error) {
 	n, _ := a.Dims()
 	var src, dst []int32
 	for v := 0; v < n; v++ {
@@ -175,7 +175,7 @@ func symmetrise(a *sparse.CSR, dropLoops bool) (*sparse.CSR, error) {
 			}
 		}
 	}
-	return sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+	return sparse.NewFromCOO(ctx, n, n, src, dst, nil, sparse.DupFirst)
 }
 
 // solveTol is the relative residual the baselines' eigensolver aims at
@@ -267,7 +267,7 @@ func netmfMatrix(ctx context.Context, g *pipeline.Graph, window, workers int) ([
 	adj := g.Adj
 	if g.Directed {
 		var err error
-		if adj, err = symmetrise(adj, false); err != nil {
+		if adj, err = symmetrise(ctx, adj, false); err != nil {
 			return nil, err
 		}
 	}
@@ -301,7 +301,7 @@ func eigenmaps(ctx context.Context, g *pipeline.Graph, half int, seed uint64, wo
 	adj := g.Adj
 	if g.Directed {
 		// Eigenmaps need a symmetric graph: use A + Aᵀ.
-		sym, err := symmetrise(adj, false)
+		sym, err := symmetrise(ctx, adj, false)
 		if err != nil {
 			return nil, solve{}, err
 		}

@@ -22,7 +22,7 @@ func ExampleRun() {
 	if err != nil {
 		panic(err)
 	}
-	trainGraph, err := split.TrainGraph()
+	trainGraph, err := split.TrainGraph(context.Background())
 	if err != nil {
 		panic(err)
 	}

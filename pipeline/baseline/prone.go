@@ -38,7 +38,7 @@ const (
 // factor returns F's rank-half SVD: proneSVD, the authors' randomized
 // SVD, in Run.
 func prone(ctx context.Context, g *pipeline.Graph, half, workers int, factor func(*sparse.CSR) (*lowrank.SVD, error), rec pipeline.Recorder, st *proneSteps) ([]float32, error) {
-	a, err := symmetrise(g.Adj, true) // ProNE's reader: unit weights, no self-loops
+	a, err := symmetrise(ctx, g.Adj, true) // ProNE's reader: unit weights, no self-loops
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +169,7 @@ func proneFactorMatrix(a *sparse.CSR) *sparse.CSR {
 // prone) for E, n x half row-major, and the unit-weight adjacency a.
 func propagate(ctx context.Context, a *sparse.CSR, e []float64, half, workers int, st *proneSteps) ([]float64, error) {
 	n, _ := a.Dims()
-	at, err := withUnitDiagonal(a)
+	at, err := withUnitDiagonal(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +240,7 @@ func propagate(ctx context.Context, a *sparse.CSR, e []float64, half, workers in
 }
 
 // withUnitDiagonal returns I + a for a without diagonal entries.
-func withUnitDiagonal(a *sparse.CSR) (*sparse.CSR, error) {
+func withUnitDiagonal(ctx context.Context, a *sparse.CSR) (*sparse.CSR, error) {
 	n, _ := a.Dims()
 	src := make([]int32, 0, a.NNZ()+n)
 	dst := make([]int32, 0, a.NNZ()+n)
@@ -252,7 +252,7 @@ func withUnitDiagonal(a *sparse.CSR) (*sparse.CSR, error) {
 			src, dst, w = append(src, int32(v)), append(dst, u), append(w, val[p])
 		}
 	}
-	return sparse.NewFromCOO(n, n, src, dst, w, sparse.DupFirst)
+	return sparse.NewFromCOO(ctx, n, n, src, dst, w, sparse.DupFirst)
 }
 
 // sqrtLeftFactor returns U√S of the thin SVD of x (n x k, row-major),

@@ -46,7 +46,7 @@ func TestProNE(t *testing.T) {
 			}
 		}
 	}
-	adj, err := sparse.NewFromCOO(pp.N()+1, pp.N()+1, src, dst, nil, sparse.DupFirst)
+	adj, err := sparse.NewFromCOO(t.Context(), pp.N()+1, pp.N()+1, src, dst, nil, sparse.DupFirst)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -94,7 +94,7 @@ func randomDigraph(t *testing.T, rng *rand.Rand, n int, p float64) *sparse.CSR {
 			}
 		}
 	}
-	adj, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupSum)
+	adj, err := sparse.NewFromCOO(t.Context(), n, n, src, dst, nil, sparse.DupSum)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func mapsEqual(a, b map[string]float64) bool {
 // R_u the score) with arcs to 1, 3 and 4; every other row scores 0
 // everywhere and has no arc.
 func TestReconstructionHand(t *testing.T) {
-	adj, err := sparse.NewFromCOO(6, 6, []int32{0, 0, 0, 0}, []int32{0, 1, 3, 4}, nil, sparse.DupSum)
+	adj, err := sparse.NewFromCOO(t.Context(), 6, 6, []int32{0, 0, 0, 0}, []int32{0, 1, 3, 4}, nil, sparse.DupSum)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestReconstructionRows(t *testing.T) {
 // TestReconstructionErrors: bad shapes, k and NaN scores are errors, and a
 // cancelled context stops it.
 func TestReconstructionErrors(t *testing.T) {
-	adj, _ := sparse.NewFromCOO(3, 3, []int32{0}, []int32{1}, nil, sparse.DupSum)
+	adj, _ := sparse.NewFromCOO(t.Context(), 3, 3, []int32{0}, []int32{1}, nil, sparse.DupSum)
 	ok := []float32{1, 2, 3}
 	nan := []float32{1, float32(math.NaN()), 3}
 	ctx, cancel := context.WithCancel(context.Background())

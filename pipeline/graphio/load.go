@@ -1163,7 +1163,10 @@ func assemble(ctx context.Context, name string, n, lines int, edge func(e int) (
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	adj, err := sparse.NewFromCOO(n, n, src, dst, w, sparse.DupFirst)
+	adj, err := sparse.NewFromCOO(ctx, n, n, src, dst, w, sparse.DupFirst)
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, &pipeline.ParseError{File: name, Err: err}
 	}

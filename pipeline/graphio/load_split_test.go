@@ -47,7 +47,7 @@ func TestLoadSharedSplits(t *testing.T) {
 				t.Errorf("got N %d, %d/%d/%d/%d pairs; want %d, %d/%d/%d/%d", s.N, len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg),
 					c.n, c.train, c.test, c.trainNeg, c.testN)
 			}
-			g, err := s.TrainGraph()
+			g, err := s.TrainGraph(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"compress/zlib"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -602,8 +603,10 @@ func (v *matVar) entries(fn func(i, j int, x float64) error) error {
 // dense numeric or logical array converted (logical true is 1). Values of integer classes beyond 2^53 are rounded to float64.
 // NaN and infinite values are refused. The error names the variable when
 // it is missing, not 2-D, complex, or not numeric (cell arrays, structs,
-// char arrays), and wraps pipeline.ErrFormat.
-func (f *MATFile) Sparse(name string) (*sparse.CSR, error) {
+// char arrays), and wraps pipeline.ErrFormat. It stops within 65,536
+// entries, or 1,048,576 while building the matrix, of a cancel and
+// returns ctx.Err().
+func (f *MATFile) Sparse(ctx context.Context, name string) (*sparse.CSR, error) {
 	v, err := f.matrixVar(name)
 	if err != nil {
 		return nil, err
@@ -619,12 +622,18 @@ func (f *MATFile) Sparse(name string) (*sparse.CSR, error) {
 			return f.varErr(v, "has the value %v at row %d, column %d (1-based): replace it by a finite number", x, i+1, j+1)
 		}
 		src, dst, w = append(src, int32(i)), append(dst, int32(j)), append(w, x)
+		if len(src)&(1<<16-1) == 0 {
+			return ctx.Err()
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	m, err := sparse.NewFromCOO(rows, cols, src, dst, w, sparse.DupSum)
+	m, err := sparse.NewFromCOO(ctx, rows, cols, src, dst, w, sparse.DupSum)
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, &pipeline.ParseError{File: f.name, Err: fmt.Errorf("%w: variable %q: %v", pipeline.ErrFormat, name, err)}
 	}

@@ -113,7 +113,9 @@ func (f *MATFile) Graph(ctx context.Context, opt LoadOptions) (*pipeline.Graph, 
 	rep := &LoadReport{File: f.name, Format: matFormat, EdgesRead: len(src), Nodes: n, NumericIDs: true,
 		Directed: opt.Directed, Weighted: opt.Weighted, KeptSelfLoops: opt.KeepSelfLoops}
 	if !opt.Directed {
-		rep.Asymmetric = asymmetric(n, src, dst, w, opt.Weighted)
+		if rep.Asymmetric, err = asymmetric(ctx, n, src, dst, w, opt.Weighted); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	edge := func(e int) (int32, int32, float64) { return src[e], dst[e], w[e] }
 	adj, err := assemble(ctx, f.name, n, len(src), edge, opt, rep)
@@ -136,15 +138,22 @@ func (f *MATFile) Graph(ctx context.Context, opt LoadOptions) (*pipeline.Graph, 
 
 // asymmetric counts the off-diagonal entries (src[e], dst[e]) whose
 // transpose is not among them or (when weighted) has another weight; the
-// first of duplicate entries counts.
-func asymmetric(n int, src, dst []int32, w []float64, weighted bool) int {
-	m, err := sparse.NewFromCOO(n, n, src, dst, w, sparse.DupFirst)
+// first of duplicate entries counts. It stops within 1,048,576 entries of
+// a cancel and returns ctx.Err().
+func asymmetric(ctx context.Context, n int, src, dst []int32, w []float64, weighted bool) (int, error) {
+	m, err := sparse.NewFromCOO(ctx, n, n, src, dst, w, sparse.DupFirst)
 	if err != nil {
-		return 0 // unreachable: the entries are in range and finite
+		return 0, err // ctx.Err(): the entries are in range and finite
 	}
-	count := 0
+	count, sinceCheck := 0, 0
 	for i := 0; i < n; i++ {
 		cols, vals := m.Row(i)
+		if sinceCheck += len(cols) + 1; sinceCheck >= 1<<20 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+			sinceCheck = 0
+		}
 		for k, j := range cols {
 			if int(j) == i {
 				continue
@@ -154,7 +163,7 @@ func asymmetric(n int, src, dst []int32, w []float64, weighted bool) int {
 			}
 		}
 	}
-	return count
+	return count, nil
 }
 
 // checkSize refuses a matrix whose dimensions cannot be stored or are

@@ -101,7 +101,7 @@ func TestReadMATScipy(t *testing.T) {
 				t.Fatalf("variables %q, scipy read %q", names, wantNames)
 			}
 			for name, v := range vars {
-				m, err := f.Sparse(name)
+				m, err := f.Sparse(t.Context(), name)
 				if v.Kind != "" {
 					if !errors.Is(err, pipeline.ErrFormat) || !strings.Contains(err.Error(), refusal[v.Kind]) || !strings.Contains(err.Error(), `"`+name+`"`) {
 						t.Errorf("%s (%s): got error %v", name, v.Kind, err)
@@ -268,7 +268,7 @@ func TestMATErrors(t *testing.T) {
 			t.Errorf("%s: got %v, want an error containing %q", file, err, want)
 		}
 	}
-	if _, err := readMATFixture(t, "sparse.mat").Sparse("nope"); err == nil || !strings.Contains(err.Error(), `no variable "nope"`) {
+	if _, err := readMATFixture(t, "sparse.mat").Sparse(t.Context(), "nope"); err == nil || !strings.Contains(err.Error(), `no variable "nope"`) {
 		t.Errorf("missing variable: %v", err)
 	}
 }
@@ -381,7 +381,7 @@ func FuzzReadMAT(f *testing.F) {
 			return
 		}
 		for _, v := range mf.vars {
-			m, err := mf.Sparse(v.name)
+			m, err := mf.Sparse(context.Background(), v.name)
 			if err != nil {
 				checkParseError(t, err, []string{"fuzz.mat"}, pipeline.ErrFormat)
 				continue
@@ -505,5 +505,33 @@ func TestReadMATCancelled(t *testing.T) {
 	}
 	if cancelled < len(data) {
 		t.Errorf("only %d cancel points for a file of %d bytes read one at a time", cancelled, len(data))
+	}
+}
+
+// TestMATCancelled: a context cancelled at any of its checks while Sparse
+// or Graph builds a matrix (Graph also while counting asymmetric entries)
+// ends the call with context.Canceled itself, never a ParseError; left
+// alone, the call succeeds.
+func TestMATCancelled(t *testing.T) {
+	f := readMATFixture(t, "sparse.mat")
+	calls := map[string]func(context.Context) error{
+		"Sparse": func(ctx context.Context) error { _, err := f.Sparse(ctx, "network"); return err },
+		"Graph":  func(ctx context.Context) error { _, _, _, err := f.Graph(ctx, LoadOptions{}); return err },
+	}
+	for name, call := range calls {
+		cancelled := 0
+		for after := 0; ; after++ {
+			err := call(&laterCtx{context.Background(), after})
+			if err == nil {
+				break
+			}
+			if err != context.Canceled {
+				t.Fatalf("%s cancelled after %d checks: %v, want context.Canceled", name, after, err)
+			}
+			cancelled++
+		}
+		if cancelled < 3 {
+			t.Errorf("%s: only %d cancel points, want one at least in each of NewFromCOO's passes", name, cancelled)
+		}
 	}
 }

@@ -17,7 +17,7 @@ func ExampleEvaluate() {
 	// Undirected edges 0-1, 1-2, 2-0, 2-3, both arcs.
 	src := []int32{0, 1, 1, 2, 2, 0, 2, 3}
 	dst := []int32{1, 0, 2, 1, 0, 2, 3, 2}
-	adj, err := sparse.NewFromCOO(4, 4, src, dst, nil, sparse.DupFirst)
+	adj, err := sparse.NewFromCOO(context.Background(), 4, 4, src, dst, nil, sparse.DupFirst)
 	if err != nil {
 		panic(err)
 	}

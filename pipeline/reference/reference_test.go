@@ -31,7 +31,7 @@ func randomGraph(n, m int, directed bool, seed uint64) *sparse.CSR {
 			src, dst = append(src, v), append(dst, u)
 		}
 	}
-	a, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+	a, err := sparse.NewFromCOO(context.Background(), n, n, src, dst, nil, sparse.DupFirst)
 	if err != nil {
 		panic(err)
 	}
@@ -373,7 +373,7 @@ func TestWorkersBitwise(t *testing.T) {
 // the extra contexts) are an error wrapping mat.ErrShape, where Evaluate
 // panicked.
 func TestEvaluateShapes(t *testing.T) {
-	adj, err := sparse.NewFromCOO(3, 3, []int32{0, 1, 1, 2}, []int32{1, 0, 2, 1}, nil, sparse.DupFirst)
+	adj, err := sparse.NewFromCOO(t.Context(), 3, 3, []int32{0, 1, 1, 2}, []int32{1, 0, 2, 1}, nil, sparse.DupFirst)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -310,7 +310,7 @@ func TestExpNegFloat32(t *testing.T) {
 
 // runSplit runs the reference on the training graph of split.
 func runSplit(ctx context.Context, split *pipeline.Split, cfg Config, rec pipeline.Recorder) (*pipeline.Result, error) {
-	g, err := split.TrainGraph()
+	g, err := split.TrainGraph(ctx)
 	if err != nil {
 		return nil, err
 	}

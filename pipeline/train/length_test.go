@@ -66,7 +66,7 @@ func TestShortRunOneBatch(t *testing.T) {
 	}
 	src := []int32{0, 1, 2, 1, 2, 0}
 	dst := []int32{1, 2, 0, 0, 1, 2}
-	adj, err := sparse.NewFromCOO(3, 3, src, dst, nil, sparse.DupFirst)
+	adj, err := sparse.NewFromCOO(t.Context(), 3, 3, src, dst, nil, sparse.DupFirst)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestConvergeRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, _ := split.TrainGraph()
+	tg, _ := split.TrainGraph(t.Context())
 	var states []*train.State
 	cfg := train.Config{Dim: 8, Epochs: 4000, Converge: true, BatchWalks: 16, EvalEvery: 1, Seed: 9, Workers: 2,
 		CheckpointEvery: time.Nanosecond}

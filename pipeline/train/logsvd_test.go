@@ -186,7 +186,7 @@ func TestLogSVDStartRefused(t *testing.T) {
 	for i := range src {
 		src[i], dst[i] = int32(i), int32(i+1)
 	}
-	adj, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupSum)
+	adj, err := sparse.NewFromCOO(t.Context(), n, n, src, dst, nil, sparse.DupSum)
 	if err != nil {
 		t.Fatal(err)
 	}

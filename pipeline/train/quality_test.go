@@ -60,7 +60,7 @@ func communitySplit(t *testing.T, seed uint64) (*pipeline.Split, *pipeline.Graph
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, err := split.TrainGraph()
+	tg, err := split.TrainGraph(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func TestDrawNegativesIsNegative(t *testing.T) {
 			}
 		}
 	}
-	adj, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupSum)
+	adj, err := sparse.NewFromCOO(t.Context(), n, n, src, dst, nil, sparse.DupSum)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestArcRow(t *testing.T) {
 		if len(src) == 0 {
 			continue
 		}
-		adj, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupSum)
+		adj, err := sparse.NewFromCOO(t.Context(), n, n, src, dst, nil, sparse.DupSum)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,7 +23,7 @@ func fullGraph(t *testing.T, n, skip int) *pipeline.Graph {
 			}
 		}
 	}
-	a, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+	a, err := sparse.NewFromCOO(t.Context(), n, n, src, dst, nil, sparse.DupFirst)
 	if err != nil {
 		t.Fatal(err)
 	}

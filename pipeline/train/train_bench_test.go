@@ -17,7 +17,7 @@ func BenchmarkTrain(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := s.TrainGraph()
+	g, err := s.TrainGraph(b.Context())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func smallGraph(n, m int, directed bool, seed uint64) *pipeline.Graph {
 			src, dst = append(src, v), append(dst, u)
 		}
 	}
-	a, err := sparse.NewFromCOO(n, n, src, dst, nil, sparse.DupFirst)
+	a, err := sparse.NewFromCOO(context.Background(), n, n, src, dst, nil, sparse.DupFirst)
 	if err != nil {
 		panic(err)
 	}
@@ -256,7 +256,7 @@ func TestResumeBitForBit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, _ := split.TrainGraph()
+	tg, _ := split.TrainGraph(t.Context())
 	path := t.TempDir() + "/state.ckpt"
 	saved := false
 	cfg := train.Config{Dim: 8, Epochs: 20, BatchWalks: 32, EvalEvery: 2, Seed: 5, Workers: 2,

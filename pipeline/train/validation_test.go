@@ -123,7 +123,7 @@ func plantedSplit(t *testing.T) (*pipeline.Split, *pipeline.Graph) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, err := s.TrainGraph()
+	tg, err := s.TrainGraph(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

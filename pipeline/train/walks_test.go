@@ -58,7 +58,7 @@ func TestDrawWalksInTurn(t *testing.T) {
 			// A single arc has one weight, which walks as unweighted.
 			weighted = slices.ContainsFunc(val, func(x float64) bool { return x != val[0] })
 		}
-		adj, err := sparse.NewFromCOO(n, n, src, dst, val, sparse.DupSum)
+		adj, err := sparse.NewFromCOO(t.Context(), n, n, src, dst, val, sparse.DupSum)
 		if err != nil {
 			t.Fatal(err)
 		}

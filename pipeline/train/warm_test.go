@@ -117,7 +117,7 @@ func TestWarmStartCosines(t *testing.T) {
 func TestWarmStartNoDeadColumn(t *testing.T) {
 	src := []int32{0, 1, 2, 3, 4, 5, 6}
 	dst := []int32{1, 2, 3, 0, 5, 6, 4}
-	adj, err := sparse.NewFromCOO(7, 7, append(src, dst...), append(dst, src...), nil, sparse.DupFirst)
+	adj, err := sparse.NewFromCOO(t.Context(), 7, 7, append(src, dst...), append(dst, src...), nil, sparse.DupFirst)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 		if err != nil {
 			return nil, nil, "", err
 		}
-		g, err := s.TrainGraph()
+		g, err := s.TrainGraph(ctx)
 		fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges\n", c.split, s.N, len(s.Train), len(s.Test))
 		if err == nil {
 			err = c.checkIDs(s.IDs)

@@ -217,7 +217,7 @@ func driverEmbeddings(t *testing.T, c *config, path string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, err := split.TrainGraph()
+	tg, err := split.TrainGraph(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

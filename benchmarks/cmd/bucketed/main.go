@@ -56,7 +56,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if graph != "" {
 		split = graph
 	}
-	g, err := s.TrainGraph()
+	g, err := s.TrainGraph(ctx)
 	if err != nil {
 		return err
 	}

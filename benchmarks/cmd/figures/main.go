@@ -330,7 +330,7 @@ func (f *figures) train(ctx context.Context, ds string, beta float64) (*pipeline
 	}
 	epochs, ok := f.epochs[ds]
 	if !ok {
-		g, err := split.TrainGraph()
+		g, err := split.TrainGraph(ctx)
 		if err != nil {
 			return nil, err
 		}

@@ -125,7 +125,7 @@ func splitLines(ctx context.Context, h *benchmarks.Harness, o *options) ([]line,
 	if err != nil {
 		return nil, "", err
 	}
-	tg, err := sp.TrainGraph()
+	tg, err := sp.TrainGraph(ctx)
 	if err != nil {
 		return nil, "", err
 	}

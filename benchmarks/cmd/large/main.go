@@ -139,7 +139,7 @@ func compare(ctx context.Context, h *benchmarks.Harness, o *options, rel string)
 	if err != nil {
 		return "", err
 	}
-	tg, err := split.TrainGraph()
+	tg, err := split.TrainGraph(ctx)
 	if err != nil {
 		return "", err
 	}

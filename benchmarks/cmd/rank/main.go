@@ -72,7 +72,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		if err != nil {
 			return err
 		}
-		tg, err := s.TrainGraph()
+		tg, err := s.TrainGraph(ctx)
 		if err != nil {
 			return err
 		}

@@ -341,7 +341,7 @@ func prepare(ctx context.Context, r *row, scale, rank int) (*pipeline.Split, *pi
 		return nil, nil, err
 	}
 	r.SplitSeconds = time.Since(t).Seconds()
-	tg, err := split.TrainGraph()
+	tg, err := split.TrainGraph(ctx)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -135,7 +135,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 // model on the training graph at its own q and, where both trainers ran,
 // at the other's, and returns one table row per trainer.
 func objectiveRows(ctx context.Context, o *options, split *pipeline.Split, ds string, d int, variant string, first map[string]*pipeline.Result) ([]string, error) {
-	g, err := split.TrainGraph()
+	g, err := split.TrainGraph(ctx)
 	if err != nil {
 		return nil, err
 	}

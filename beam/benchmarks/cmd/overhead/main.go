@@ -76,7 +76,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err != nil {
 		return err
 	}
-	g, err := s.TrainGraph()
+	g, err := s.TrainGraph(ctx)
 	if err != nil {
 		return err
 	}

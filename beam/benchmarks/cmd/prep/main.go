@@ -135,7 +135,7 @@ func same(ctx context.Context, p wysbeam.Prep, g *pipeline.Graph, want *pipeline
 	if err != nil {
 		return false, err
 	}
-	wg, err := want.TrainGraph()
+	wg, err := want.TrainGraph(ctx)
 	if err != nil {
 		return false, err
 	}
