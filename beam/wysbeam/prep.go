@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -180,6 +182,12 @@ func PlanRanges(ctx context.Context, p Prep) ([]Range, error) {
 	}
 	var out []Range
 	for i, f := range files {
+		// A local directory (a glob that matches one, or its plain name)
+		// would fail later at its first read; other file systems have no
+		// directories to match.
+		if st, err := os.Stat(f); err == nil && st.IsDir() {
+			return nil, fmt.Errorf("wysbeam: %s is a directory: the input is an edge-list file or a glob of them (such as %s)", f, filepath.Join(f, "*.txt"))
+		}
 		size, err := fsys.Size(ctx, f)
 		if err != nil {
 			return nil, fmt.Errorf("wysbeam: %s: %w", f, err)

@@ -438,3 +438,14 @@ func checkPrepSplit(t *testing.T, p Prep, file string) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestPlanRangesDirectory checks that a directory as the input is refused
+// by name before any read.
+func TestPlanRangesDirectory(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, err := PlanRanges(context.Background(), Prep{Input: dir})
+	if err == nil || !strings.Contains(err.Error(), dir+" is a directory") {
+		t.Errorf("got %v, want %s named as a directory", err, dir)
+	}
+}
