@@ -304,7 +304,10 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 	p, scope := beam.NewPipelineWithRoot()
 	wysbeam.Build(scope, job, rounds)
 	t0 := time.Now()
-	if err := execute(ctx, p); err != nil {
+	stop := watchRounds(ctx, job, rounds, stdout)
+	err = execute(ctx, p)
+	stop()
+	if err != nil {
 		return fmt.Errorf("training pipeline: %s", lastLine(err))
 	}
 	elapsed := time.Since(t0)
