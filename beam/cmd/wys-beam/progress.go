@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
 	"github.com/wys-project/wys/beam/wysbeam"
 )
 
@@ -18,6 +20,14 @@ var (
 	progressQuiet = 5 * time.Second
 	progressEvery = 30 * time.Second
 )
+
+// executeWatched runs the training pipeline p of job, printing its
+// progress to w while it runs.
+func executeWatched(ctx context.Context, p *beam.Pipeline, job wysbeam.Job, rounds int64, w io.Writer) error {
+	stop := watchRounds(ctx, job, rounds, w)
+	defer stop()
+	return execute(ctx, p)
+}
 
 // watchRounds polls how many of the job's rounds are done while the
 // pipeline runs and writes progress lines to w; the returned function

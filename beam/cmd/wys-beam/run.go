@@ -304,10 +304,7 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 	p, scope := beam.NewPipelineWithRoot()
 	wysbeam.Build(scope, job, rounds)
 	t0 := time.Now()
-	stop := watchRounds(ctx, job, rounds, stdout)
-	err = execute(ctx, p)
-	stop()
-	if err != nil {
+	if err := executeWatched(ctx, p, job, rounds, stdout); err != nil {
 		return fmt.Errorf("training pipeline: %s", lastLine(err))
 	}
 	elapsed := time.Since(t0)
