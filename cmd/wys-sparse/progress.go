@@ -282,3 +282,44 @@ func selectionName(val bool) string {
 	}
 	return "train"
 }
+
+// Load progress: a file of at least loadProgressMin bytes reports the
+// share of its bytes read (compressed bytes for a gzip file) as the load
+// stage's progress, in MB, every fortieth of the file or loadProgressStep
+// bytes, whichever is less, and at its end.
+const (
+	loadProgressMin  = 64 << 20
+	loadProgressStep = 8 << 20
+)
+
+// withLoadProgress returns f, wrapped to report the load's progress to
+// prog when it is large enough for the wait to be noticed.
+func withLoadProgress(f *os.File, prog *progress) io.Reader {
+	st, err := f.Stat()
+	if err != nil || st.Size() < loadProgressMin {
+		return f
+	}
+	return newProgressReader(f, prog, st.Size())
+}
+
+// progressReader reports the bytes read through it.
+type progressReader struct {
+	r                       io.Reader
+	prog                    *progress
+	start                   time.Time
+	total, step, done, next int64
+}
+
+func newProgressReader(r io.Reader, prog *progress, total int64) *progressReader {
+	return &progressReader{r: r, prog: prog, start: time.Now(), total: total, step: min(loadProgressStep, max(1, total/40))}
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.done += int64(n)
+	if p.done >= p.next || err == io.EOF && p.done > p.next-p.step {
+		p.next = p.done + p.step
+		p.prog.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "load", Done: p.done >> 20, Total: p.total >> 20, Unit: "MB", Elapsed: time.Since(p.start)})
+	}
+	return n, err
+}

@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/wys-project/wys/pipeline"
@@ -295,5 +300,46 @@ func TestProgressPlainAfterEval(t *testing.T) {
 	}
 	if n := strings.Count(got, "\n"); n != 10+5 {
 		t.Errorf("%d lines, want 10 evaluations and the 5 tenths of the second half:\n%s", n, got)
+	}
+}
+
+// TestLoadProgress reads 40 MiB through a progressReader in pieces of
+// at most 64 KiB, some shorter: the bytes pass unchanged, and off a terminal the load stage gets
+// one line per tenth of the megabytes, in order, ending at 40/40 MB.
+func TestLoadProgress(t *testing.T) {
+	data := make([]byte, 40<<20)
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	var b strings.Builder
+	p := &progress{w: &b, mode: "text"}
+	p.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "load"})
+	r := newProgressReader(iotest.HalfReader(bytes.NewReader(data)), p, int64(len(data)))
+	// Reads of at most 64 KiB, as the loaders' buffered readers make.
+	var got []byte
+	buf := make([]byte, 64<<10)
+	var err error
+	for err == nil {
+		var n int
+		n, err = r.Read(buf)
+		got = append(got, buf[:n]...)
+	}
+	if err != io.EOF || !bytes.Equal(got, data) {
+		t.Fatalf("read %d bytes (error %v), want the %d written", len(got), err, len(data))
+	}
+	lines := regexp.MustCompile(`(?m)^\[load\] (\d+)/40 MB +\d+%  [0-9.]+ MB/s  ETA \S+$`).FindAllStringSubmatch(b.String(), -1)
+	if len(lines) != 10 || strings.Count(b.String(), "\n") != 10 {
+		t.Fatalf("%d progress lines, want one per tenth (10):\n%s", len(lines), b.String())
+	}
+	prev := -1
+	for _, l := range lines {
+		mb, _ := strconv.Atoi(l[1])
+		if mb <= prev {
+			t.Errorf("%d MB after %d:\n%s", mb, prev, b.String())
+		}
+		prev = mb
+	}
+	if prev != 40 {
+		t.Errorf("last line at %d MB, want 40:\n%s", prev, b.String())
 	}
 }

@@ -363,7 +363,7 @@ var stdin io.Reader = os.Stdin
 // readGraph reads -graph (a file, or standard input for "-") once, hashing
 // the bytes as they are read for the report: a pipe or /dev/stdin cannot
 // be read a second time.
-func (c *config) readGraph(ctx context.Context, opt graphio.LoadOptions, rep *report) (*pipeline.Graph, *graphio.LoadReport, error) {
+func (c *config) readGraph(ctx context.Context, opt graphio.LoadOptions, rep *report, prog *progress) (*pipeline.Graph, *graphio.LoadReport, error) {
 	src, name := stdin, "standard input"
 	if c.graph != "-" {
 		f, err := graphio.OpenFile(c.graph)
@@ -374,7 +374,7 @@ func (c *config) readGraph(ctx context.Context, opt graphio.LoadOptions, rep *re
 			return nil, nil, err
 		}
 		defer f.Close()
-		src, name = f, c.graph
+		src, name = withLoadProgress(f, prog), c.graph
 	}
 	h := sha256.New()
 	n := &countingWriter{}
@@ -484,7 +484,7 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	}
 	prog.stage("load", "reading "+display)
 	mode, _ := graphio.ParseIDMode(c.ids) // checked by validate
-	g, lr, err := c.readGraph(ctx, graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted, KeepSelfLoops: c.keepLoops, IDs: mode, Header: c.header}, rep)
+	g, lr, err := c.readGraph(ctx, graphio.LoadOptions{Directed: c.directed, Weighted: c.weighted, KeepSelfLoops: c.keepLoops, IDs: mode, Header: c.header}, rep, prog)
 	if err != nil {
 		return nil, err
 	}
