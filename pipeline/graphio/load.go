@@ -1136,6 +1136,11 @@ func assemble(ctx context.Context, name string, n, lines int, edge func(e int) (
 	}
 	loops := make([]uint64, (n+63)/64) // distinct self-loops, as a bit set
 	for e := 0; e < lines; e++ {
+		if e%(1<<20) == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		u, v, x := edge(e)
 		if u == v {
 			loops[u/64] |= 1 << (u % 64)

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wys-project/wys/internal/ctxtest"
 	"github.com/wys-project/wys/internal/datasets"
 	"github.com/wys-project/wys/pipeline"
 )
@@ -804,6 +805,30 @@ func TestReadEdgeListIndexColumn(t *testing.T) {
 		checkAgainstOracle(t, text, LoadOptions{}, g, rep, err)
 		if rep.IndexColumn != want {
 			t.Errorf("%q: IndexColumn %v, want %v", text, rep.IndexColumn, want)
+		}
+	}
+}
+
+// TestAssembleCancelled cancels assemble at each of its first checks of
+// the context: it stops within 1,048,576 lines of the check (the loop over
+// the lines of R-MAT scale 22 takes seconds) and returns context.Canceled.
+func TestAssembleCancelled(t *testing.T) {
+	t.Parallel()
+	const n, lines = 1000, 5 << 19
+	calls := 0
+	edge := func(e int) (int32, int32, float64) {
+		calls++
+		return int32(e % n), int32((7*e + 1) % n), 1
+	}
+	for k := 1; k <= 3; k++ {
+		calls = 0
+		ctx := &ctxtest.CancelAfter{Context: t.Context(), N: k}
+		adj, err := assemble(ctx, "x", n, lines, edge, LoadOptions{}, &LoadReport{EdgesRead: lines})
+		if !errors.Is(err, context.Canceled) || adj != nil {
+			t.Fatalf("cancelled at check %d: matrix %v, error %v; want context.Canceled", k, adj != nil, err)
+		}
+		if calls > (k-1)<<20 {
+			t.Errorf("cancelled at check %d after %d lines, want at most %d", k, calls, (k-1)<<20)
 		}
 	}
 }
