@@ -1112,14 +1112,11 @@ func (p *edgeParser) build(ctx context.Context) (*pipeline.Graph, error) {
 	return &pipeline.Graph{Adj: adj, IDs: ids, Directed: p.opt.Directed, Weighted: p.opt.Weighted}, nil
 }
 
-// assemble builds the adjacency matrix of n nodes from lines edges, the
-// e-th read by edge (its weight is used when opt.Weighted), with the
-// loaders' policies: self-loops dropped unless opt.KeepSelfLoops (and
-// counted), duplicates merged keeping the first edge's weight, and for an
-// undirected graph both arcs of each edge stored, an edge given in either
-// direction being one edge. It sets the report's SelfLoops, Arcs,
-// UniqueEdges and Duplicates (from rep.EdgesRead).
-func assemble(ctx context.Context, name string, n, lines int, edge func(e int) (u, v int32, w float64), opt LoadOptions, rep *LoadReport) (*sparse.CSR, error) {
+// arcsOf lists the arcs of assemble's lines edges with its policies
+// (self-loops counted, and dropped unless opt.KeepSelfLoops; both arcs of
+// an undirected edge) and counts the distinct self-loops. It checks ctx
+// every 1,048,576 lines.
+func arcsOf(ctx context.Context, n, lines int, edge func(e int) (u, v int32, w float64), opt LoadOptions) (src, dst []int32, w []float64, nloops int, err error) {
 	// For an undirected graph both arcs of a line are appended together;
 	// NewFromCOO keeps input order within a row, so with DupFirst the first
 	// line naming an edge, in either direction, sets the weight of both
@@ -1128,9 +1125,8 @@ func assemble(ctx context.Context, name string, n, lines int, edge func(e int) (
 	if !opt.Directed {
 		capacity *= 2
 	}
-	src := make([]int32, 0, capacity)
-	dst := make([]int32, 0, capacity)
-	var w []float64
+	src = make([]int32, 0, capacity)
+	dst = make([]int32, 0, capacity)
 	if opt.Weighted {
 		w = make([]float64, 0, capacity)
 	}
@@ -1138,7 +1134,7 @@ func assemble(ctx context.Context, name string, n, lines int, edge func(e int) (
 	for e := 0; e < lines; e++ {
 		if e%(1<<20) == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return nil, nil, nil, 0, err
 			}
 		}
 		u, v, x := edge(e)
@@ -1161,11 +1157,22 @@ func assemble(ctx context.Context, name string, n, lines int, edge func(e int) (
 			}
 		}
 	}
-	nloops := 0
 	for _, b := range loops {
 		nloops += bits.OnesCount64(b)
 	}
-	if err := ctx.Err(); err != nil {
+	return src, dst, w, nloops, ctx.Err()
+}
+
+// assemble builds the adjacency matrix of n nodes from lines edges, the
+// e-th read by edge (its weight is used when opt.Weighted), with the
+// loaders' policies: self-loops dropped unless opt.KeepSelfLoops (and
+// counted), duplicates merged keeping the first edge's weight, and for an
+// undirected graph both arcs of each edge stored, an edge given in either
+// direction being one edge. It sets the report's SelfLoops, Arcs,
+// UniqueEdges and Duplicates (from rep.EdgesRead).
+func assemble(ctx context.Context, name string, n, lines int, edge func(e int) (u, v int32, w float64), opt LoadOptions, rep *LoadReport) (*sparse.CSR, error) {
+	src, dst, w, nloops, err := arcsOf(ctx, n, lines, edge, opt)
+	if err != nil {
 		return nil, err
 	}
 	adj, err := sparse.NewFromCOO(ctx, n, n, src, dst, w, sparse.DupFirst)
