@@ -286,9 +286,6 @@ func (t *textTable) line(ln int, text string) error {
 	// The id is copied out of the line, which it would keep alive.
 	id := strings.Clone(f[0])
 	t.firstLine[id] = ln
-	if t.y == nil && t.headerN > 0 {
-		t.y = make([]float32, 0, t.headerN*t.dim)
-	}
 	for j, s := range f[1:] {
 		x, err := strconv.ParseFloat(s, 32)
 		if err != nil && !errors.Is(err, strconv.ErrRange) {

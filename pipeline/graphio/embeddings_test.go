@@ -134,6 +134,8 @@ func TestEmbeddingsTextErrors(t *testing.T) {
 		{"nan", "2 2\na 1 2\nb NaN 2\n", "f:3: malformed input: column 2 of id \"b\" is NaN: embeddings must be finite"},
 		{"inf", "a 1 1e99\n", "f:1: malformed input: column 3 of id \"a\" is 1e99: embeddings must be finite"},
 		{"header-more", "3 2\na 1 2\nb 1 2\n", "f:3: malformed input: the header announces 3 rows but the file holds 2"},
+		// A header is read, not trusted: nothing is sized by it.
+		{"header-huge", "1000000000000 2\na 1 2\n", "f:2: malformed input: the header announces 1000000000000 rows but the file holds 1"},
 		{"header-fewer", "1 2\na 1 2\nb 1 2\n", "f:3: malformed input: more rows than the 1 the header announces"},
 		{"duplicate", "a 1 2\nb 1 2\na 3 4\n", "f:3: malformed input: node id \"a\" already has a vector on line 1"},
 		{"empty", "2 3\n", "f: malformed input: no embedding rows"},
