@@ -46,10 +46,10 @@
 // memory, refused with a clear message when the graph is too large. The
 // objective's formulation (-formulation code, the default, or paper), C,
 // β, the optimiser and its rates, epochs, batch size and negatives are
-// flags; -help lists every flag with its default on stdout, -version the
-// build. -rank r is another way to say -dim 2r: the rank of the score
-// matrix g(Y) = L Rᵀ. -method svd or
-// eigenmaps computes a spectral baseline of the paper's Table 1 instead,
+// flags; -help (or "wys-sparse help") lists every flag with its default on
+// stdout, -version the build. -rank r is another way to say -dim 2r: the
+// rank of the score matrix g(Y) = L Rᵀ. -method svd or eigenmaps
+// computes a spectral baseline of the paper's Table 1 instead,
 // -method netmf NetMF's closed-form factorization of DeepWalk (window -C),
 // -method prone ProNE (a sparse factorization refined by spectral
 // propagation), a fast peer that scales like svd.
@@ -116,7 +116,8 @@
 // does not depend on -workers. The query node is left out unless
 // -include-self.
 //
-// Each subcommand has its own -help and the exit codes below.
+// Each subcommand has its own -help (also "wys-sparse help eval") and the
+// exit codes below.
 //
 // # Exit status
 //

@@ -223,11 +223,12 @@ const usageText = `wys-sparse learns node embeddings with Watch Your Step (graph
 over random-walk context, NeurIPS 2018) and evaluates them.
 
 Usage:
-  wys-sparse [flags]                       demo on a built-in graph
+  wys-sparse [flags]                        demo on a built-in graph
   wys-sparse -graph edges.txt -out emb.txt  embed a SNAP edge list
   wys-sparse -split DIR                     train and test on a released split
   wys-sparse eval -emb FILE -split DIR      score an embedding file
   wys-sparse neighbors -emb FILE -node ID   the top-k nodes for a node
+  wys-sparse help [COMMAND]                 this text, or a command's
 
 Flags:
 `
@@ -440,7 +441,7 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q: give the graph with -graph FILE", fs.Arg(0))
+		return argumentError(fs.Arg(0), "-graph", "graph", true)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })

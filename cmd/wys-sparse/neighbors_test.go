@@ -205,6 +205,7 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-emb-format-name", []string{"eval", "-emb", filepath.Join(tmp, "emb.h5"), "-split", split}},
 		{"eval-emb-binary-word2vec", []string{"eval", "-emb", filepath.Join(tmp, "emb.bin"), "-split", split}},
 		{"eval-extra-argument", []string{"eval", gensim}},
+		{"eval-extra-word", []string{"eval", "scores"}},
 		{"eval-repeats-without-mat", []string{"eval", "-emb", gensim, "-split", split, "-repeats", "3"}},
 		{"eval-bad-ratios", []string{"eval", "-emb", gensim, "-mat", "x.mat", "-ratios", "0.5,1"}},
 		{"eval-logreg-c-zero", []string{"eval", "-emb", gensim, "-mat", "x.mat", "-logreg-c", "0"}},

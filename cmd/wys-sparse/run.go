@@ -71,12 +71,33 @@ func limitProcs(workers int) (restore func()) {
 // setProcs is runtime.GOMAXPROCS; tests record its calls.
 var setProcs = runtime.GOMAXPROCS
 
+// help is "wys-sparse help [COMMAND]": the usage of the main command or
+// of one of the others, on stdout.
+func help(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		printUsage(stdout)
+		return exitOK
+	}
+	if sc, ok := subcommands[args[0]]; ok && len(args) == 1 {
+		return runSub(ctx, sc, []string{"-help"}, stdout, stderr)
+	}
+	if len(args) > 1 {
+		fmt.Fprintf(stderr, "wys-sparse help: unexpected argument %q: give one command at most\n", args[1])
+	} else {
+		fmt.Fprintf(stderr, "wys-sparse help: no command %q: the commands are %s\n", args[0], strings.Join(commandNames()[1:], ", "))
+	}
+	return exitUsage
+}
+
 // run is the whole command: it parses args, does the work and returns the
 // exit code. It never calls os.Exit, so tests drive it in-process.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		if sc, ok := subcommands[args[0]]; ok {
 			return runSub(ctx, sc, args[1:], stdout, stderr)
+		}
+		if args[0] == "help" {
+			return help(ctx, args[1:], stdout, stderr)
 		}
 	}
 	c := config{args: args}

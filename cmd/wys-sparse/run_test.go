@@ -99,6 +99,11 @@ func TestErrorsGolden(t *testing.T) {
 	}{
 		{"unknown-flag", []string{"-nope"}},
 		{"extra-argument", []string{"edges.txt"}},
+		{"argument-is-file", []string{"-dim", "8", good}},
+		{"argument-is-dir", []string{short}},
+		{"argument-near-command", []string{"neighbours", "-emb", good}},
+		{"help-no-command", []string{"help", "train"}},
+		{"help-two-commands", []string{"help", "eval", "neighbors"}},
 		{"odd-dim", []string{"-dim", "5"}},
 		{"zero-C", []string{"-C", "0"}},
 		{"bad-ppr", []string{"-ppr", "1"}},

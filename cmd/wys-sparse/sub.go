@@ -51,7 +51,7 @@ func runSub(ctx context.Context, sc *subcommand, args []string, stdout, stderr i
 		return exitUsage
 	}
 	if fs.NArg() > 0 {
-		err = usagef("unexpected argument %q: give the embeddings with -emb FILE", fs.Arg(0))
+		err = argumentError(fs.Arg(0), "-emb", "embeddings", false)
 	} else {
 		if f := fs.Lookup("workers"); f != nil {
 			n, _ := strconv.Atoi(f.Value.String())
