@@ -222,7 +222,7 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 		return err
 	}
 	c.summarise(stdout, res, in.split, time.Since(t1))
-	rep.setResult(res, in.split)
+	rep.setResult(res, in.split, c.report != "")
 	if in.labels != nil {
 		if err := c.classify(ctx, stdout, res, in.labels, rep); err != nil {
 			return err

@@ -1565,3 +1565,38 @@ func TestFewTestPairsNote(t *testing.T) {
 		t.Fatalf("70 test edges: exit %d, stdout:\n%s\nstderr:\n%s\nwant no note", code, stdout, stderr)
 	}
 }
+
+// TestRanksOnlyForReport checks that the ranking measures (every pair
+// scored again, the lists sorted) are taken when -report asks for them and
+// only then, and that the report then holds them.
+func TestRanksOnlyForReport(t *testing.T) {
+	calls := 0
+	old := rankSplit
+	rankSplit = func(res *pipeline.Result, split *pipeline.Split) rankMetrics {
+		calls++
+		return old(res, split)
+	}
+	defer func() { rankSplit = old }()
+	dir := t.TempDir()
+	args := []string{"-graph", filepath.Join("testdata", "evalcheck", "train.edges.txt"), "-dim", "4", "-epochs", "2", "-test-fraction", "0.3", "-quiet"}
+	if code, _, stderr := runCLI(t, args...); code != 0 || calls != 0 {
+		t.Fatalf("without -report: exit %d, %d rankings, %s", code, calls, stderr)
+	}
+	rep := filepath.Join(dir, "r.json")
+	if code, _, stderr := runCLI(t, append(args, "-report", rep)...); code != 0 || calls != 1 {
+		t.Fatalf("with -report: exit %d, %d rankings, %s", code, calls, stderr)
+	}
+	var r struct {
+		Result struct {
+			TestAP   *float64           `json:"test_ap"`
+			TestHits map[string]float64 `json:"test_hits"`
+		} `json:"result"`
+	}
+	b, err := os.ReadFile(rep)
+	if err == nil {
+		err = json.Unmarshal(b, &r)
+	}
+	if err != nil || r.Result.TestAP == nil || len(r.Result.TestHits) != 3 {
+		t.Errorf("report: %v, test AP %v, hits %v", err, r.Result.TestAP, r.Result.TestHits)
+	}
+}
