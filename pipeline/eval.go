@@ -3,8 +3,6 @@ package pipeline
 import (
 	"context"
 	"math"
-	"slices"
-	"sync"
 
 	"github.com/wys-project/wys/pipeline/internal/kernels"
 	"github.com/wys-project/wys/sparse"
@@ -13,50 +11,13 @@ import (
 // AUC returns the area under the ROC curve of scores pos (positives)
 // against neg (negatives): the probability that a random positive scores
 // above a random negative, ties counted as half. It sorts copies of the
-// inputs: O((p+n) log(p+n)). It returns NaN when either side is empty or a
-// score is NaN.
+// inputs (see Rank, which keeps them sorted for other measures). It
+// returns NaN when either side is empty or a score is NaN.
 func AUC(pos, neg []float64) float64 {
 	if len(pos) == 0 || len(neg) == 0 {
 		return math.NaN()
 	}
-	p := slices.Clone(pos)
-	n := slices.Clone(neg)
-	for _, v := range p {
-		if math.IsNaN(v) {
-			return math.NaN()
-		}
-	}
-	for _, v := range n {
-		if math.IsNaN(v) {
-			return math.NaN()
-		}
-	}
-	// The two sorts are most of the time (two lists of 8M scores take
-	// about 2 s each): they run side by side.
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		slices.Sort(p)
-	}()
-	slices.Sort(n)
-	wg.Wait()
-	// For each positive, count negatives strictly below and equal to it.
-	var wins float64
-	lo, hi := 0, 0 // n[:lo] < v, n[:hi] <= v
-	for _, v := range p {
-		for lo < len(n) && n[lo] < v {
-			lo++
-		}
-		if hi < lo {
-			hi = lo
-		}
-		for hi < len(n) && n[hi] <= v {
-			hi++
-		}
-		wins += float64(lo) + 0.5*float64(hi-lo)
-	}
-	return wins / (float64(len(p)) * float64(len(n)))
+	return Rank(pos, neg).AUC()
 }
 
 // AUCStdErr returns the standard error of an AUC a measured on pos
@@ -143,48 +104,7 @@ func AveragePrecision(pos, neg []float64) float64 {
 	if len(pos) == 0 {
 		return math.NaN()
 	}
-	type scored struct {
-		s   float64
-		pos bool
-	}
-	all := make([]scored, 0, len(pos)+len(neg))
-	for _, v := range pos {
-		all = append(all, scored{v, true})
-	}
-	for _, v := range neg {
-		all = append(all, scored{v, false})
-	}
-	for _, x := range all {
-		if math.IsNaN(x.s) {
-			return math.NaN()
-		}
-	}
-	slices.SortFunc(all, func(a, b scored) int {
-		switch {
-		case a.s > b.s:
-			return -1
-		case a.s < b.s:
-			return 1
-		}
-		return 0
-	})
-	var ap float64
-	tp, seen := 0, 0
-	for i := 0; i < len(all); {
-		j := i
-		newTP := 0
-		for j < len(all) && all[j].s == all[i].s {
-			if all[j].pos {
-				newTP++
-			}
-			j++
-		}
-		tp += newTP
-		seen = j
-		ap += float64(newTP) / float64(len(pos)) * float64(tp) / float64(seen)
-		i = j
-	}
-	return ap
+	return Rank(pos, neg).AveragePrecision()
 }
 
 // HitsAtK returns Hits@k as the Open Graph Benchmark's link-prediction
@@ -195,27 +115,7 @@ func HitsAtK(pos, neg []float64, k int) float64 {
 	if len(pos) == 0 || k < 1 {
 		return math.NaN()
 	}
-	for _, v := range neg {
-		if math.IsNaN(v) {
-			return math.NaN()
-		}
-	}
-	if len(neg) < k {
-		return 1
-	}
-	n := slices.Clone(neg)
-	slices.Sort(n)
-	kth := n[len(n)-k]
-	hits := 0
-	for _, v := range pos {
-		if math.IsNaN(v) {
-			return math.NaN()
-		}
-		if v > kth {
-			hits++
-		}
-	}
-	return float64(hits) / float64(len(pos))
+	return Rank(pos, neg).HitsAtK(k)
 }
 
 // NormalizeRows scales each row of the row-major matrix x (f columns) to

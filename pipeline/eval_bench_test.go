@@ -41,3 +41,50 @@ func BenchmarkScorePairs(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(pos))*float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
 }
+
+// aucBenchScores returns two lists of 8M scores, float32 values widened
+// as ScorePairs makes them, the positives shifted up.
+func aucBenchScores() (pos, neg []float64) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	pos, neg = make([]float64, 1<<23), make([]float64, 1<<23)
+	for i := range pos {
+		pos[i] = float64(float32(rng.NormFloat64() + 1))
+		neg[i] = float64(float32(rng.NormFloat64()))
+	}
+	return pos, neg
+}
+
+// BenchmarkAUC takes the AUC of two lists of 8M scores.
+func BenchmarkAUC(b *testing.B) {
+	pos, neg := aucBenchScores()
+	for b.Loop() {
+		AUC(pos, neg)
+	}
+}
+
+// BenchmarkRankMeasures takes the AUC, the average precision and Hits@k
+// at three k of two lists of 8M scores, as wys-sparse's report does.
+func BenchmarkRankMeasures(b *testing.B) {
+	pos, neg := aucBenchScores()
+	for b.Loop() {
+		AUC(pos, neg)
+		AveragePrecision(pos, neg)
+		for _, k := range []int{20, 50, 100} {
+			HitsAtK(pos, neg, k)
+		}
+	}
+}
+
+// BenchmarkRanking takes the measures of BenchmarkRankMeasures from one
+// Rank of the lists, as wys-sparse's report does.
+func BenchmarkRanking(b *testing.B) {
+	pos, neg := aucBenchScores()
+	for b.Loop() {
+		r := Rank(pos, neg)
+		r.AUC()
+		r.AveragePrecision()
+		for _, k := range []int{20, 50, 100} {
+			r.HitsAtK(k)
+		}
+	}
+}

@@ -210,6 +210,24 @@ func TestAveragePrecision(t *testing.T) {
 	}
 }
 
+// countHits is Hits@k by counting, for each positive, the negatives that
+// score at least as high (a hit when fewer than k do).
+func countHits(pos, neg []float64, k int) float64 {
+	var hits float64
+	for _, p := range pos {
+		above := 0
+		for _, n := range neg {
+			if n >= p {
+				above++
+			}
+		}
+		if above < k {
+			hits++
+		}
+	}
+	return hits / float64(len(pos))
+}
+
 // TestHitsAtK checks against counting, for each positive, the negatives
 // that score at least as high (a hit when fewer than k do), and OGB's
 // rule of 1 when there are fewer than k negatives.
@@ -234,24 +252,15 @@ func TestHitsAtK(t *testing.T) {
 		if len(neg) < k {
 			continue
 		}
-		var hits float64
-		for _, p := range pos {
-			above := 0
-			for _, n := range neg {
-				if n >= p {
-					above++
-				}
-			}
-			if above < k {
-				hits++
-			}
-		}
-		if got, want := HitsAtK(pos, neg, k), hits/float64(len(pos)); got != want {
+		if got, want := HitsAtK(pos, neg, k), countHits(pos, neg, k); got != want {
 			t.Fatalf("trial %d: Hits@%d = %v, counted %v", trial, k, got, want)
 		}
 	}
 	if !math.IsNaN(HitsAtK(nil, []float64{1}, 1)) || !math.IsNaN(HitsAtK([]float64{1}, []float64{1}, 0)) || !math.IsNaN(HitsAtK([]float64{1}, []float64{math.NaN()}, 1)) {
 		t.Error("want NaN without positives, with k < 1 or with a NaN score")
+	}
+	if got := HitsAtK([]float64{math.NaN()}, []float64{1}, 3); got != 1 {
+		t.Errorf("Hits@3 with 1 negative and a NaN positive = %v, want 1 (OGB's rule comes first)", got)
 	}
 }
 

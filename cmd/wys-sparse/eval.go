@@ -419,11 +419,12 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 	if err := sc.check(c.emb.path); err != nil {
 		return err
 	}
-	train, test := pipeline.AUC(sc.trainPos, sc.trainNeg), pipeline.AUC(sc.testPos, sc.testNeg)
+	trainRank, testRank := sc.rank()
+	train, test := trainRank.AUC(), testRank.AUC()
 	directed := pipeline.PairAUC(l, r, w, s.Test, s.TestDirectedNeg)
 	res := &linkResult{Split: c.split, Score: c.score, Nodes: s.N, MissingNodes: missing,
 		TrainAUC: finite(train), TestAUC: finite(test), TestDirectedAUC: finite(directed),
-		rankMetrics: newRankMetrics(sc)}
+		rankMetrics: newRankMetrics(trainRank, testRank)}
 	rep.LinkPrediction = res
 	fmt.Fprintf(stdout, "link prediction ROC-AUC (score %s = %s): test %.4f, train %.4f\n", c.score, scoreNames[c.score], test, train)
 	if !math.IsNaN(directed) {
@@ -562,14 +563,18 @@ func (sc splitScores) check(file string) error {
 	return nil
 }
 
-// newRankMetrics returns the ranking measures of a split's scores.
-func newRankMetrics(sc splitScores) rankMetrics {
-	m := rankMetrics{TrainAP: finite(pipeline.AveragePrecision(sc.trainPos, sc.trainNeg)),
-		TestAP: finite(pipeline.AveragePrecision(sc.testPos, sc.testNeg))}
-	if len(sc.testPos) > 0 {
+// rank sorts the train and the test scores once for every measure.
+func (sc splitScores) rank() (train, test *pipeline.Ranking) {
+	return pipeline.Rank(sc.trainPos, sc.trainNeg), pipeline.Rank(sc.testPos, sc.testNeg)
+}
+
+// newRankMetrics returns the ranking measures of a split's sorted scores.
+func newRankMetrics(train, test *pipeline.Ranking) rankMetrics {
+	m := rankMetrics{TrainAP: finite(train.AveragePrecision()), TestAP: finite(test.AveragePrecision())}
+	if pos, _ := test.Len(); pos > 0 {
 		m.TestHits = map[string]float64{}
 		for _, k := range hitsK {
-			m.TestHits[strconv.Itoa(k)] = pipeline.HitsAtK(sc.testPos, sc.testNeg, k)
+			m.TestHits[strconv.Itoa(k)] = test.HitsAtK(k)
 		}
 	}
 	return m
