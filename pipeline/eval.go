@@ -43,13 +43,22 @@ func AUCStdErr(a float64, pos, neg int) float64 {
 // Lists longer than scoreChunk pairs are scored in chunks on up to
 // GOMAXPROCS goroutines; each score is the same float32 sum either way.
 func ScorePairs(l, r []float32, half int, pairs []Pair) []float64 {
-	out := make([]float64, len(pairs))
+	return scoreAll(l, r, half, pairs, widen)
+}
+
+// widen is float64, as a function.
+func widen(x float32) float64 { return float64(x) }
+
+// scoreAll returns as(L_u·R_v) for every pair, scored in chunks as
+// ScorePairs says.
+func scoreAll[T any](l, r []float32, half int, pairs []Pair, as func(float32) T) []T {
+	out := make([]T, len(pairs))
 	chunks := (len(pairs) + scoreChunk - 1) / scoreChunk
 	// Background: the chunks are independent and nothing cancels them
 	// (one chunk runs on the caller's goroutine).
 	_ = sparse.ParallelFor(context.Background(), chunks, 0, func(c int) {
 		lo, hi := c*scoreChunk, min((c+1)*scoreChunk, len(pairs))
-		scorePairs(out[lo:hi], l, r, half, pairs[lo:hi])
+		scorePairs(out[lo:hi], l, r, half, pairs[lo:hi], as)
 	})
 	return out
 }
@@ -62,8 +71,8 @@ const scoreChunk = 1 << 16
 // scoreAhead is how many pairs ahead scorePairs prefetches rows.
 const scoreAhead = 8
 
-// scorePairs writes L_u·R_v of each pair into out.
-func scorePairs(out []float64, l, r []float32, half int, pairs []Pair) {
+// scorePairs writes as(L_u·R_v) of each pair into out.
+func scorePairs[T any](out []T, l, r []float32, half int, pairs []Pair, as func(float32) T) {
 	for i, p := range pairs {
 		// The rows are read at random: ask for those of a pair a few
 		// ahead, so that their loads overlap this pair's sum.
@@ -78,7 +87,7 @@ func scorePairs(out []float64, l, r []float32, half int, pairs []Pair) {
 		for j := range a {
 			s += a[j] * b[j]
 		}
-		out[i] = float64(s)
+		out[i] = as(s)
 	}
 }
 
@@ -88,7 +97,7 @@ func PairAUC(l, r []float32, half int, pos, neg []Pair) float64 {
 	if len(pos) == 0 || len(neg) == 0 {
 		return math.NaN()
 	}
-	return AUC(ScorePairs(l, r, half, pos), ScorePairs(l, r, half, neg))
+	return RankPairs(l, r, half, pos, neg).AUC()
 }
 
 // AveragePrecision returns the average precision of scores pos

@@ -149,7 +149,8 @@ func (r *report) setResult(res *pipeline.Result, split *pipeline.Split, ranks bo
 // rankSplit returns the ranking measures of split's pairs under res's
 // embeddings; tests replace it to count its calls.
 var rankSplit = func(res *pipeline.Result, split *pipeline.Split) rankMetrics {
-	return newRankMetrics(scoreSplit(res.L, res.R, res.Half, split).rank())
+	return newRankMetrics(pipeline.RankPairs(res.L, res.R, res.Half, split.Train, split.TrainNeg),
+		pipeline.RankPairs(res.L, res.R, res.Half, split.Test, split.TestNeg))
 }
 
 // selectedFit returns the selection AUC on res's curve at its selected
