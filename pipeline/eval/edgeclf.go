@@ -142,7 +142,8 @@ func EdgeClassifier(ctx context.Context, x []float64, f int, s *pipeline.Split, 
 	if err != nil {
 		return nil, err
 	}
-	return &EdgeClassifierResult{Operator: op, TestAUC: pipeline.AUC(tp, tn), TestAP: pipeline.AveragePrecision(tp, tn),
+	rk := pipeline.Rank(tp, tn)
+	return &EdgeClassifierResult{Operator: op, TestAUC: rk.AUC(), TestAP: rk.AveragePrecision(),
 		TrainPairs: [2]int{len(pos), len(neg)}, NotConverged: notConv}, nil
 }
 
