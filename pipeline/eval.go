@@ -43,24 +43,26 @@ func AUCStdErr(a float64, pos, neg int) float64 {
 // Lists longer than scoreChunk pairs are scored in chunks on up to
 // GOMAXPROCS goroutines; each score is the same float32 sum either way.
 func ScorePairs(l, r []float32, half int, pairs []Pair) []float64 {
-	return scoreAll(l, r, half, pairs, widen)
+	// Background: nothing cancels the chunks (one of them runs on the
+	// caller's goroutine).
+	out, _ := scoreAll(context.Background(), l, r, half, pairs, widen)
+	return out
 }
 
 // widen is float64, as a function.
 func widen(x float32) float64 { return float64(x) }
 
 // scoreAll returns as(L_u·R_v) for every pair, scored in chunks as
-// ScorePairs says.
-func scoreAll[T any](l, r []float32, half int, pairs []Pair, as func(float32) T) []T {
+// ScorePairs says; when ctx is cancelled it stops taking chunks and
+// returns ctx.Err().
+func scoreAll[T any](ctx context.Context, l, r []float32, half int, pairs []Pair, as func(float32) T) ([]T, error) {
 	out := make([]T, len(pairs))
 	chunks := (len(pairs) + scoreChunk - 1) / scoreChunk
-	// Background: the chunks are independent and nothing cancels them
-	// (one chunk runs on the caller's goroutine).
-	_ = sparse.ParallelFor(context.Background(), chunks, 0, func(c int) {
+	err := sparse.ParallelFor(ctx, chunks, 0, func(c int) {
 		lo, hi := c*scoreChunk, min((c+1)*scoreChunk, len(pairs))
 		scorePairs(out[lo:hi], l, r, half, pairs[lo:hi], as)
 	})
-	return out
+	return out, err
 }
 
 // scoreChunk is the number of pairs ScorePairs scores as one piece of
@@ -92,12 +94,14 @@ func scorePairs[T any](out []T, l, r []float32, half int, pairs []Pair, as func(
 }
 
 // PairAUC scores positives and negatives with ScorePairs and returns their
-// AUC (NaN when either list is empty).
+// AUC (NaN when either list is empty). Nothing cancels it: for lists of
+// millions of pairs, RankPairs takes a context.
 func PairAUC(l, r []float32, half int, pos, neg []Pair) float64 {
 	if len(pos) == 0 || len(neg) == 0 {
 		return math.NaN()
 	}
-	return RankPairs(l, r, half, pos, neg).AUC()
+	rk, _ := RankPairs(context.Background(), l, r, half, pos, neg)
+	return rk.AUC()
 }
 
 // AveragePrecision returns the average precision of scores pos

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"math"
 	"slices"
 	"sort"
@@ -39,12 +40,22 @@ func Rank(pos, neg []float64) *Ranking {
 // the scores as Rank does, in a third of the memory: ScorePairs' scores
 // are float32 sums, which RankPairs keeps in 4 bytes each instead of 8
 // and sorts without a float64 copy. The measures are those of Rank of
-// ScorePairs' lists.
-func RankPairs(l, r []float32, half int, pos, neg []Pair) *Ranking {
+// ScorePairs' lists. When ctx is cancelled it stops within a chunk of
+// scoring or the sorts (well under a second for lists of 32M pairs) and
+// returns ctx.Err().
+func RankPairs(ctx context.Context, l, r []float32, half int, pos, neg []Pair) (*Ranking, error) {
 	rk := &Ranking{nPos: len(pos), nNeg: len(neg), isNarrow: true}
+	p, err := scoreAll(ctx, l, r, half, pos, key32)
+	if err != nil {
+		return nil, err
+	}
+	n, err := scoreAll(ctx, l, r, half, neg, key32)
+	if err != nil {
+		return nil, err
+	}
 	inf := float32(math.Inf(1))
-	rk.narrow, rk.nanPos, rk.nanNeg = sortPair(scoreAll(l, r, half, pos, key32), scoreAll(l, r, half, neg, key32), key32(-inf), key32(inf))
-	return rk
+	rk.narrow, rk.nanPos, rk.nanNeg = sortPair(p, n, key32(-inf), key32(inf))
+	return rk, ctx.Err()
 }
 
 // sortPair sorts pos and neg side by side and reports whether either

@@ -1,9 +1,12 @@
 package pipeline
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"testing"
 )
 
@@ -159,7 +162,10 @@ func TestRankPairs(t *testing.T) {
 		return p
 	}
 	pos, neg := pairs(3*radixMin+7), pairs(2*radixMin+1)
-	got := RankPairs(l, r, half, pos, neg)
+	got, err := RankPairs(context.Background(), l, r, half, pos, neg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := Rank(ScorePairs(l, r, half, pos), ScorePairs(l, r, half, neg))
 	if got.AUC() != want.AUC() || got.AveragePrecision() != want.AveragePrecision() || got.HitsAtK(30) != want.HitsAtK(30) {
 		t.Errorf("RankPairs: AUC %v, AP %v, Hits@30 %v; Rank of the scores: %v, %v, %v",
@@ -169,7 +175,44 @@ func TestRankPairs(t *testing.T) {
 		t.Errorf("PairAUC %v, brute force %v", a, bruteAUC(ScorePairs(l, r, half, pos), ScorePairs(l, r, half, neg)))
 	}
 	l[int(neg[5].U)*half] = float32(math.NaN())
-	if got := RankPairs(l, r, half, pos, neg); !math.IsNaN(got.AUC()) || !math.IsNaN(got.HitsAtK(1)) {
+	if got, _ := RankPairs(context.Background(), l, r, half, pos, neg); !math.IsNaN(got.AUC()) || !math.IsNaN(got.HitsAtK(1)) {
 		t.Errorf("a NaN score: AUC %v, Hits@1 %v", got.AUC(), got.HitsAtK(1))
+	}
+}
+
+// countingCtx reports itself cancelled from the after-th call of Err on,
+// counting the calls; safe for concurrent use.
+type countingCtx struct {
+	context.Context
+	after int64
+	calls atomic.Int64
+}
+
+func (c *countingCtx) Err() error {
+	if c.calls.Add(1) >= c.after {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestRankPairsCancelled checks that RankPairs and Result.Score stop
+// scoring soon after a cancel: a cancel at the third check of 64 chunks
+// of pairs returns context.Canceled after a few checks more (one per
+// worker), not after every chunk.
+func TestRankPairsCancelled(t *testing.T) {
+	const n, half = 100, 2
+	l, r := make([]float32, n*half), make([]float32, n*half)
+	pairs := make([]Pair, 32*scoreChunk)
+	for i := range pairs {
+		pairs[i] = Pair{U: int32(i % n), V: int32(i / 7 % n)}
+	}
+	ctx := &countingCtx{Context: context.Background(), after: 3}
+	if _, err := RankPairs(ctx, l, r, half, pairs, pairs); !errors.Is(err, context.Canceled) || ctx.calls.Load() > 12 {
+		t.Errorf("RankPairs: %v after %d checks of the context", err, ctx.calls.Load())
+	}
+	res := &Result{L: l, R: r, Half: half}
+	ctx = &countingCtx{Context: context.Background(), after: 3}
+	if err := res.Score(ctx, &Split{Test: pairs, TestNeg: pairs}); !errors.Is(err, context.Canceled) || ctx.calls.Load() > 12 {
+		t.Errorf("Score: %v after %d checks of the context", err, ctx.calls.Load())
 	}
 }

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"math"
 	"testing"
 	"time"
@@ -46,7 +47,9 @@ func TestResultScore(t *testing.T) {
 		Test:     []Pair{{U: 1, V: 2}, {U: 2, V: 0}},
 		TestNeg:  []Pair{{U: 3, V: 3}, {U: 0, V: 0}},
 	}
-	res.Score(eval)
+	if err := res.Score(context.Background(), eval); err != nil {
+		t.Fatal(err)
+	}
 	if want := brute(eval.Train, eval.TrainNeg); math.Abs(res.TrainAUC-want) > 1e-12 {
 		t.Errorf("train AUC %v, want %v", res.TrainAUC, want)
 	}

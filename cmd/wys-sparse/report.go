@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
@@ -116,7 +117,7 @@ type stage struct {
 // score every pair again and sort the lists (14 s at R-MAT scale 20),
 // and only the JSON report holds them, so a run without -report skips
 // them.
-func (r *report) setResult(res *pipeline.Result, split *pipeline.Split, ranks bool) {
+func (r *report) setResult(ctx context.Context, res *pipeline.Result, split *pipeline.Split, ranks bool) error {
 	val := split.HasValidation()
 	r.Result = resultSummary{Method: res.Method, TestAUC: finite(res.TestAUC),
 		TestDirectedAUC: finite(res.TestDirectedAUC), BestStep: res.BestStep, Q: res.Q, QLogits: res.QLogits,
@@ -128,7 +129,11 @@ func (r *report) setResult(res *pipeline.Result, split *pipeline.Split, ranks bo
 		// The train AUC beside the train AP, although the model was
 		// selected on the validation pairs.
 		if ranks {
-			r.Result.TrainAUC = finite(pipeline.PairAUC(res.L, res.R, res.Half, split.Train, split.TrainNeg))
+			rk, err := pipeline.RankPairs(ctx, res.L, res.R, res.Half, split.Train, split.TrainNeg)
+			if err != nil {
+				return err
+			}
+			r.Result.TrainAUC = finite(rk.AUC())
 		}
 	case r.Result.TrainAUC == nil:
 		// The whole graph embedded: the selection AUC is the fit to a
@@ -136,7 +141,11 @@ func (r *report) setResult(res *pipeline.Result, split *pipeline.Split, ranks bo
 		r.Result.TrainAUC = finite(selectedFit(res))
 	}
 	if split != nil && res.L != nil && ranks {
-		r.Result.rankMetrics = rankSplit(res, split)
+		m, err := rankSplit(ctx, res, split)
+		if err != nil {
+			return err
+		}
+		r.Result.rankMetrics = m
 	}
 	r.Curve = make([]curvePoint, len(res.Curve))
 	for i, p := range res.Curve {
@@ -144,13 +153,21 @@ func (r *report) setResult(res *pipeline.Result, split *pipeline.Split, ranks bo
 			TestAUC: finite(p.TestAUC), Q: p.Q, Seconds: p.Elapsed.Seconds()}
 		r.Curve[i].TrainAUC, r.Curve[i].ValAUC = selectionAUC(p.TrainAUC, val)
 	}
+	return nil
 }
 
 // rankSplit returns the ranking measures of split's pairs under res's
 // embeddings; tests replace it to count its calls.
-var rankSplit = func(res *pipeline.Result, split *pipeline.Split) rankMetrics {
-	return newRankMetrics(pipeline.RankPairs(res.L, res.R, res.Half, split.Train, split.TrainNeg),
-		pipeline.RankPairs(res.L, res.R, res.Half, split.Test, split.TestNeg))
+var rankSplit = func(ctx context.Context, res *pipeline.Result, split *pipeline.Split) (rankMetrics, error) {
+	train, err := pipeline.RankPairs(ctx, res.L, res.R, res.Half, split.Train, split.TrainNeg)
+	if err != nil {
+		return rankMetrics{}, err
+	}
+	test, err := pipeline.RankPairs(ctx, res.L, res.R, res.Half, split.Test, split.TestNeg)
+	if err != nil {
+		return rankMetrics{}, err
+	}
+	return newRankMetrics(train, test), nil
 }
 
 // selectedFit returns the selection AUC on res's curve at its selected

@@ -222,7 +222,9 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 		return err
 	}
 	c.summarise(stdout, res, in.split, time.Since(t1))
-	rep.setResult(res, in.split, c.report != "")
+	if err := rep.setResult(ctx, res, in.split, c.report != ""); err != nil {
+		return err
+	}
 	if in.labels != nil {
 		if err := c.classify(ctx, stdout, res, in.labels, rep); err != nil {
 			return err

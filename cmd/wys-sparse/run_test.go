@@ -1572,9 +1572,9 @@ func TestFewTestPairsNote(t *testing.T) {
 func TestRanksOnlyForReport(t *testing.T) {
 	calls := 0
 	old := rankSplit
-	rankSplit = func(res *pipeline.Result, split *pipeline.Split) rankMetrics {
+	rankSplit = func(ctx context.Context, res *pipeline.Result, split *pipeline.Split) (rankMetrics, error) {
 		calls++
-		return old(res, split)
+		return old(ctx, res, split)
 	}
 	defer func() { rankSplit = old }()
 	dir := t.TempDir()

@@ -157,7 +157,9 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	}
 	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "factorize", Duration: time.Since(start)})
 	rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "factorize", Elapsed: time.Since(start)})
-	res.Score(eval)
+	if err := res.Score(ctx, eval); err != nil {
+		return nil, err
+	}
 	res.Stats.PeakRSS = sysmem.PeakRSS()
 	return res, nil
 }

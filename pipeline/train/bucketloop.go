@@ -83,16 +83,19 @@ func (s *Schedule) Embeddings(m *Model) (l, r []float32, Q []float64) {
 }
 
 // Result returns the embeddings of m as a pipeline.Result scored on eval
-// (which may be nil), with the run's length in its statistics.
-func (s *Schedule) Result(m *Model, eval *pipeline.Split) *pipeline.Result {
+// (which may be nil), with the run's length in its statistics. When ctx
+// is cancelled during the scoring it returns ctx.Err().
+func (s *Schedule) Result(ctx context.Context, m *Model, eval *pipeline.Split) (*pipeline.Result, error) {
 	l, r, Q := s.Embeddings(m)
 	res := &pipeline.Result{Method: "sparse-bucketed", N: s.base.n, Half: s.base.half, L: l, R: r, Q: Q,
 		QLogits: append([]float64(nil), m.Q.Logits...), BestStep: int(s.steps)}
 	if eval == nil {
 		eval = &pipeline.Split{}
 	}
-	res.Score(eval)
-	return res
+	if err := res.Score(ctx, eval); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // EstimateBucketed is EstimateObjective for the bucketed schedule with

@@ -56,7 +56,10 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	if err := r.loop(ctx); err != nil {
 		return nil, err
 	}
-	res := r.finish(eval)
+	res, err := r.finish(ctx, eval)
+	if err != nil {
+		return nil, err
+	}
 	if err := res.CheckFinite(); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
@@ -567,7 +570,7 @@ func (r *run) snapshot(done int64) error {
 
 // finish records the statistics and scores the selected embeddings on
 // every pair of eval.
-func (r *run) finish(eval *pipeline.Split) *pipeline.Result {
+func (r *run) finish(ctx context.Context, eval *pipeline.Split) (*pipeline.Result, error) {
 	res := r.res
 	elapsed := time.Since(r.start)
 	r.rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "train", Elapsed: elapsed})
@@ -576,7 +579,9 @@ func (r *run) finish(eval *pipeline.Split) *pipeline.Result {
 	// The rate of this process: the pairs drawn before a resume were
 	// drawn in the time before it.
 	res.Stats.PairsPerSecond = float64(r.t.pairs-r.firstPairs) / elapsed.Seconds()
-	res.Score(eval)
+	if err := res.Score(ctx, eval); err != nil {
+		return nil, err
+	}
 	res.Stats.PeakRSS = sysmem.PeakRSS()
-	return res
+	return res, nil
 }

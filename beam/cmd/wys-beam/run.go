@@ -312,16 +312,10 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res := s.Result(m, split)
 	fmt.Fprintf(stdout, "trained in %s (%.3f s per round); ", elapsed.Round(time.Millisecond), elapsed.Seconds()/float64(rounds))
-	if math.IsNaN(res.TrainAUC) && math.IsNaN(res.TestAUC) {
-		// A whole-graph run: its fit to a sample of the graph's own arcs,
-		// on the pairs wys-sparse's whole-graph runs score.
-		pos, neg := train.FitPairs(g, s.Config().EvalPairs, s.Config().Seed)
-		res.TrainAUC = pipeline.PairAUC(res.L, res.R, res.Half, pos, neg)
-		fmt.Fprintf(stdout, "fit to the graph's own arcs (a sample of them against random non-edges): ROC-AUC %.4f\n", res.TrainAUC)
-	} else {
-		fmt.Fprintf(stdout, "train AUC %.4f, test AUC %.4f\n", res.TrainAUC, res.TestAUC)
+	res, err := score(ctx, stdout, s, m, g, split)
+	if err != nil {
+		return err
 	}
 	rep := &report{Tool: "wys-beam", Started: started.UTC().Format(time.RFC3339), Input: c.graph + c.split,
 		Nodes: g.N(), TrainArcs: g.Adj.NNZ(), Settings: s.Config(), Partitions: c.partitions, RoundBatches: c.perRnd,
@@ -336,6 +330,24 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 		rep.Load, rep.TestFraction = &load, c.testFraction
 	}
 	return c.write(ctx, stdout, res, split.IDs, g, rep)
+}
+
+// score returns the trained model m as a result scored on split and
+// prints its AUCs; a whole-graph run (no split) gets its fit to a sample
+// of g's own arcs, on the pairs wys-sparse's whole-graph runs score.
+func score(ctx context.Context, stdout io.Writer, s *train.Schedule, m *train.Model, g *pipeline.Graph, split *pipeline.Split) (*pipeline.Result, error) {
+	res, err := s.Result(ctx, m, split)
+	if err != nil {
+		return nil, err
+	}
+	if math.IsNaN(res.TrainAUC) && math.IsNaN(res.TestAUC) {
+		pos, neg := train.FitPairs(g, s.Config().EvalPairs, s.Config().Seed)
+		res.TrainAUC = pipeline.PairAUC(res.L, res.R, res.Half, pos, neg)
+		fmt.Fprintf(stdout, "fit to the graph's own arcs (a sample of them against random non-edges): ROC-AUC %.4f\n", res.TrainAUC)
+	} else {
+		fmt.Fprintf(stdout, "train AUC %.4f, test AUC %.4f\n", res.TrainAUC, res.TestAUC)
+	}
+	return res, nil
 }
 
 // blockBytesPerEpoch is the block bytes read and written by P rounds.

@@ -229,7 +229,11 @@ func driverEmbeddings(t *testing.T, c *config, path string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := graphio.WriteEmbeddings(context.Background(), path, "", s.Result(m, split), split.IDs); err != nil {
+	res, err := s.Result(ctx, m, split)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := graphio.WriteEmbeddings(context.Background(), path, "", res, split.IDs); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)

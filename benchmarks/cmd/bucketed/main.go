@@ -91,7 +91,11 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		if err != nil {
 			return err
 		}
-		row(h, &b, fmt.Sprintf("P = %d", p), sch.Result(m, s), ref, time.Since(start))
+		res, err := sch.Result(ctx, m, s)
+		if err != nil {
+			return err
+		}
+		row(h, &b, fmt.Sprintf("P = %d", p), res, ref, time.Since(start))
 	}
 	return h.WriteResult(b.String())
 }
