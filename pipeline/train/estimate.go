@@ -126,7 +126,7 @@ func InitialParameters(ctx context.Context, g *pipeline.Graph, cfg Config) (*Par
 		if err != nil {
 			return nil, err
 		}
-		if err := t.warmStart(series); err != nil {
+		if err := t.warmStart(ctx, series); err != nil {
 			return nil, err
 		}
 	}

@@ -208,6 +208,9 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 		rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "factorize", Elapsed: factorTime})
 	}
 	t := newTrainer(g, cfg)
+	if err := ctx.Err(); err != nil { // the setup's steps take seconds at a million nodes
+		return nil, err
+	}
 	r := &run{cfg: cfg, rec: rec, t: t, n: n, best: math.Inf(-1),
 		res: &pipeline.Result{Method: "sparse", N: n, Half: t.half, TrainAUC: math.NaN(), TestAUC: math.NaN(), TestDirectedAUC: math.NaN()}}
 	r.res.Stats.EstimatedBytes, r.res.Stats.MemoryLimitBytes = need, limit
@@ -217,7 +220,7 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 			t.series = series
 		}
 		if cfg.Start == StartSpectral && cfg.Resume == nil {
-			if err := t.warmStart(series); err != nil {
+			if err := t.warmStart(ctx, series); err != nil {
 				return nil, err
 			}
 		}
@@ -229,6 +232,9 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 		}
 	}
 	r.setEvalPairs(g, eval)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 
 	walksTotal, _ := plannedWalks(cfg, n) // checked by Run
 	r.batches = (walksTotal + int64(cfg.BatchWalks) - 1) / int64(cfg.BatchWalks)

@@ -578,7 +578,7 @@ func factorSeries(ctx context.Context, g *pipeline.Graph, cfg Config, seed uint6
 // concentrate rows far longer than the rest: on web-NotreDame that start
 // ended 1.0 point below the random one after 40 epochs, unit rows end
 // level with it (docs/results.md, "Warm start on the large graphs").
-func (t *trainer) warmStart(series *lowrank.Series) error {
+func (t *trainer) warmStart(ctx context.Context, series *lowrank.Series) error {
 	c := make([]float64, t.c)
 	for k := range c {
 		c[k] = 1 / float64(t.c)
@@ -587,12 +587,20 @@ func (t *trainer) warmStart(series *lowrank.Series) error {
 	if err != nil {
 		return err
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	_, r := left.Dims()
 	cols := liveColumns(left, right, min(r, t.half))
 	h := t.half
 	lx, rx := make([]float64, len(cols)), make([]float64, len(cols))
 	lrow, rrow := make([]float32, len(cols)), make([]float32, len(cols))
 	for v := 0; v < t.n; v++ {
+		if v%(1<<16) == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		lv, rv := left.RawRowView(v), right.RawRowView(v)
 		for i, j := range cols {
 			lx[i], rx[i] = lv[j], rv[j]

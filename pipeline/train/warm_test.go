@@ -2,11 +2,14 @@ package train
 
 import (
 	"context"
+	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/wys-project/wys/internal/ctxtest"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/sparse"
 )
@@ -19,7 +22,7 @@ func warmStarted(t *testing.T, g *pipeline.Graph, cfg Config) *trainer {
 		t.Fatal(err)
 	}
 	tr := newTrainer(g, cfg)
-	if err := tr.warmStart(series); err != nil {
+	if err := tr.warmStart(context.Background(), series); err != nil {
 		t.Fatal(err)
 	}
 	return tr
@@ -134,6 +137,35 @@ func TestWarmStartNoDeadColumn(t *testing.T) {
 		}
 		if l < 1e-3 || r < 1e-3 {
 			t.Errorf("column %d starts at zero: largest |L| %v, |R| %v", j, l, r)
+		}
+	}
+}
+
+// TestWarmStartCancelled cancels the spectral start at each of its
+// checks of the context (after the factors, then every 65,536 rows) and
+// requires context.Canceled, with the rows after the check left as the
+// random start drew them.
+func TestWarmStartCancelled(t *testing.T) {
+	g, err := pipeline.RMAT(context.Background(), 17, 4, false, 5) // 131,072 rows: three checks
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Dim: 4, Seed: 1, Start: StartSpectral}.Resolve(g.N(), g.Adj.NNZ())
+	series, err := factorSeries(context.Background(), g, cfg, cfg.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n <= 3; n++ {
+		tr := newTrainer(g, cfg)
+		random := slices.Clone(tr.l)
+		ctx := &ctxtest.CancelAfter{Context: context.Background(), N: n}
+		if err := tr.warmStart(ctx, series); !errors.Is(err, context.Canceled) || ctx.Calls != n {
+			t.Fatalf("cancel at check %d: %v after %d checks", n, err, ctx.Calls)
+		}
+		// Rows from the cancelling check on keep their random start.
+		from := max(0, n-2) << 16
+		if !slices.Equal(tr.l[from*tr.half:], random[from*tr.half:]) {
+			t.Errorf("cancel at check %d: rows from %d were changed", n, from)
 		}
 	}
 }
