@@ -91,6 +91,9 @@ func TopEigSym(ctx context.Context, op Operator, opt TopOptions) (*Eigen, error)
 			return nil, err
 		}
 		q = mulInto(q, n, l, w).RawMatrix().Data
+		if err := ctx.Err(); err != nil { // each product is half a second at 325,729 x 74
+			return nil, err
+		}
 		aq = mulInto(aq, n, l, w).RawMatrix().Data
 		st.Small += time.Since(t)
 		if err := ctx.Err(); err != nil {

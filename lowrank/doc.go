@@ -8,7 +8,9 @@
 // RandomizedSVD and RandomizedEigSym follow Halko, Martinsson and Tropp
 // (2011): a Gaussian sketch of r + p columns (p oversampling, default 10)
 // from a seeded PCG stream, q power iterations (default 2) with a
-// Householder re-orthonormalisation between products, and a small dense
+// re-orthonormalisation between products (CholeskyQR2, after shifted
+// CholeskyQR passes on an ill-conditioned block, Householder QR as the
+// last resort), and a small dense
 // SVD or symmetric eigendecomposition through gonum. They touch the
 // operator only through the Operator interface: block products by A and
 // Aᵀ (CSROperator runs sparse.MulBlockTo; DenseOperator adapts a gonum

@@ -74,7 +74,7 @@ func b2f(b bool) float64 {
 // TestQRTall checks Y = Q·R and QᵀQ = I for qrTall with R wanted, on a
 // well-conditioned block (the CholeskyQR2 path), and on one whose last
 // column nearly repeats the first: cond(Y) ~ 1e5 (CholeskyQR2, whose
-// second pass then matters) and ~ 1e9 (the Householder path).
+// second pass then matters) and ~ 1e9 (shifted passes first).
 func TestQRTall(t *testing.T) {
 	m, l := gramRows+999, 6
 	for _, eps := range []float64{1, 1e-5, 1e-9} {
@@ -84,18 +84,24 @@ func TestQRTall(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		qm, ym := mat.NewDense(m, l, q), mat.NewDense(m, l, y)
-		var qtq, back mat.Dense
-		qtq.Mul(qm.T(), qm)
-		for j := 0; j < l; j++ {
-			qtq.Set(j, j, qtq.At(j, j)-1)
-		}
-		back.Mul(qm, r)
-		back.Sub(&back, ym)
-		if e, f := mat.Norm(&qtq, 2), mat.Norm(&back, 2)/mat.Norm(ym, 2); e > 1e-12 || f > 1e-12 {
+		if e, f := qrErrors(q, y, r, m, l); e > 1e-12 || f > 1e-12 {
 			t.Errorf("eps %g: ‖QᵀQ − I‖ = %.3g, ‖QR − Y‖/‖Y‖ = %.3g", eps, e, f)
 		}
 	}
+}
+
+// qrErrors returns ‖QᵀQ − I‖ and ‖QR − Y‖/‖Y‖ for the m x l row-major
+// blocks q and y.
+func qrErrors(q, y []float64, r mat.Matrix, m, l int) (orth, back float64) {
+	qm, ym := mat.NewDense(m, l, q), mat.NewDense(m, l, y)
+	var qtq, qr mat.Dense
+	qtq.Mul(qm.T(), qm)
+	for j := 0; j < l; j++ {
+		qtq.Set(j, j, qtq.At(j, j)-1)
+	}
+	qr.Mul(qm, r)
+	qr.Sub(&qr, ym)
+	return mat.Norm(&qtq, 2), mat.Norm(&qr, 2) / mat.Norm(ym, 2)
 }
 
 // TestTallSVD compares TallSVD with gonum's direct thin SVD of the same
@@ -167,5 +173,32 @@ func TestQRTallCancel(t *testing.T) {
 	}
 	if err := orthonormalize(ctx, y, m, l); !errors.Is(err, context.Canceled) {
 		t.Fatalf("orthonormalize: got %v, want context.Canceled", err)
+	}
+}
+
+// TestShiftedCholeskyQR checks the CholeskyQR passes alone on blocks a
+// plain first pass refuses, of condition about 1e9, 1e12 and 1e14 and
+// one whose last column repeats the first exactly (rank deficient): the
+// shifted passes and the two plain ones after them give Y = Q·R with
+// QᵀQ = I, without Householder QR.
+func TestShiftedCholeskyQR(t *testing.T) {
+	m, l := gramRows+999, 6
+	for _, eps := range []float64{1e-9, 1e-12, 1e-14, 0} {
+		y := nearlyDependent(m, l, eps, 5)
+		if rp, _, err := cholQR(context.Background(), slices.Clone(y), m, l, false); err != nil || rp != nil {
+			t.Fatalf("eps %g: a plain pass took the block (%v)", eps, err)
+		}
+		q := slices.Clone(y)
+		r := mat.NewDense(l, l, nil)
+		for i := 0; i < l; i++ {
+			r.Set(i, i, 1)
+		}
+		done, err := cholQRPasses(context.Background(), q, m, l, r)
+		if err != nil || !done {
+			t.Fatalf("eps %g: done %v, %v", eps, done, err)
+		}
+		if e, f := qrErrors(q, y, r, m, l); e > 1e-12 || f > 1e-12 {
+			t.Errorf("eps %g: ‖QᵀQ − I‖ = %.3g, ‖QR − Y‖/‖Y‖ = %.3g", eps, e, f)
+		}
 	}
 }

@@ -80,26 +80,23 @@ func orthonormalize(ctx context.Context, y []float64, m, l int) error {
 // qrTall factors the m x l row-major block y = QR, overwrites y with Q
 // and returns R (l x l) when wantR is set: CholeskyQR2 (two passes of
 // Y ← Y R⁻¹ with RᵀR = YᵀY, R = R₂R₁; on a 326,000 x 138 block 2.8 s
-// against 15.5 s for Householder through gonum's LAPACK), falling back
-// to Householder QR on what the passes left when YᵀY is too
-// ill-conditioned for a Cholesky factorization. ctx is checked between
-// the blocks of rows of each pass (not in the Householder fallback); once
-// it is done, y is left partly transformed and ctx's error returned.
+// against 15.5 s for Householder through gonum's LAPACK), with a shifted
+// pass first when YᵀY is too ill-conditioned for a plain one
+// (cholQRPasses), falling back to Householder QR on what the passes left
+// when they still refuse it. ctx is checked between the blocks of rows
+// of each pass (not in the Householder fallback); once it is done, y is
+// left partly transformed and ctx's error returned.
 func qrTall(ctx context.Context, y []float64, m, l int, wantR bool) (*mat.Dense, error) {
 	r := mat.NewDense(l, l, nil)
 	for i := 0; i < l; i++ {
 		r.Set(i, i, 1)
 	}
-	for pass := 0; pass < 2 && m >= 4*l; pass++ {
-		rp, err := cholQR(ctx, y, m, l)
+	if m >= 4*l {
+		done, err := cholQRPasses(ctx, y, m, l, r)
 		if err != nil {
 			return nil, err
 		}
-		if rp == nil {
-			break
-		}
-		r.Mul(rp, r)
-		if pass == 1 {
+		if done {
 			return r, nil
 		}
 	}
@@ -111,56 +108,122 @@ func qrTall(ctx context.Context, y []float64, m, l int, wantR bool) (*mat.Dense,
 	return rh, nil
 }
 
+// cholQRPasses orthonormalizes y in place by CholeskyQR2, multiplying
+// each pass's R into r (r ← R_pass·r), and reports whether it did. When
+// a first pass would refuse y (cond(Y) above about 1e7), shifted passes
+// come first, at most maxShifted of them: shifted CholeskyQR3 (Fukaya,
+// Kannan, Nakatsukasa, Zhang and Yamamoto, SIAM J. Sci. Comput. 42(1),
+// 2020), whose shift keeps the Cholesky factorization stable whatever
+// cond(Y) and divides it by about 1e4 to 1e5 (on blocks of 10⁴ to 10⁵
+// rows), until the two plain passes take it. On the Chebyshev-filtered
+// blocks of TopSVD, whose columns span many orders of magnitude, the
+// Householder QR that took such blocks instead ran on one core for
+// seconds at a time. It reports false, with y partly transformed and r
+// holding what was done, when a pass still refuses.
+func cholQRPasses(ctx context.Context, y []float64, m, l int, r *mat.Dense) (bool, error) {
+	for plain, shifts := 0, 0; plain < 2; {
+		rp, shifted, err := cholQR(ctx, y, m, l, plain == 0 && shifts < maxShifted)
+		if err != nil || rp == nil {
+			return false, err
+		}
+		r.Mul(rp, r)
+		if shifted {
+			shifts++
+		} else {
+			plain++
+		}
+	}
+	return true, nil
+}
+
+// maxShifted is the most shifted passes cholQRPasses takes: enough for
+// a condition number of about 1e16, the most a float64 block can have
+// short of rank deficiency, which no shift mends.
+const maxShifted = 3
+
 // cholQR performs one CholeskyQR pass on y in place and returns its R,
 // or nil, leaving y unchanged, when the Gram matrix is not numerically
-// positive definite, or ctx's error once ctx is done.
-func cholQR(ctx context.Context, y []float64, m, l int) (*mat.TriDense, error) {
+// positive definite, or ctx's error once ctx is done. With shift set, a
+// Gram matrix too ill-conditioned for a plain pass is shifted instead:
+// the pass factors YᵀY + sI, s = 11(ml + l(l+1))·u·‖Y‖²_F, the shift of
+// shifted CholeskyQR (‖Y‖_F ≥ ‖Y‖₂), and reports shifted.
+func cholQR(ctx context.Context, y []float64, m, l int, shift bool) (r *mat.TriDense, shifted bool, err error) {
 	workers := runtime.GOMAXPROCS(0)
 	native := nativeBLAS()
 	a := blas64.General{Rows: m, Cols: l, Stride: l, Data: y}
 	g := blas64.Symmetric{N: l, Stride: l, Uplo: blas.Upper}
 	if native {
-		var err error
 		if g.Data, err = gramUpper(ctx, y, m, l, workers); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	} else {
 		g.Data = make([]float64, l*l)
 		blas64.Syrk(blas.Trans, 1, a, 0, g)
 	}
-	// Reject a Gram matrix whose condition would make the pass inaccurate:
-	// CholeskyQR2 is reliable while cond(Y) is below about 1e7.
-	var dmax, dmin float64 = 0, math.Inf(1)
-	for i := 0; i < l; i++ {
-		d := g.Data[i*l+i]
-		dmax, dmin = math.Max(dmax, d), math.Min(dmin, d)
+	ch, ok := plainCholesky(g.Data, l)
+	if !ok && shift {
+		ch, ok = shiftedCholesky(g.Data, m, l)
+		shifted = true
 	}
-	if !(dmin > dmax*1e-14) {
-		return nil, nil
+	if !ok {
+		return nil, false, nil
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(mat.NewSymDense(l, g.Data)) {
-		return nil, nil
-	}
-	if c := ch.Cond(); math.IsInf(c, 0) || c > 1e14 {
-		return nil, nil
-	}
-	r := &mat.TriDense{}
+	r = &mat.TriDense{}
 	ch.UTo(r)
 	rt := r.RawTriangular()
 	if !native {
 		blas64.Trsm(blas.Right, blas.NoTrans, 1, rt, a)
-		return r, ctx.Err()
+		return r, shifted, ctx.Err()
 	}
 	// Each row's solve is its own, so blocks of rows run in parallel.
-	err := sparse.ParallelFor(ctx, (m+gramRows-1)/gramRows, workers, func(b int) {
+	err = sparse.ParallelFor(ctx, (m+gramRows-1)/gramRows, workers, func(b int) {
 		lo, hi := b*gramRows, min(m, (b+1)*gramRows)
 		blas64.Trsm(blas.Right, blas.NoTrans, 1, rt, blas64.General{Rows: hi - lo, Cols: l, Stride: l, Data: y[lo*l : hi*l]})
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return r, nil
+	return r, shifted, nil
+}
+
+// plainCholesky factors the l x l Gram matrix g (upper triangle,
+// row-major) unless its condition would make a CholeskyQR pass
+// inaccurate: CholeskyQR2 is reliable while cond(Y) is below about 1e7.
+func plainCholesky(g []float64, l int) (*mat.Cholesky, bool) {
+	var dmax, dmin float64 = 0, math.Inf(1)
+	for i := 0; i < l; i++ {
+		d := g[i*l+i]
+		dmax, dmin = math.Max(dmax, d), math.Min(dmin, d)
+	}
+	if !(dmin > dmax*1e-14) {
+		return nil, false
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(mat.NewSymDense(l, g)) {
+		return nil, false
+	}
+	if c := ch.Cond(); math.IsInf(c, 0) || c > 1e14 {
+		return nil, false
+	}
+	return &ch, true
+}
+
+// shiftedCholesky factors g + sI for the Gram matrix g of an m x l
+// block (see cholQR), in place; it fails only on a g that is not finite.
+func shiftedCholesky(g []float64, m, l int) (*mat.Cholesky, bool) {
+	var trace float64
+	for i := 0; i < l; i++ {
+		trace += g[i*l+i]
+	}
+	if math.IsNaN(trace) || math.IsInf(trace, 0) {
+		return nil, false
+	}
+	s := 11 * float64(m*l+l*(l+1)) * 0x1p-53 * trace
+	for i := 0; i < l; i++ {
+		g[i*l+i] += s
+	}
+	var ch mat.Cholesky
+	return &ch, ch.Factorize(mat.NewSymDense(l, g))
 }
 
 // nativeBLAS reports whether blas64 runs gonum's own Go BLAS, whose
