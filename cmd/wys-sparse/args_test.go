@@ -2,13 +2,14 @@ package main
 
 import "testing"
 
-// TestHelpCommand checks that "wys-sparse help [COMMAND]" prints what
-// -help prints, on stdout with exit 0.
+// TestHelpCommand checks that "wys-sparse help [COMMAND]" and
+// "wys-sparse COMMAND help" print what -help prints, on stdout with exit 0.
 func TestHelpCommand(t *testing.T) {
 	for _, c := range []struct{ help, flag []string }{
 		{[]string{"help"}, []string{"-help"}},
 		{[]string{"help", "eval"}, []string{"eval", "-help"}},
 		{[]string{"help", "neighbors"}, []string{"neighbors", "-help"}},
+		{[]string{"eval", "help"}, []string{"eval", "-help"}},
 	} {
 		code, stdout, stderr := runCLI(t, c.help...)
 		wantCode, want, _ := runCLI(t, c.flag...)

@@ -41,6 +41,9 @@ func runSub(ctx context.Context, sc *subcommand, args []string, stdout, stderr i
 	fs.Usage = func() {}
 	work := sc.flags(fs)
 	err := fs.Parse(args)
+	if err == nil && fs.NArg() == 1 && fs.Arg(0) == "help" { // wys-sparse eval help
+		err = flag.ErrHelp
+	}
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, sc.usage)
 		printFlags(stdout, fs)
