@@ -12,9 +12,13 @@ import (
 // sorted once, from which AUC, AveragePrecision and HitsAtK are read
 // without sorting again. A zero Ranking has no scores.
 type Ranking struct {
-	wide           sorted[uint64] // Rank's: keys of float64 scores (key64)
-	narrow         sorted[uint32] // RankPairs': keys of float32 scores (key32)
-	isNarrow       bool
+	// lists holds the sorted keys: sorted[uint64] of float64 scores
+	// (Rank, key64) or sorted[uint32] of float32 ones (RankPairs, key32).
+	lists interface {
+		auc() float64
+		averagePrecision() float64
+		hitsAtK(k int) float64
+	}
 	nanPos, nanNeg bool // a score of that list is NaN
 	nPos, nNeg     int  // the lengths of the lists
 }
@@ -32,7 +36,7 @@ func Rank(pos, neg []float64) *Ranking {
 		}
 		return k
 	}
-	r.wide, r.nanPos, r.nanNeg = sortPair(keys(pos), keys(neg), key64(math.Inf(-1)), key64(math.Inf(1)))
+	r.lists, r.nanPos, r.nanNeg = sortPair(keys(pos), keys(neg), key64(math.Inf(-1)), key64(math.Inf(1)))
 	return r
 }
 
@@ -44,7 +48,7 @@ func Rank(pos, neg []float64) *Ranking {
 // scoring or the sorts (well under a second for lists of 32M pairs) and
 // returns ctx.Err().
 func RankPairs(ctx context.Context, l, r []float32, half int, pos, neg []Pair) (*Ranking, error) {
-	rk := &Ranking{nPos: len(pos), nNeg: len(neg), isNarrow: true}
+	rk := &Ranking{nPos: len(pos), nNeg: len(neg)}
 	p, err := scoreAll(ctx, l, r, half, pos, key32)
 	if err != nil {
 		return nil, err
@@ -54,7 +58,7 @@ func RankPairs(ctx context.Context, l, r []float32, half int, pos, neg []Pair) (
 		return nil, err
 	}
 	inf := float32(math.Inf(1))
-	rk.narrow, rk.nanPos, rk.nanNeg = sortPair(p, n, key32(-inf), key32(inf))
+	rk.lists, rk.nanPos, rk.nanNeg = sortPair(p, n, key32(-inf), key32(inf))
 	return rk, ctx.Err()
 }
 
@@ -86,10 +90,8 @@ func (r *Ranking) AUC() float64 {
 	switch {
 	case r.nPos == 0 || r.nNeg == 0 || r.nanPos || r.nanNeg:
 		return math.NaN()
-	case r.isNarrow:
-		return r.narrow.auc()
 	}
-	return r.wide.auc()
+	return r.lists.auc()
 }
 
 // AveragePrecision is the average precision as AveragePrecision (the
@@ -98,10 +100,8 @@ func (r *Ranking) AveragePrecision() float64 {
 	switch {
 	case r.nPos == 0 || r.nanPos || r.nanNeg:
 		return math.NaN()
-	case r.isNarrow:
-		return r.narrow.averagePrecision()
 	}
-	return r.wide.averagePrecision()
+	return r.lists.averagePrecision()
 }
 
 // HitsAtK is Hits@k as HitsAtK (the function) defines it: the share of
@@ -116,10 +116,8 @@ func (r *Ranking) HitsAtK(k int) float64 {
 		return 1
 	case r.nanPos:
 		return math.NaN()
-	case r.isNarrow:
-		return r.narrow.hitsAtK(k)
 	}
-	return r.wide.hitsAtK(k)
+	return r.lists.hitsAtK(k)
 }
 
 // sorted are the keys of a positive and a negative list of scores, in
