@@ -124,28 +124,25 @@ func (r *report) setResult(ctx context.Context, res *pipeline.Result, split *pip
 		PairsPerSecond: res.Stats.PairsPerSecond, EstimatedBytes: res.Stats.EstimatedBytes,
 		MemoryLimitBytes: res.Stats.MemoryLimitBytes, Stopped: res.Stats.Stopped}
 	r.Result.TrainAUC, r.Result.ValAUC = selectionAUC(res.TrainAUC, val)
+	var train, test *pipeline.Ranking
+	if split != nil && res.L != nil && ranks {
+		var err error
+		if train, test, err = rankSplit(ctx, res, split); err != nil {
+			return err
+		}
+		r.Result.rankMetrics = newRankMetrics(train, test)
+	}
 	switch {
 	case val && res.L != nil:
 		// The train AUC beside the train AP, although the model was
 		// selected on the validation pairs.
-		if ranks {
-			rk, err := pipeline.RankPairs(ctx, res.L, res.R, res.Half, split.Train, split.TrainNeg)
-			if err != nil {
-				return err
-			}
-			r.Result.TrainAUC = finite(rk.AUC())
+		if train != nil {
+			r.Result.TrainAUC = finite(train.AUC())
 		}
 	case r.Result.TrainAUC == nil:
 		// The whole graph embedded: the selection AUC is the fit to a
 		// sample of its own arcs, on the curve at the selected step.
 		r.Result.TrainAUC = finite(selectedFit(res))
-	}
-	if split != nil && res.L != nil && ranks {
-		m, err := rankSplit(ctx, res, split)
-		if err != nil {
-			return err
-		}
-		r.Result.rankMetrics = m
 	}
 	r.Curve = make([]curvePoint, len(res.Curve))
 	for i, p := range res.Curve {
@@ -156,18 +153,15 @@ func (r *report) setResult(ctx context.Context, res *pipeline.Result, split *pip
 	return nil
 }
 
-// rankSplit returns the ranking measures of split's pairs under res's
-// embeddings; tests replace it to count its calls.
-var rankSplit = func(ctx context.Context, res *pipeline.Result, split *pipeline.Split) (rankMetrics, error) {
-	train, err := pipeline.RankPairs(ctx, res.L, res.R, res.Half, split.Train, split.TrainNeg)
-	if err != nil {
-		return rankMetrics{}, err
+// rankSplit scores and sorts split's train and test pairs under res's
+// embeddings, once for every measure the report takes from them; tests
+// replace it to count its calls.
+var rankSplit = func(ctx context.Context, res *pipeline.Result, split *pipeline.Split) (train, test *pipeline.Ranking, err error) {
+	if train, err = pipeline.RankPairs(ctx, res.L, res.R, res.Half, split.Train, split.TrainNeg); err != nil {
+		return nil, nil, err
 	}
-	test, err := pipeline.RankPairs(ctx, res.L, res.R, res.Half, split.Test, split.TestNeg)
-	if err != nil {
-		return rankMetrics{}, err
-	}
-	return newRankMetrics(train, test), nil
+	test, err = pipeline.RankPairs(ctx, res.L, res.R, res.Half, split.Test, split.TestNeg)
+	return train, test, err
 }
 
 // selectedFit returns the selection AUC on res's curve at its selected

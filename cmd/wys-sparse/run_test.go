@@ -1572,7 +1572,7 @@ func TestFewTestPairsNote(t *testing.T) {
 func TestRanksOnlyForReport(t *testing.T) {
 	calls := 0
 	old := rankSplit
-	rankSplit = func(ctx context.Context, res *pipeline.Result, split *pipeline.Split) (rankMetrics, error) {
+	rankSplit = func(ctx context.Context, res *pipeline.Result, split *pipeline.Split) (*pipeline.Ranking, *pipeline.Ranking, error) {
 		calls++
 		return old(ctx, res, split)
 	}
