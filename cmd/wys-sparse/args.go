@@ -23,7 +23,7 @@ func commandNames() []string {
 // for a near miss of a command's name, that command; otherwise the flag
 // the command wants, fileFlag.
 func argumentError(arg, fileFlag, what string, commands bool) error {
-	if fi, err := os.Stat(arg); err == nil && arg != "" {
+	if fi, err := os.Stat(arg); err == nil {
 		if fi.IsDir() && commands {
 			return usagef("unexpected argument %q: to train on the split in that directory, give -split %s", arg, arg)
 		}
