@@ -421,7 +421,8 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 	}
 	trainRank, testRank := sc.rank()
 	train, test := trainRank.AUC(), testRank.AUC()
-	directed := pipeline.PairAUC(l, r, w, s.Test, s.TestDirectedNeg)
+	// The test edges' scores are sc's: only the reversed arcs are scored.
+	directed := pipeline.Rank(sc.testPos, pipeline.ScorePairs(l, r, w, s.TestDirectedNeg)).AUC()
 	res := &linkResult{Split: c.split, Score: c.score, Nodes: s.N, MissingNodes: missing,
 		TrainAUC: finite(train), TestAUC: finite(test), TestDirectedAUC: finite(directed),
 		rankMetrics: newRankMetrics(trainRank, testRank)}
