@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wys-project/wys/internal/outcheck"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/eval"
 	"github.com/wys-project/wys/pipeline/graphio"
@@ -197,7 +198,23 @@ func (c *evalFlags) check() error {
 	if ok, want := oneOf(c.missing, "error", "zero"); !ok {
 		return usagef("-missing %q: want %s", c.missing, want)
 	}
-	return checkOutputPath(c.rep)
+	if err := checkOutputPath(c.rep); err != nil {
+		return err
+	}
+	return usage(outcheck.Collisions(c.inputs(), []outcheck.File{{Flag: "-report", Path: c.rep}}))
+}
+
+// inputs returns the files eval reads: the embeddings with their ids and
+// marker, the split's files, -graph, -mat, -labels and -planetoid's three.
+func (c *evalFlags) inputs() []outcheck.File {
+	in := append(outcheck.EmbeddingInputs("-emb", c.emb.path), outcheck.SplitFiles("-split", c.split)...)
+	in = append(in, outcheck.File{Flag: "-graph", Path: c.graph}, outcheck.File{Flag: "-mat", Path: c.mat}, outcheck.File{Flag: "-labels", Path: c.labels})
+	if c.planetoid != "" {
+		for _, suffix := range []string{".edges.tsv", ".labels.tsv", ".split.tsv"} {
+			in = append(in, outcheck.File{Flag: "-planetoid", Path: c.planetoid + suffix}, outcheck.File{Flag: "-planetoid", Path: c.planetoid + suffix + ".gz"})
+		}
+	}
+	return in
 }
 
 // ignoredFlag returns the usage error for the first flag given that no

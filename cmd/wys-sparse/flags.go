@@ -731,6 +731,9 @@ func (c *config) checkOutputs() error {
 			return err
 		}
 	}
+	if fi, err := os.Stat(c.saveSplit); c.saveSplit != "" && err == nil && !fi.IsDir() {
+		return usagef("-save-split %s is a file: give a directory (created if missing) for the split's files", c.saveSplit)
+	}
 	if c.out != "" {
 		if err := outcheck.Embeddings("wys-sparse", c.out, c.format); err != nil {
 			return usage(err)
@@ -746,11 +749,14 @@ func (c *config) checkOutputs() error {
 
 // checkCollisions refuses an output that is not a regular file or that
 // would replace an input or another output, the embeddings' .ids.txt and
-// marker included (outcheck.Collisions).
+// marker and the files of a -split or -save-split directory included
+// (outcheck.Collisions).
 func (c *config) checkCollisions() error {
-	inputs := []outcheck.File{{Flag: "-graph", Path: c.graph}, {Flag: "-labels", Path: c.labels}, {Flag: "-label-split", Path: c.labelSplit}}
+	inputs := append([]outcheck.File{{Flag: "-graph", Path: c.graph}, {Flag: "-labels", Path: c.labels}, {Flag: "-label-split", Path: c.labelSplit}},
+		outcheck.SplitFiles("-split", c.split)...)
 	outs := append([]outcheck.File{{Flag: "-q-out", Path: c.qJSON}, {Flag: "-q-plot", Path: c.qPlot}, {Flag: "-report", Path: c.report}},
 		outcheck.EmbeddingFiles(c.out, c.format)...)
+	outs = append(outs, outcheck.SplitFiles("-save-split", c.saveSplit)...)
 	return usage(outcheck.Collisions(inputs, outs))
 }
 

@@ -210,6 +210,8 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-bad-ratios", []string{"eval", "-emb", gensim, "-mat", "x.mat", "-ratios", "0.5,1"}},
 		{"eval-logreg-c-zero", []string{"eval", "-emb", gensim, "-mat", "x.mat", "-logreg-c", "0"}},
 		{"eval-logreg-c-without-mat", []string{"eval", "-emb", gensim, "-split", split, "-logreg-c", "10"}},
+		{"eval-report-is-emb", []string{"eval", "-emb", gensim, "-split", split, "-report", gensim}},
+		{"eval-report-is-split-file", []string{"eval", "-emb", gensim, "-split", split, "-report", filepath.Join(split, "test.txt.npy")}},
 		{"eval-report-dir-missing", []string{"eval", "-emb", gensim, "-split", split, "-report", filepath.Join(tmp, "no", "r.json")}},
 		{"eval-directed-alone", []string{"eval", "-emb", gensim, "-directed", "-planetoid", "x"}},
 		{"eval-rows-without-graph", []string{"eval", "-emb", gensim, "-split", split, "-rows", "10"}},

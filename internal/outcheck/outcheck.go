@@ -122,6 +122,29 @@ func EmbeddingFiles(out, format string) []File {
 	return files
 }
 
+// SplitFiles returns the files of a split directory dir (those
+// graphio.SplitFileNames names) under flag, or none for dir "": the
+// inputs of -split, or the outputs of -save-split.
+func SplitFiles(flag, dir string) []File {
+	if dir == "" {
+		return nil
+	}
+	var files []File
+	for _, n := range graphio.SplitFileNames() {
+		files = append(files, File{flag, filepath.Join(dir, n)})
+	}
+	return files
+}
+
+// EmbeddingInputs returns the files that reading the embeddings of path
+// (given to flag, e.g. -emb) reads: path, its marker and its .ids.txt.
+func EmbeddingInputs(flag, path string) []File {
+	if path == "" || path == "-" {
+		return nil
+	}
+	return []File{{flag, path}, {flag + "'s marker", graphio.MarkerPath(path)}, {flag + "'s ids", graphio.IDsPath(path)}}
+}
+
 // Collisions refuses an output that is not a regular file (a device such
 // as /dev/stdout, a named pipe: atomicfile.Target) or that would replace
 // one of the inputs or another output. Paths are compared as the files

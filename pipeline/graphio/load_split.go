@@ -29,6 +29,17 @@ const (
 	splitIndex           = "index.tsv"
 )
 
+// SplitFileNames returns the names of the files a split directory may
+// hold (LoadSplitDir reads them, WriteSplitDir writes them), each also
+// with its ".gz" suffix: the files an output must not replace.
+func SplitFileNames() []string {
+	var names []string
+	for _, n := range []string{splitTrain, splitTest, splitTrainNeg, splitTestNeg, splitTestDirectedNeg, splitIndex, "index.pkl"} {
+		names = append(names, n, n+".gz")
+	}
+	return names
+}
+
 // openSplitFile opens dir/name or else dir/name.gz. It returns an error
 // wrapping fs.ErrNotExist when neither exists.
 func openSplitFile(dir, name string) (*os.File, string, error) {

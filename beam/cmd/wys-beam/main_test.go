@@ -84,6 +84,16 @@ func TestMainRefusesOutLikeWysSparse(t *testing.T) {
 	if code, _, stderr := runMain(t, tmp, "-graph", good, "-out", good); "exit "+strconv.Itoa(code)+"\n"+stderr != want {
 		t.Errorf("out-is-graph: exit %d, %q; want %q", code, stderr, want)
 	}
+	// A -report that is a file of the -split directory.
+	split := filepath.Join(tmp, "split")
+	if err := os.Mkdir(split, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(split, "index.tsv")
+	want = "exit 2\nwys-beam: -report " + index + " is the input -split: writing it would replace it; give the output another name\n"
+	if code, _, stderr := runMain(t, tmp, "-split", split, "-report", index); "exit "+strconv.Itoa(code)+"\n"+stderr != want {
+		t.Errorf("report-is-split-index: exit %d, %q; want %q", code, stderr, want)
+	}
 	if left, _ := filepath.Glob(filepath.Join(tmp, "e*")); len(left) > 0 {
 		t.Errorf("refused runs wrote %q", left)
 	}

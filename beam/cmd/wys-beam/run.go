@@ -153,7 +153,7 @@ func (c *config) checkOut() error {
 	}
 	// -graph may be a glob of several files; one that is an output's very
 	// name is caught, as wys-sparse catches it.
-	return outcheck.Collisions([]outcheck.File{{Flag: "-graph", Path: c.graph}},
+	return outcheck.Collisions(append([]outcheck.File{{Flag: "-graph", Path: c.graph}}, outcheck.SplitFiles("-split", c.split)...),
 		append([]outcheck.File{{Flag: "-q-out", Path: c.qOut}, {Flag: "-report", Path: c.report}}, outcheck.EmbeddingFiles(c.out, c.format)...))
 }
 
