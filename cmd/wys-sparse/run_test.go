@@ -817,10 +817,11 @@ func TestValidationFraction(t *testing.T) {
 	}
 }
 
-// TestSplitReadAsUndirectedNote: a split whose train pairs come both
-// ways, read without -directed, gets a note with their number (counted
-// here over every two pairs); with -directed, or an undirected split, it
-// does not.
+// TestSplitReadAsUndirectedNote: a split with reversed-arc negatives is
+// refused without -directed, by training and eval alike. Without them, a
+// split whose train pairs come both ways, read without -directed, gets a
+// note with their number (counted here over every two pairs); with
+// -directed, or an undirected split, it does not.
 func TestSplitReadAsUndirectedNote(t *testing.T) {
 	tmp := t.TempDir()
 	directed, undirected := filepath.Join(tmp, "d"), filepath.Join(tmp, "u")
@@ -848,6 +849,15 @@ func TestSplitReadAsUndirectedNote(t *testing.T) {
 		if code, _, stderr := runCLI(t, "-split", dir, "-directed", "-epochs", "1", "-dim", "4", "-out", emb[dir], "-progress", "none"); code != 0 {
 			t.Fatalf("exit %d\n%s", code, stderr)
 		}
+	}
+	reversed := filepath.Join(directed, "test.directed.neg.txt.npy")
+	for _, args := range [][]string{{"-split", directed, "-epochs", "1", "-dim", "4", "-progress", "none"}, {"eval", "-emb", emb[directed], "-split", directed}} {
+		if code, _, stderr := runCLI(t, args...); code != 1 || !strings.Contains(stderr, reversed+": the reversed-arc non-edges of a directed split") || !strings.Contains(stderr, "(-directed)") {
+			t.Errorf("%v: exit %d, %q; want the directed split refused", args, code, stderr)
+		}
+	}
+	if err := os.Remove(reversed); err != nil {
+		t.Fatal(err)
 	}
 	for _, c := range []struct {
 		dir   string

@@ -278,7 +278,8 @@ func ReadIndexTSV(ctx context.Context, r io.Reader, name string) (*pipeline.Node
 // test.txt.npy, train.neg.txt.npy and test.neg.txt.npy (required),
 // test.directed.neg.txt.npy (optional), and index.tsv (optional) mapping
 // original ids to rows; each may instead be gzipped under the name plus
-// ".gz". The files do not record directedness, so the caller says.
+// ".gz". The files do not record directedness, so the caller says; a
+// split with test.directed.neg.txt.npy is refused as undirected.
 //
 // N is the number of index rows, or 1 + the largest id without an index
 // (then IDs are the rows themselves). Every id must lie in [0, N).
@@ -316,6 +317,10 @@ func LoadSplitDir(ctx context.Context, dir string, directed bool) (*pipeline.Spl
 		}
 		if err != nil {
 			return nil, err
+		}
+		if t.dst == &s.TestDirectedNeg && !directed {
+			f.Close()
+			return nil, &pipeline.ParseError{File: path, Err: errors.New("the reversed-arc non-edges of a directed split, which an undirected reading would count as non-edges and as edges at once: read the split as directed (-directed), or delete this file to treat its arcs as undirected edges")}
 		}
 		pairs, err := ReadPairsNPY(f, path)
 		f.Close()
