@@ -869,9 +869,13 @@ func classify(ctx context.Context, stdout io.Writer, res *pipeline.Result, lab *
 			return score
 		}
 	}
-	fmt.Fprintf(stdout, "node classification accuracy: test %.1f%%, validation %.1f%% (α = %g, score %s)\n",
-		100*cr.TestAccuracy, 100*cr.ValAccuracy, cr.Alpha, name(cr.Score))
-	fmt.Fprintf(stdout, "  best validation accuracy per score: %s\n", bestPerScore(cr.Grid, name))
+	why := ""
+	if cr.TunedOn == "train" {
+		why = "; the split has no validation nodes, so both were chosen on the train nodes"
+	}
+	fmt.Fprintf(stdout, "node classification accuracy: test %.1f%%, %s %.1f%% (α = %g, score %s%s)\n",
+		100*cr.TestAccuracy, cr.TunedOn, 100*cr.ValAccuracy, cr.Alpha, name(cr.Score), why)
+	fmt.Fprintf(stdout, "  best %s accuracy per score: %s\n", cr.TunedOn, bestPerScore(cr.Grid, name))
 	return cr, nil
 }
 

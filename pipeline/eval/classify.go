@@ -34,6 +34,11 @@ type ClassifyResult struct {
 	// Score names the pair score chosen on the validation nodes (one of
 	// ClassifyScores).
 	Score string `json:"score"`
+	// TunedOn says which nodes chose Alpha and Score: "validation", or
+	// "train" when the split has no validation nodes (ValAccuracy is then
+	// the accuracy on the train nodes, each scored against the others and
+	// itself, so it says little).
+	TunedOn string `json:"tuned_on"`
 	// ValAccuracy and TestAccuracy are fractions in [0, 1].
 	ValAccuracy  float64 `json:"val_accuracy"`
 	TestAccuracy float64 `json:"test_accuracy"`
@@ -79,15 +84,15 @@ func Classify(ctx context.Context, res *pipeline.Result, lab *pipeline.Labels) (
 			}
 		}
 	}
-	val := lab.Val
+	val, tunedOn := lab.Val, "validation"
 	if len(val) == 0 {
-		val = lab.Train // no validation set: tune on train
+		val, tunedOn = lab.Train, "train" // no validation set: tune on train
 	}
 	correct, err := classifyCorrect(ctx, res, lab, val, ClassifyScores, ClassifyAlphas)
 	if err != nil {
 		return nil, err
 	}
-	out := &ClassifyResult{ValAccuracy: -1}
+	out := &ClassifyResult{TunedOn: tunedOn, ValAccuracy: -1}
 	for i, score := range ClassifyScores {
 		for j, a := range ClassifyAlphas {
 			acc := float64(correct[i][j]) / float64(len(val))

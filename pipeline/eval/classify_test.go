@@ -171,6 +171,30 @@ func TestClassifySeparable(t *testing.T) {
 	}
 }
 
+// TestClassifyWithoutValidation: a split without validation nodes tunes
+// on the train nodes and says so (TunedOn), and its reported accuracy is
+// the dense rule's on the train nodes; with them, TunedOn is validation.
+func TestClassifyWithoutValidation(t *testing.T) {
+	res, lab := randomClassifyCase(5, 80, 4, 3)
+	cr, err := Classify(context.Background(), res, lab)
+	if err != nil || cr.TunedOn != "validation" {
+		t.Fatalf("with validation nodes: %+v, %v", cr, err)
+	}
+	lab.Val = nil
+	cr, err = Classify(context.Background(), res, lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cr.TunedOn != "train" {
+		t.Errorf("TunedOn %q, want train", cr.TunedOn)
+	}
+	if cr.Alpha <= 3 {
+		if want := oracleAccuracy(denseScores(res, cr.Score), lab, lab.Train, cr.Alpha); cr.ValAccuracy != want {
+			t.Errorf("accuracy on the tuning nodes %v, dense rule on the train nodes %v", cr.ValAccuracy, want)
+		}
+	}
+}
+
 func TestClassifyErrors(t *testing.T) {
 	ctx := context.Background()
 	res, lab := randomClassifyCase(1, 20, 2, 2)
