@@ -105,7 +105,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.Var(strs{&sp.Optimizer, &de.Optimizer}, "optimizer", "sparse: adam, rmsprop (Adam without momentum: per-element second moments, no first moments), rowrms (one second moment per row, no momentum: 1.2-1.4x faster when the parameters are far out of cache, up to 0.14 points of test AUC lower), sgd or percentdelta (default adam below 100,000 nodes, rmsprop from there, with -negative-block 16); dense: percentdelta or adam (default percentdelta)")
 	fs.Var(floats{&sp.LR, &de.LR}, "lr", "learning rate (0: the trainer's default: sparse 0.02 with adam, rmsprop, rowrms and percentdelta, 0.2 with sgd; dense 0.2 with percentdelta, 0.01 with adam)")
 	sp.QLR = sparseDefaults.QLR
-	fs.Float64Var(&sp.QLR, "qlr", sp.QLR, "sparse: learning rate of the attention logits q")
+	fs.Float64Var(&sp.QLR, "qlr", sp.QLR, "sparse: learning rate of the attention logits q (positive; -fixed-q fixes Q instead)")
 	fs.Float64Var(&sp.Epochs, "epochs", 0, "sparse: epochs, each N walks of length C (0: max(400, 150 walks per arc), e.g. 463 for ca-HepTh, capped at 3e8 positive pairs, e.g. 300 for 100k nodes)")
 	fs.BoolVar(&sp.Converge, "converge", false, "sparse: end the run early once the train AUC gains less than -tol per doubling of the run (after a short annealing phase)")
 	sp.Tolerance = sparseDefaults.Tolerance
@@ -487,6 +487,10 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 		// The library reads 0 as its default, 1; the negative term
 		// cannot be left out.
 		return usagef("-negatives 0: want at least 1 non-edge pair per positive pair (the model needs the non-edges)")
+	}
+	if set["qlr"] && c.Sparse.QLR == 0 {
+		// The library reads 0 as its default, 0.005, which learns Q.
+		return usagef("-qlr 0: want a positive rate for the attention logits (drop -qlr for the default 0.005); to fix Q instead of learning it, use -fixed-q deepwalk or glove")
 	}
 	if set["beta"] && c.Sparse.Objective.Beta == 0 {
 		// An explicit 0 turns the regulariser off (0 means the default in

@@ -135,6 +135,8 @@ func TestErrorsGolden(t *testing.T) {
 		{"out-is-dir", []string{"-graph", good, "-out", tmp}},
 		{"out-dash", []string{"-graph", good, "-out", "-"}},
 		{"negatives-zero", []string{"-graph", good, "-negatives", "0"}},
+		{"qlr-zero", []string{"-graph", good, "-qlr", "0"}},
+		{"negatives-too-many", []string{"-graph", good, "-negatives", "1001"}},
 		{"batch-too-large", []string{"-batch", "100000000", "-max-memory", "1", "-progress", "none"}},
 		{"checkpoint-exists", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-checkpoint", ck, "-progress", "none"}},
 		{"dense-ignores-epochs", []string{"-trainer", "dense", "-epochs", "3"}},

@@ -410,7 +410,7 @@ func (c Config) Validate() error {
 	case c.NegativeBlock < NegativePairs || c.NegativeBlock > MaxNegativeBlock:
 		return bad("negative_block", c.NegativeBlock, fmt.Sprintf("want 1 to %d rows per side, %d (pairs drawn one by one) or 0 (the default)", MaxNegativeBlock, NegativePairs))
 	case c.Negatives < 0 || c.Negatives > MaxNegatives:
-		return bad("negatives", c.Negatives, fmt.Sprintf("want 1 to %d per positive pair (0: 1; the estimator is unbiased with any number, more only lower its variance)", MaxNegatives))
+		return bad("negatives", c.Negatives, fmt.Sprintf("want 1 to %d per positive pair (the estimator is unbiased with any number, more only lower its variance)", MaxNegatives))
 	case c.Optimizer != "" && !slices.Contains(optimizers, c.Optimizer):
 		return bad("optimizer", c.Optimizer, "want "+orList(optimizers))
 	case !zeroOrPositive(c.LR):

@@ -187,6 +187,8 @@ func (c *config) explicitValues(set map[string]bool) error {
 		return fmt.Errorf("-round-batches %d: want at least 1", c.perRnd)
 	case set["negatives"] && sp.Negatives == 0:
 		return errors.New("-negatives 0: want at least 1 non-edge pair per positive pair (the model needs the non-edges)")
+	case set["qlr"] && sp.QLR == 0:
+		return errors.New("-qlr 0: want a positive rate for the attention logits (drop -qlr for the default 0.005)")
 	case set["dim"] && (sp.Dim < 2 || sp.Dim%2 != 0):
 		return fmt.Errorf("-dim %d must be even and at least 2 (d/2 per side of Y = [L | R])", sp.Dim)
 	case set["C"] && sp.Objective.C < 1:
