@@ -334,7 +334,7 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 		switch {
 		case emb.ByRow:
 			fix = fmt.Sprintf("%s has no %s, so its row i is node id i (rows 0..%d); write the ids beside it, one per row", c.emb.path, filepath.Base(graphio.IDsPath(c.emb.path)), emb.N()-1)
-		case what == c.split && rowNumbers(emb.IDs, n):
+		case what == c.split && rowsNotIDs(rowNumbers(emb.IDs, n), n, len(missing)):
 			fix = fmt.Sprintf("the ids of %s are all among 0..%d, the split's row numbers (its .npy edge arrays hold those), not the ids of its index.tsv; save the vectors as a bare .npy of %d rows in row order (zeros for a row without one), which is matched to the split's rows", c.emb.path, n-1, n)
 		case what == c.labels && !c.header && len(missing) == 1:
 			fix = fmt.Sprintf("if %q is a column name on line 1 of %s, skip that line (-header); else evaluate embeddings of the same graph", name, c.labels)
@@ -360,16 +360,32 @@ func fractionIDs(ids *pipeline.NodeIDs) bool {
 	return ids.Len() > 0
 }
 
-// rowNumbers reports whether every id is a row number "0".."n−1", written
-// as such, in any order: all rows or some of them.
-func rowNumbers(ids *pipeline.NodeIDs, n int) bool {
+// rowsNotIDs reports whether a table whose ids, read as row numbers,
+// name rows of the n rows, and as ids leave missing of them without a
+// vector, is likely a table of the split's rows: as rows it covers all n,
+// or as ids it names none. A table of another graph whose small ids
+// happen to be row numbers (and match some ids) is neither.
+func rowsNotIDs(rows, n, missing int) bool {
+	return rows > 0 && (rows == n || missing == n)
+}
+
+// rowNumbers returns how many of the rows 0..n−1 the ids name when each
+// is a row number written as such, or 0 when one id is not: n for a
+// table of the split's rows in any order, which its index.tsv's ids do
+// not name; fewer for a table of some other graph.
+func rowNumbers(ids *pipeline.NodeIDs, n int) int {
+	seen := make([]bool, n)
+	rows := 0
 	for i := range ids.Len() {
 		r, err := strconv.Atoi(ids.Name(i))
 		if err != nil || r < 0 || r >= n || strconv.Itoa(r) != ids.Name(i) {
-			return false
+			return 0
+		}
+		if !seen[r] {
+			seen[r], rows = true, rows+1
 		}
 	}
-	return true
+	return rows
 }
 
 // pairTables returns the two tables and width that pipeline.PairAUC
