@@ -348,6 +348,9 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 		TrainPairs: len(in.split.Train), TestPairs: len(in.split.Test), ValPairs: len(in.split.Val)}
 	if c.labels != "" {
 		lab, err := graphio.LoadLabels(ctx, c.labels, c.labelSplit, in.ids)
+		if c.lcc && errors.Is(err, pipeline.ErrUnknownNode) {
+			return nil, fmt.Errorf("%w; -lcc kept only the largest connected component, whose embeddings cannot classify the nodes of the others: drop -lcc", err)
+		}
 		if err != nil {
 			return nil, err
 		}

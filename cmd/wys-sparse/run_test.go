@@ -71,6 +71,9 @@ func TestErrorsGolden(t *testing.T) {
 	headed := write("headed.csv", "source,target\n1,2\n2,3\n")
 	good := write("good.txt", goodEdges)
 	labels := write("labels.tsv", "1\t0\n99\t1\n")
+	twoParts := write("twoparts.txt", "1 2\n2 3\n3 1\n3 4\n4 5\n5 1\n8 9\n")
+	partLabels := write("partlabels.tsv", "1\t0\n2\t1\n8\t0\n")
+	partSplit := write("partsplit.tsv", "1\ttrain\n2\ttest\n8\ttest\n")
 	named := write("names.tsv", "Smith, J.\tDoe, A.\nDoe, A.\tLee\nLee\tSmith, J.\n")
 	// A checkpoint of a one-epoch run on good.txt, and a truncated copy.
 	ck, short := filepath.Join(tmp, "ck"), filepath.Join(tmp, "short")
@@ -184,6 +187,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"unknown-label-node", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-labels", labels, "-label-split", labels, "-progress", "none"}},
 		{"label-split-alone", []string{"-label-split", labels}},
 		{"labels-alone", []string{"-labels", labels}},
+		{"labels-outside-lcc", []string{"-graph", twoParts, "-lcc", "-labels", partLabels, "-label-split", partSplit, "-dim", "4", "-progress", "none"}},
 		{"split-unknown-node", []string{"-split", splitDir, "-progress", "none"}},
 		{"bad-method", []string{"-method", "pca"}},
 		{"bad-fixed-method", []string{"-method", "wys-fixed-node2vec"}},
