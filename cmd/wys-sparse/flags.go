@@ -254,7 +254,7 @@ func (v ints) String() string {
 func (v ints) Set(s string) error {
 	x, err := strconv.Atoi(s)
 	if err != nil {
-		return errParse
+		return errors.New("want an integer")
 	}
 	for _, p := range v {
 		*p = x
@@ -281,7 +281,7 @@ func (v negBlock) Set(s string) error {
 	x, err := strconv.Atoi(s)
 	switch {
 	case err != nil:
-		return errParse
+		return errors.New("want an integer")
 	case x < 0:
 		return errors.New("cannot be negative (0: pair by pair)")
 	case x == 0:
@@ -301,7 +301,7 @@ func (v uints) String() string {
 func (v uints) Set(s string) error {
 	x, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
-		return errParse
+		return errors.New("want a whole number from 0 to 18446744073709551615 (2^64 − 1)")
 	}
 	for _, p := range v {
 		*p = x
@@ -319,7 +319,7 @@ func (v floats) String() string {
 func (v floats) Set(s string) error {
 	x, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return errParse
+		return errors.New("want a number")
 	}
 	for _, p := range v {
 		*p = x
@@ -351,7 +351,7 @@ func (v bools) String() string {
 func (v bools) Set(s string) error {
 	x, err := strconv.ParseBool(s)
 	if err != nil {
-		return errParse
+		return errors.New("want true or false")
 	}
 	for _, p := range v {
 		*p = x
@@ -372,7 +372,7 @@ func (v warmStart) String() string {
 func (v warmStart) Set(s string) error {
 	x, err := strconv.ParseBool(s)
 	if err != nil {
-		return errParse
+		return errors.New("want true or false")
 	}
 	*v.start = train.StartRandom
 	if x {
@@ -414,10 +414,6 @@ func (v objForm) Set(s string) error {
 	}
 	return nil
 }
-
-// errParse makes the flag package report "invalid value" with the flag's
-// name.
-var errParse = fmt.Errorf("parse error")
 
 // bindObjective binds one field of each objective to one flag (ints or
 // floats: a value that writes all its destinations).

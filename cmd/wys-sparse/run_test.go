@@ -108,6 +108,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"help-no-command", []string{"help", "train"}},
 		{"help-two-commands", []string{"help", "eval", "neighbors"}},
 		{"odd-dim", []string{"-dim", "5"}},
+		{"seed-negative", []string{"-seed", "-1"}},
 		{"zero-C", []string{"-C", "0"}},
 		{"bad-ppr", []string{"-ppr", "1"}},
 		{"bad-source", []string{"-source", "svd"}},
