@@ -725,6 +725,20 @@ func (c *config) setCheckpoint(cfg *train.Config, rep *report) error {
 	return nil
 }
 
+// stoppedNote says, for the summary line, what ended a sparse run before
+// its planned length, and at which epoch ("" for a run that ran it all).
+func stoppedNote(res *pipeline.Result) string {
+	why := map[string]string{"time": "the time budget (-time)", "converged": "the convergence rule (-converge)", "patience": "-patience"}[res.Stats.Stopped]
+	if why == "" {
+		return ""
+	}
+	epoch := ""
+	if n := len(res.Curve); n > 0 {
+		epoch = fmt.Sprintf(" at epoch %.4g", res.Curve[n-1].Epoch)
+	}
+	return "; stopped by " + why + epoch
+}
+
 // summarise prints what was trained, Q and the AUCs, the selection AUC
 // named after split's selection pairs (train or validation).
 func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeline.Split, elapsed time.Duration) {
@@ -737,7 +751,7 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	if res.Stats.PairsPerSecond > 0 {
 		fmt.Fprintf(stdout, ", %.2fM positive pairs/s", res.Stats.PairsPerSecond/1e6)
 	}
-	fmt.Fprintln(stdout)
+	fmt.Fprintf(stdout, "%s\n", stoppedNote(res))
 	if res.Q != nil {
 		how := "learned"
 		if c.fixedQ != "" {

@@ -1620,3 +1620,26 @@ func TestRanksOnlyForReport(t *testing.T) {
 		t.Errorf("report: %v, test AP %v, hits %v", err, r.Result.TestAP, r.Result.TestHits)
 	}
 }
+
+// TestSummaryStoppedEarly: a run ended by -time says so on the summary
+// line, where a run of its planned length says nothing.
+func TestSummaryStoppedEarly(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-time", "1ms"}, true},
+		{[]string{"-epochs", "2"}, false},
+	} {
+		code, stdout, stderr := runCLI(t, append([]string{"-dim", "8", "-progress", "none"}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s", c.args, code, stderr)
+		}
+		if got := strings.Contains(stdout, "; stopped by the time budget (-time) at epoch "); got != c.want {
+			t.Errorf("%v: summary names the time budget %v, want %v:\n%s", c.args, got, c.want, stdout)
+		}
+		if !c.want && strings.Contains(stdout, "stopped by") {
+			t.Errorf("%v: a full-length run says it was stopped:\n%s", c.args, stdout)
+		}
+	}
+}
