@@ -746,6 +746,9 @@ func (c *evalFlags) multiLabelInput(ctx context.Context, stdout io.Writer) (*pip
 		if err != nil {
 			return nil, nil, "", err
 		}
+		if nl.Header != "" {
+			fmt.Fprintf(stdout, "skipped the header line %q of %s\n", nl.Header, c.labels)
+		}
 		if nl.Duplicates > 0 {
 			fmt.Fprintf(stdout, "note: %d (node, label) pairs of %s are listed more than once: counted once\n", nl.Duplicates, c.labels)
 		}
@@ -871,9 +874,12 @@ func parseK(s string) ([]int, error) {
 // (eval.Reconstruction).
 func (c *evalFlags) reconstruction(ctx context.Context, stdout io.Writer, emb *graphio.Embeddings, rep *evalReport) error {
 	mode, _ := graphio.ParseIDMode(c.ids) // checked by validate
-	g, _, err := graphio.LoadGraph(ctx, c.graph, graphio.LoadOptions{Directed: c.directed, Header: c.header, IDs: mode})
+	g, lr, err := graphio.LoadGraph(ctx, c.graph, graphio.LoadOptions{Directed: c.directed, Header: c.header, IDs: mode})
 	if err != nil {
 		return err
+	}
+	if lr != nil && lr.Header != "" {
+		fmt.Fprintf(stdout, "skipped the header line %q of %s\n", lr.Header, c.graph)
 	}
 	y, _, err := c.align(stdout, emb, g.IDs, g.N(), c.graph)
 	if err != nil {

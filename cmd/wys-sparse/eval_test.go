@@ -954,3 +954,33 @@ func TestEvalHitsAboveNegatives(t *testing.T) {
 		t.Errorf("no note on Hits@100:\n%s", stdout)
 	}
 }
+
+// TestEvalHeaderSkippedSaid: eval -header names the line it skipped, for
+// -graph and -labels, so that a file without column names does not lose
+// its first line unseen.
+func TestEvalHeaderSkippedSaid(t *testing.T) {
+	tmp := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	emb := write("e.txt", "4 2\n1 1 0\n2 0 1\n3 1 1\n4 -1 0\n")
+	graph := write("g.txt", "1 2\n2 3\n3 4\n4 1\n")
+	labels := write("l.txt", "1 a\n2 b\n3 a\n4 b\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-graph", graph, "-k", "1"}, `skipped the header line "1 2" of ` + graph},
+		{[]string{"-labels", labels, "-ratios", "none", "-cluster"}, `skipped the header line "1 a" of ` + labels},
+	} {
+		args := append([]string{"eval", "-emb", emb, "-header"}, c.args...)
+		code, stdout, stderr := runCLI(t, args...)
+		if code != 0 || !strings.Contains(stdout, c.want) {
+			t.Errorf("%v: exit %d, want %q\n%s%s", args, code, c.want, stdout, stderr)
+		}
+	}
+}

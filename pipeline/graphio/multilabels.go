@@ -23,6 +23,9 @@ type NodeLabels struct {
 	Names *pipeline.NodeIDs
 	// Duplicates counts the (node, label) pairs listed more than once.
 	Duplicates int
+	// Header is the line skipped as column names (ReadMultiLabels'
+	// header), or "".
+	Header string
 }
 
 // labelFields returns the fields of line ln of a label file, split as an
@@ -77,6 +80,7 @@ func ReadMultiLabels(ctx context.Context, r io.Reader, name string, header bool)
 		firstLine    int
 		firstNumeric bool // whether the first data line's node is an integer
 		textAfter    bool // whether a later line's node is not
+		skipped      string
 	)
 	err = in.lines(ctx, func(line int, text []byte) error {
 		text = dropBOM(line, text)
@@ -86,6 +90,7 @@ func ReadMultiLabels(ctx context.Context, r io.Reader, name string, header bool)
 		}
 		if header {
 			header = false // the first line that is not a comment
+			skipped = string(text)
 			return nil
 		}
 		if len(f) < 2 {
@@ -119,7 +124,7 @@ func ReadMultiLabels(ctx context.Context, r io.Reader, name string, header bool)
 			labels = append(labels, p.label)
 		}
 	}
-	out := &NodeLabels{IDs: pipeline.SortedIDs(nodes), Names: pipeline.SortedIDs(labels)}
+	out := &NodeLabels{IDs: pipeline.SortedIDs(nodes), Names: pipeline.SortedIDs(labels), Header: skipped}
 	if len(labels) == 0 {
 		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: every node has label -1 (none): nothing to classify", pipeline.ErrFormat)}
 	}
