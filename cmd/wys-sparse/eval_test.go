@@ -959,14 +959,7 @@ func TestEvalHitsAboveNegatives(t *testing.T) {
 // -graph and -labels, so that a file without column names does not lose
 // its first line unseen.
 func TestEvalHeaderSkippedSaid(t *testing.T) {
-	tmp := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(tmp, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := tempWriter(t)
 	emb := write("e.txt", "4 2\n1 1 0\n2 0 1\n3 1 1\n4 -1 0\n")
 	graph := write("g.txt", "1 2\n2 3\n3 4\n4 1\n")
 	labels := write("l.txt", "1 a\n2 b\n3 a\n4 b\n")
@@ -982,5 +975,18 @@ func TestEvalHeaderSkippedSaid(t *testing.T) {
 		if code != 0 || !strings.Contains(stdout, c.want) {
 			t.Errorf("%v: exit %d, want %q\n%s%s", args, code, c.want, stdout, stderr)
 		}
+	}
+}
+
+// tempWriter returns a function that writes text to a file of a
+// temporary directory of t and returns its path.
+func tempWriter(t *testing.T) func(name, text string) string {
+	tmp := t.TempDir()
+	return func(name, text string) string {
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
 	}
 }

@@ -54,14 +54,8 @@ func sharedDatasets(t *testing.T) string {
 // code and stderr with testdata/errors/NAME.golden (temporary paths are
 // written as TMP).
 func TestErrorsGolden(t *testing.T) {
-	tmp := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(tmp, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := tempWriter(t)
+	tmp := filepath.Dir(write("good.txt", goodEdges))
 	malformed := write("malformed.txt", "# a comment\n1 2\n3\n")
 	negWeight := write("negweight.txt", "1 2 0.5\n2 3 -1\n")
 	hugeWeights := write("hugeweights.txt", "1 2 3e38\n2 3 3e38\n3 1 3e38\n3 4 1\n")
