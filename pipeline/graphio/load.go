@@ -830,7 +830,7 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 	}
 	for _, id := range f[:2] {
 		if id[0] == '"' || id[len(id)-1] == '"' {
-			return e, formatErr(name, ln, "node id %s starts or ends with a quote mark; quotes are not read (a quoted CSV field holding a comma would be split at it, and the quotes kept); write the file as TSV without quotes, where ids may hold spaces and commas, e.g. pandas' to_csv(path, sep=\"\\t\", index=False, quoting=csv.QUOTE_NONE)", id)
+			return e, formatErr(name, ln, "node id %#q starts or ends with a quote mark; quotes are not read (a quoted CSV field holding a comma would be split at it, and the quotes kept); write the file as TSV without quotes, where ids may hold spaces and commas, e.g. pandas' to_csv(path, sep=\"\\t\", index=False, quoting=csv.QUOTE_NONE)", id)
 		}
 	}
 	e.Extra, e.Wide = n > 2, n > 3
