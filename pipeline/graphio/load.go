@@ -818,7 +818,9 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 	}
 	if n < 2 {
 		hint := ""
-		if delimiter(line) == 0 {
+		if i := bytes.IndexAny(line, ";|"); i > 0 && delimiter(line) == 0 {
+			hint = fmt.Sprintf(" (the columns seem to be separated by %q, which is not read: separate them by tabs, commas or spaces, e.g. tr '%c' '\\t')", line[i], line[i])
+		} else if delimiter(line) == 0 {
 			hint = " (an adjacency list, as networkx's write_adjlist writes, is not an edge list)"
 		}
 		return e, formatErr(name, ln, "missing column: want \"u v\" or \"u v weight\" (split at the line's tabs if it has one, else its commas, else spaces), got %q%s", bytes.TrimSpace(line), hint)

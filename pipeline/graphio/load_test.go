@@ -196,6 +196,7 @@ func TestReadEdgeListErrors(t *testing.T) {
 	}{
 		{"missing column", "1 2\n3\n", LoadOptions{}, pipeline.ErrFormat, 2, "missing column"},
 		{"quoted id", "1 2\n\"a b\",c\n", LoadOptions{}, pipeline.ErrFormat, 2, "node id `\"a b\"` starts or ends with a quote mark; quotes are not read"},
+		{"semicolons", "1;2\n2;3\n", LoadOptions{}, pipeline.ErrFormat, 1, `got "1;2" (the columns seem to be separated by ';', which is not read: separate them by tabs, commas or spaces, e.g. tr ';' '\t')`},
 		{"half-quoted id", "\"a,b\n", LoadOptions{}, pipeline.ErrFormat, 1, "node id `\"a` starts or ends with a quote mark"},
 		{"quoted ids", "\"1\",\"2\"\n", LoadOptions{}, pipeline.ErrFormat, 1, "node id `\"1\"` starts or ends with a quote mark"},
 		{"id of 2^64", "99999999999999999999 1\n1 2\n2 3\n", LoadOptions{}, pipeline.ErrFormat, 1, "node id 99999999999999999999 is 2^64 or more, which is read as a token, while every other line's ids are integers: read all ids as tokens (-ids token)"},
