@@ -189,6 +189,7 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		args []string
 	}{
 		{"eval-no-emb", []string{"eval", "-split", split}},
+		{"eval-emb-stdin", []string{"eval", "-emb", "-", "-split", split}},
 		{"eval-nothing", []string{"eval", "-emb", gensim}},
 		{"eval-bad-score", []string{"eval", "-emb", gensim, "-split", split, "-score", "l2"}},
 		{"eval-lr-single", []string{"eval", "-emb", gensim, "-split", split, "-score", "lr"}},

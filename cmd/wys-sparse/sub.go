@@ -94,6 +94,9 @@ func (e *embFlags) check() error {
 	if e.path == "" {
 		return usagef("-emb FILE is required: the embeddings to use")
 	}
+	if e.path == "-" {
+		return usagef("-emb -: embeddings are read from a file, not standard input (a .npy's ids and the [L | R] marker are files beside it); save them to a file and name it")
+	}
 	if err := outcheck.Format("-emb-format", e.format); err != nil {
 		return usage(err)
 	}
