@@ -82,10 +82,7 @@ type BucketOut struct {
 // blocks) or the trainer's evaluation loop
 // (Converge, TimeBudget, checkpoints) are refused.
 func NewSchedule(g *pipeline.Graph, cfg Config, partitions, roundBatches int) (*Schedule, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	if err := bucketedSupports(cfg); err != nil {
+	if err := CheckBucketed(cfg); err != nil {
 		return nil, err
 	}
 	if err := checkSampleable(g); err != nil {
@@ -131,6 +128,16 @@ func NewSchedule(g *pipeline.Graph, cfg Config, partitions, roundBatches int) (*
 	s.steps = (walksTotal + int64(cfg.BatchWalks) - 1) / int64(cfg.BatchWalks)
 	s.setShares(g.Adj)
 	return s, nil
+}
+
+// CheckBucketed refuses cfg as NewSchedule would before it reads the
+// graph: an invalid setting, or one the bucketed schedule cannot use; a
+// command checks its flags with it before any work.
+func CheckBucketed(cfg Config) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	return bucketedSupports(cfg)
 }
 
 // bucketedSupports reports a setting the bucketed schedule cannot use.

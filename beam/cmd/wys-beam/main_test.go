@@ -208,3 +208,24 @@ func TestMainHelpOnStdout(t *testing.T) {
 		t.Errorf("-nosuch: exit %d, stdout %q, stderr %q; want 2 and the error and flags on stderr", code, stdout, stderr)
 	}
 }
+
+// TestMainRefusesBeforeWork: settings the bucketed schedule cannot use
+// and a second input are usage errors (exit 2) before the preprocessing
+// pipeline runs, whose summary line would be on stdout.
+func TestMainRefusesBeforeWork(t *testing.T) {
+	tmp := t.TempDir()
+	graph := writeFile(t, tmp, "g.txt", "1 2\n2 3\n3 1\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-graph", graph, "-optimizer", "rowrms"}, "wys-beam: train: the bucketed schedule supports the adam, rmsprop and sgd optimizers, not rowrms"},
+		{[]string{"-graph", graph, "-split", tmp}, "wys-beam: give one input: -graph FILE or -split DIR"},
+		{[]string{"-epochs", "1"}, "wys-beam: give one input: -graph FILE or -split DIR"},
+	} {
+		code, stdout, stderr := runMain(t, tmp, c.args...)
+		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2, nothing on stdout and %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+}

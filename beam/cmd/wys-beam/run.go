@@ -214,6 +214,8 @@ func (c *config) checkFlags() error {
 		return fmt.Errorf("-test-fraction %v: want a fraction in [0, 1)", c.testFraction)
 	case c.split != "" && (c.testFraction > 0 || c.weighted || c.header || c.keepLoops || cmp.Or(c.ids, "auto") != "auto"):
 		return errors.New("-test-fraction, -weighted, -header, -ids and -keep-self-loops are settings of reading -graph; a released split (-split) fixes the graph and its test edges")
+	case (c.graph == "") == (c.split == ""):
+		return errors.New("give one input: -graph FILE or -split DIR")
 	case c.graph == "-":
 		return errors.New("-graph -: wys-beam reads the graph in byte ranges on its workers, not from standard input; write the edges to a file and give -graph FILE")
 	case !ok:
@@ -226,7 +228,7 @@ func (c *config) checkFlags() error {
 	if err := c.Sparse.Objective.Validate(); err != nil {
 		return err
 	}
-	return c.Sparse.Validate()
+	return train.CheckBucketed(c.Sparse)
 }
 
 // loadOptions are how -graph is read.

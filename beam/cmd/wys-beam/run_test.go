@@ -120,9 +120,9 @@ func TestRunNeedsOneInput(t *testing.T) {
 }
 
 // TestRunRefusesOutFormat refuses an -out the command cannot write
-// before it reads any input.
+// before it reads any input (absent.txt is never opened).
 func TestRunRefusesOutFormat(t *testing.T) {
-	for _, c := range []*config{{out: "emb.parquet"}, {out: "emb.txt", format: "hdf5"}} {
+	for _, c := range []*config{{graph: "absent.txt", out: "emb.parquet"}, {graph: "absent.txt", out: "emb.txt", format: "hdf5"}} {
 		err := run(context.Background(), c, &bytes.Buffer{})
 		if err == nil || !strings.Contains(err.Error(), "parquet") && !strings.Contains(err.Error(), "hdf5") || strings.Contains(err.Error(), "-graph FILE") {
 			t.Errorf("-out %s -format %q: %v, want a refusal of the format before the input", c.out, c.format, err)
