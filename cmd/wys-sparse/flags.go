@@ -727,6 +727,9 @@ func (c *config) checkOutputs() error {
 		}
 	}
 	for _, p := range []string{c.out, c.qJSON, c.qPlot, c.report} {
+		if c.inNewSaveSplit(p) {
+			continue // the directory is made when the split is written, before the outputs
+		}
 		if err := checkOutputPath(p); err != nil {
 			return err
 		}
@@ -745,6 +748,17 @@ func (c *config) checkOutputs() error {
 		}
 	}
 	return c.checkCollisions()
+}
+
+// inNewSaveSplit reports whether the output path p lies directly in the
+// -save-split directory and that directory does not exist yet: the run
+// creates it (with its parents) when it writes the split.
+func (c *config) inNewSaveSplit(p string) bool {
+	if p == "" || c.saveSplit == "" || filepath.Clean(filepath.Dir(p)) != filepath.Clean(c.saveSplit) {
+		return false
+	}
+	_, err := os.Stat(c.saveSplit)
+	return errors.Is(err, os.ErrNotExist)
 }
 
 // checkCollisions refuses an output that is not a regular file or that

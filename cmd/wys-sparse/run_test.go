@@ -1197,7 +1197,8 @@ func TestExtraColumnNote(t *testing.T) {
 
 // TestSaveSplit: -save-split writes the pairs the run scores, so that
 // eval -split on the written embeddings gives the test AUC training
-// reported, undirected and directed, with validation pairs held out.
+// reported, undirected and directed, with validation pairs held out; an
+// -out in the directory -save-split is to make is taken.
 func TestSaveSplit(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
@@ -1211,6 +1212,9 @@ func TestSaveSplit(t *testing.T) {
 	}
 	for i, extra := range [][]string{nil, {"-directed", "-val-fraction", "0.2"}} {
 		dir, emb, rep := filepath.Join(tmp, fmt.Sprint("split", i)), filepath.Join(tmp, fmt.Sprint("e", i, ".npy")), filepath.Join(tmp, fmt.Sprint("r", i, ".json"))
+		if i == 1 {
+			emb = filepath.Join(dir, "e.npy") // in the directory -save-split makes
+		}
 		args := append([]string{"-graph", graph, "-test-fraction", "0.4", "-dim", "4", "-epochs", "3", "-progress", "none",
 			"-save-split", dir, "-out", emb, "-report", rep}, extra...)
 		code, stdout, stderr := runCLI(t, args...)
