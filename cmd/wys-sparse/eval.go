@@ -508,12 +508,23 @@ func (c *evalFlags) ranking(ctx context.Context, stdout io.Writer, l, r []float3
 		return err
 	}
 	res.Ranking = rk
-	against := fmt.Sprintf("%s (-seed %d)", count(k, "random node", "random nodes"), c.seed)
+	against, candidates := fmt.Sprintf("%s (-seed %d)", count(k, "random node", "random nodes"), c.seed), k
 	if k == 0 {
-		against = fmt.Sprintf("all %d nodes other than its two", s.N-2)
+		against, candidates = fmt.Sprintf("all %d nodes other than its two", s.N-2), s.N-2
 	}
-	fmt.Fprintf(stdout, "ranking (unfiltered, as PyTorch-BigGraph): each of the %d test edges' tail and head against %s: MRR %.4f, Hits@1/10/50 %.4f / %.4f / %.4f, mean rank %.1f (%.1fs)\n",
-		len(s.Test), against, rk.MRR, rk.Hits["1"], rk.Hits["10"], rk.Hits["50"], rk.MeanRank, time.Since(t0).Seconds())
+	hits, unmeasured := make([]string, 3), []string(nil)
+	for i, at := range []int{1, 10, 50} {
+		hits[i] = fmt.Sprintf("%.4f", rk.Hits[strconv.Itoa(at)])
+		if at > candidates { // a rank is at most candidates + 1
+			hits[i] += "*"
+			unmeasured = append(unmeasured, "Hits@"+strconv.Itoa(at))
+		}
+	}
+	fmt.Fprintf(stdout, "ranking (unfiltered, as PyTorch-BigGraph): each of the %d test edges' tail and head against %s: MRR %.4f, Hits@1/10/50 %s, mean rank %.1f (%.1fs)\n",
+		len(s.Test), against, rk.MRR, strings.Join(hits, " / "), rk.MeanRank, time.Since(t0).Seconds())
+	if len(unmeasured) > 0 {
+		fmt.Fprintf(stdout, "  * %s: k exceeds the %d candidates, so every rank is within it (1 by definition, not a measurement)\n", strings.Join(unmeasured, ", "), candidates)
+	}
 	return nil
 }
 

@@ -990,3 +990,32 @@ func tempWriter(t *testing.T) func(name, text string) string {
 		return p
 	}
 }
+
+// TestEvalRankHitsBeyondCandidates: against 5 candidates every rank is at
+// most 6, so Hits@10 and Hits@50 are 1 by definition: eval marks them, as
+// it marks OGB's Hits@k beyond the negatives; against all 58 it marks
+// none.
+func TestEvalRankHitsBeyondCandidates(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "evalcheck")
+	for _, c := range []struct {
+		k, want string
+	}{
+		{"5", "/ 1.0000* / 1.0000*, mean rank"},
+		{"all", ""},
+	} {
+		code, stdout, stderr := runCLI(t, "eval", "-emb", filepath.Join(dir, "gensim.txt"), "-split", filepath.Join(dir, "split"), "-mrr", c.k)
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		note := "  * Hits@10, Hits@50: k exceeds the 5 candidates"
+		_, ranking, _ := strings.Cut(stdout, "ranking (unfiltered")
+		if c.want == "" {
+			if strings.Contains(ranking, "*") {
+				t.Errorf("-mrr all marks a Hits@k:\n%s", stdout)
+			}
+		} else if !strings.Contains(ranking, c.want) || !strings.Contains(ranking, note) {
+			t.Errorf("-mrr %s: want %q and %q in\n%s", c.k, c.want, note, stdout)
+		}
+	}
+}
