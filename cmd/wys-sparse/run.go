@@ -347,10 +347,7 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 	rep.Graph = graphStats{Nodes: g.N(), TrainArcs: g.Adj.NNZ(), Directed: g.Directed,
 		TrainPairs: len(in.split.Train), TestPairs: len(in.split.Test), ValPairs: len(in.split.Val)}
 	if c.labels != "" {
-		lab, err := graphio.LoadLabels(ctx, c.labels, c.labelSplit, in.ids)
-		if c.lcc && errors.Is(err, pipeline.ErrUnknownNode) {
-			return nil, fmt.Errorf("%w; -lcc kept only the largest connected component, whose embeddings cannot classify the nodes of the others: drop -lcc", err)
-		}
+		lab, err := c.loadLabels(ctx, in.ids)
 		if err != nil {
 			return nil, err
 		}
@@ -360,6 +357,15 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 		return nil, err
 	}
 	return in, nil
+}
+
+// loadLabels reads -labels and -label-split for the nodes of ids.
+func (c *config) loadLabels(ctx context.Context, ids *pipeline.NodeIDs) (*pipeline.Labels, error) {
+	lab, err := graphio.LoadLabels(ctx, c.labels, c.labelSplit, ids)
+	if c.lcc && errors.Is(err, pipeline.ErrUnknownNode) {
+		return nil, fmt.Errorf("%w; -lcc kept only the largest connected component, whose embeddings cannot classify the nodes of the others: drop -lcc", err)
+	}
+	return lab, err
 }
 
 // fitsMethod refuses a rank above the training graph's nodes, and notes

@@ -89,8 +89,7 @@ func ReadMultiLabels(ctx context.Context, r io.Reader, name string, header bool)
 			return err
 		}
 		if header {
-			header = false // the first line that is not a comment
-			skipped = string(text)
+			header, skipped = false, string(text) // the first line that is not a comment
 			return nil
 		}
 		if len(f) < 2 {
