@@ -56,7 +56,7 @@ func bindFlags(fs *flag.FlagSet) *config {
 	fs.StringVar(&c.ids, "ids", "auto", "node ids of -graph: auto, int or token (as wys-sparse -ids)")
 	fs.BoolVar(&c.keepLoops, "keep-self-loops", false, "keep u→u edges of -graph (default: dropped)")
 	fs.Float64Var(&c.testFraction, "test-fraction", 0, "with -graph: fraction of edges held out to evaluate link prediction (0: embed the whole graph)")
-	fs.IntVar(&c.partitions, "partitions", 4, "P: node partitions; each round trains P buckets of P x P in parallel (1: the single-machine trainer)")
+	fs.IntVar(&c.partitions, "partitions", 4, "P: node partitions; each round trains P buckets of P x P in parallel (1: one bucket, the steps of wys-sparse with -start random and -negative-block 0, the schedule's defaults)")
 	fs.IntVar(&c.perRnd, "round-batches", 1, "minibatch steps of each bucket per round (1: the trainer's schedule; more: fewer, longer rounds)")
 	fs.IntVar(&sp.Dim, "dim", 128, "embedding width d of Y = [L | R], d/2 per side (even)")
 	fs.IntVar(&sp.Objective.C, "C", pipeline.DefaultC, "number of transition-matrix powers k = 1..C")
