@@ -172,7 +172,7 @@ func (c ObjectiveConfig) Validate() error {
 	case math.IsNaN(c.Beta) || math.IsInf(c.Beta, 0):
 		return bad("beta", c.Beta, "want a finite weight")
 	case !(c.PPR >= 0 && c.PPR < 1):
-		return bad("ppr", c.PPR, "want a restart probability in (0, 1), e.g. 0.15, or 0 (off)")
+		return bad("ppr", c.PPR, fmt.Sprintf("want a restart probability in [%g, 1), e.g. 0.15, or 0 (off)", MinPPR))
 	case c.PPR > 0 && c.PPR < MinPPR:
 		return bad("ppr", c.PPR, fmt.Sprintf("want a restart probability of at least %g, e.g. 0.15: each PPR draw walks 1/α steps on average, and the PPR matrix sums about 28/α powers of T (%.3g at this α)", MinPPR, 28/c.PPR))
 	case !(c.WalksPerNode > 0 && c.WalksPerNode <= MaxWalksPerNode):

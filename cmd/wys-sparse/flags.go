@@ -115,7 +115,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	de.Steps = reference.Config{}.Resolve().Steps
 	fs.IntVar(&de.Steps, "steps", de.Steps, "dense: full-batch steps")
 	sp.Negatives = sparseDefaults.Negatives
-	fs.IntVar(&sp.BatchWalks, "batch", 0, "sparse: walks per minibatch (0: 256, or N/100 up to 16384 above 25,600 nodes); larger batches take fewer steps per epoch, so q moves less: raise -qlr with them")
+	fs.IntVar(&sp.BatchWalks, "batch", 0, "sparse: walks per minibatch (0: 256, or about N/100 above 25,600 nodes: rounded to a multiple of 64, at most 16384); larger batches take fewer steps per epoch, so q moves less: raise -qlr with them")
 	fs.IntVar(&sp.Negatives, "negatives", sp.Negatives, "sparse: non-edge pairs per positive pair")
 	fs.Var(negBlock{&sp.NegativeBlock}, "negative-block", "sparse: draw negatives as blocks of `m` x m pairs between m uniform rows of L and of R, or 0: pair by pair (default: 16 with rmsprop, the optimizer's default there, on graphs of 100,000 nodes or more, else 0; unbiased either way, blocks move far less memory on large graphs)")
 	fs.Float64Var(&sp.EvalEvery, "eval-every", 0, "sparse: epochs between train/test AUC evaluations (0: epochs/20)")
