@@ -18,7 +18,8 @@ type Result struct {
 	// arc u→v is L_u·R_v.
 	L, R []float32
 	// Q = softmax(q) is the learned context distribution over k = 1..C
-	// (nil for methods without one); q holds the logits.
+	// (nil for methods without one); q holds the logits (nil when Q was
+	// fixed, not learned: no logits were trained).
 	Q, QLogits []float64
 	// Curve holds one point per evaluation.
 	Curve []CurvePoint

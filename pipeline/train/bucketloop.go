@@ -88,7 +88,10 @@ func (s *Schedule) Embeddings(m *Model) (l, r []float32, Q []float64) {
 func (s *Schedule) Result(ctx context.Context, m *Model, eval *pipeline.Split) (*pipeline.Result, error) {
 	l, r, Q := s.Embeddings(m)
 	res := &pipeline.Result{Method: "sparse-bucketed", N: s.base.n, Half: s.base.half, L: l, R: r, Q: Q,
-		QLogits: append([]float64(nil), m.Q.Logits...), BestStep: int(s.steps)}
+		BestStep: int(s.steps)}
+	if s.base.fixedQ == nil {
+		res.QLogits = append([]float64(nil), m.Q.Logits...)
+	}
 	if eval == nil {
 		eval = &pipeline.Split{}
 	}

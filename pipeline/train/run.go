@@ -512,7 +512,7 @@ func (r *run) evaluate(done int64) (stop bool) {
 		// the state before it returns, so nothing else holds res.L.
 		res.BestStep = int(done)
 		res.L, res.R = append(res.L[:0], t.l...), append(res.R[:0], t.r...)
-		res.Q, res.QLogits = pt.Q, slices.Clone(t.q)
+		res.Q, res.QLogits = pt.Q, t.logits()
 	}
 	improved := pt.TrainAUC > r.best
 	if improved {

@@ -564,3 +564,40 @@ func TestEvalTime(t *testing.T) {
 		t.Errorf("EvalTime %v, want less than the train stage's %v", res.Stats.EvalTime, tr)
 	}
 }
+
+// TestResultLogits: a learned Q comes with logits whose softmax it is; a
+// fixed Q comes with none (its softmax would be uniform), in the
+// in-memory trainer and the bucketed schedule alike.
+func TestResultLogits(t *testing.T) {
+	g := smallGraph(60, 240, false, 3)
+	for _, fixed := range [][]float64{nil, {10, 9, 8, 7, 6, 5, 4, 3, 2, 1}} {
+		cfg := train.Config{Start: train.StartRandom, Dim: 8, Epochs: 3, Seed: 2, FixedQ: fixed}
+		res, err := train.Run(context.Background(), g, nil, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := train.NewSchedule(g, cfg, 2, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bres, err := s.Result(context.Background(), s.Init(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, r := range map[string]*pipeline.Result{"Run": res, "Schedule": bres} {
+			switch {
+			case fixed != nil && r.QLogits != nil:
+				t.Errorf("%s, fixed Q: logits %v, want none", name, r.QLogits)
+			case fixed == nil && len(r.QLogits) != len(r.Q):
+				t.Errorf("%s: %d logits for %d entries of Q", name, len(r.QLogits), len(r.Q))
+			case fixed == nil:
+				for k, p := range pipeline.Softmax(r.QLogits) {
+					if math.Abs(p-r.Q[k]) > 1e-12 {
+						t.Errorf("%s: softmax of the logits %v, Q %v", name, pipeline.Softmax(r.QLogits), r.Q)
+						break
+					}
+				}
+			}
+		}
+	}
+}

@@ -206,6 +206,15 @@ func (t *trainer) setScales(g *pipeline.Graph) {
 	}
 }
 
+// logits returns a copy of the attention logits q, or nil with a fixed
+// Q, which no logits describe (its softmax would be uniform).
+func (t *trainer) logits() []float64 {
+	if t.fixedQ != nil {
+		return nil
+	}
+	return slices.Clone(t.q)
+}
+
 // Q returns the current context distribution.
 func (t *trainer) Q() []float64 {
 	if t.fixedQ != nil {
