@@ -774,7 +774,11 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 		sel := selectionName(split.HasValidation())
 		fmt.Fprintf(stdout, "link prediction ROC-AUC: test %.4f, %s %.4f", res.TestAUC, sel, res.TrainAUC)
 		if c.method == "wys" {
-			fmt.Fprintf(stdout, " (model selected at step %d by %s AUC)", res.BestStep, sel)
+			averaged := ""
+			if n := len(res.Curve); c.trainer == "sparse" && c.Sparse.Average > 0 && n > 0 && res.BestStep == res.Curve[n-1].Step {
+				averaged = fmt.Sprintf(": the mean of L and R over the run's last %g (-average)", c.Sparse.Average)
+			}
+			fmt.Fprintf(stdout, " (model selected at step %d by %s AUC%s)", res.BestStep, sel, averaged)
 		}
 		fmt.Fprintln(stdout)
 	}

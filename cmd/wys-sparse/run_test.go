@@ -1641,3 +1641,37 @@ func TestSummaryStoppedEarly(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryAveraged: with -average, the summary says the selected model
+// is the tail's mean exactly when the selection kept the last evaluation
+// (where the mean is scored); without -average it never says so.
+func TestSummaryAveraged(t *testing.T) {
+	phrase := ": the mean of L and R over the run's last 0.5 (-average)"
+	for _, avg := range []bool{true, false} {
+		rep := filepath.Join(t.TempDir(), "r.json")
+		args := []string{"-dim", "8", "-epochs", "4", "-progress", "none", "-report", rep}
+		if avg {
+			args = append(args, "-average", "0.5")
+		}
+		code, stdout, stderr := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+		}
+		var r struct {
+			Result struct {
+				BestStep int `json:"best_step"`
+			}
+			Curve []struct {
+				Step int `json:"step"`
+			}
+		}
+		readJSON(t, rep, &r)
+		if len(r.Curve) == 0 {
+			t.Fatalf("%v: no curve in the report", args)
+		}
+		want := avg && r.Result.BestStep == r.Curve[len(r.Curve)-1].Step
+		if got := strings.Contains(stdout, phrase); got != want {
+			t.Errorf("%v: best step %d, last %d: summary names the mean %v, want %v\n%s", args, r.Result.BestStep, r.Curve[len(r.Curve)-1].Step, got, want, stdout)
+		}
+	}
+}
