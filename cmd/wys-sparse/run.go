@@ -802,9 +802,17 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 		if fit < 0.5 {
 			how = "worse than chance (0.5)"
 		}
-		fmt.Fprintf(stdout, "note: the selected model tells its own training arcs from non-edges at AUC %.4f, %s: training did not fit the graph; check the learning rate (-lr) and how the input was read\n", fit, how)
+		fix := "check the learning rate (-lr) and how the input was read"
+		if n := len(res.Curve); n > 0 && res.Curve[n-1].Step < fewSteps {
+			fix += fmt.Sprintf("; the run took only %d minibatch steps (an epoch is N walks, so a small graph gets few): it may be too short (more -epochs)", res.Curve[n-1].Step)
+		}
+		fmt.Fprintf(stdout, "note: the selected model tells its own training arcs from non-edges at AUC %.4f, %s: training did not fit the graph; %s\n", fit, how, fix)
 	}
 }
+
+// fewSteps is the number of minibatch steps below which a run that did
+// not fit its graph is said to have been too short, not mistuned.
+const fewSteps = 200
 
 // moreTestPairs says how to score a run on more test pairs than split's.
 func (c *config) moreTestPairs(split *pipeline.Split) string {

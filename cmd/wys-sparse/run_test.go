@@ -1400,7 +1400,7 @@ func TestSelfLoopOnlyNote(t *testing.T) {
 
 // TestUnfitNote: a run whose selected model scores its own training arcs
 // near chance (here a diverging learning rate) says so; a normal run does
-// not.
+// not; a run of very few steps is told to run longer.
 func TestUnfitNote(t *testing.T) {
 	t.Parallel()
 	note := "training did not fit the graph; check the learning rate (-lr)"
@@ -1408,6 +1408,20 @@ func TestUnfitNote(t *testing.T) {
 		code, stdout, stderr := runCLI(t, "-epochs", "20", "-lr", lr, "-progress", "none")
 		if code != 0 || strings.Contains(stdout, note) != (lr == "1e6") {
 			t.Errorf("-lr %s: exit %d\n%s%s", lr, code, stdout, stderr)
+		}
+	}
+	// A six-node graph gets 10 steps at the default length (an epoch is
+	// six walks): the note also says the run may be too short, and more
+	// epochs fit it.
+	tiny := filepath.Join(t.TempDir(), "tiny.txt")
+	if err := os.WriteFile(tiny, []byte("1 2\n2 3\n3 4\n4 1\n1 5\n5 6\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	short := "; the run took only 10 minibatch steps (an epoch is N walks, so a small graph gets few): it may be too short (more -epochs)"
+	for _, epochs := range []string{"0", "20000"} {
+		code, stdout, stderr := runCLI(t, "-graph", tiny, "-dim", "4", "-test-fraction", "0", "-seed", "5", "-epochs", epochs, "-progress", "none")
+		if code != 0 || strings.Contains(stdout, short) != (epochs == "0") || strings.Contains(stdout, "did not fit") != (epochs == "0") {
+			t.Errorf("six nodes, -epochs %s: exit %d\n%s%s", epochs, code, stdout, stderr)
 		}
 	}
 }
