@@ -84,19 +84,43 @@ func ParseIDMode(name string) (IDMode, bool) {
 	return 0, false
 }
 
+// MarshalText writes m as ParseIDMode names it (auto, int or token), so
+// that reports and job settings hold the flag's word, not a number.
+func (m IDMode) MarshalText() ([]byte, error) {
+	switch m {
+	case IDAuto:
+		return []byte("auto"), nil
+	case IDInteger:
+		return []byte("int"), nil
+	case IDToken:
+		return []byte("token"), nil
+	}
+	return nil, fmt.Errorf("graphio: id mode %d is not auto, int or token", int(m))
+}
+
+// UnmarshalText reads a name MarshalText writes.
+func (m *IDMode) UnmarshalText(b []byte) error {
+	v, ok := ParseIDMode(string(b))
+	if !ok {
+		return fmt.Errorf("graphio: id mode %q: want auto, int or token", b)
+	}
+	*m = v
+	return nil
+}
+
 // LoadOptions controls ReadEdgeList. The zero value reads an undirected,
 // unweighted graph with integer-or-token ids and drops self-loops.
 type LoadOptions struct {
 	// Directed keeps arcs as given; false stores each edge as both arcs.
-	Directed bool
+	Directed bool `json:"directed"`
 	// Weighted reads the third column as a positive, finite edge weight;
 	// false ignores every column after the second and uses weight 1.
-	Weighted bool
+	Weighted bool `json:"weighted"`
 	// KeepSelfLoops keeps u→u edges; false drops them (they are counted in
 	// the report).
-	KeepSelfLoops bool
+	KeepSelfLoops bool `json:"keep_self_loops"`
 	// IDs selects how ids are read; 0 means IDAuto.
-	IDs IDMode
+	IDs IDMode `json:"ids"`
 	// Header skips the first line of the input that is not blank or a
 	// comment: column names, as a CSV file written by pandas or a
 	// spreadsheet has (after comments, as some tools write them). Without it, under

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -832,5 +833,28 @@ func TestAssembleCancelled(t *testing.T) {
 		if calls > (k-1)<<20 {
 			t.Errorf("cancelled at check %d after %d lines, want at most %d", k, calls, (k-1)<<20)
 		}
+	}
+}
+
+// TestLoadOptionsJSON: the options round-trip through JSON with the id
+// mode as its flag word, and an unknown word is refused.
+func TestLoadOptionsJSON(t *testing.T) {
+	for _, o := range []LoadOptions{{}, {Directed: true, Weighted: true, KeepSelfLoops: true, IDs: IDInteger, Header: true}, {IDs: IDToken}} {
+		b, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		word, _ := o.IDs.MarshalText()
+		if !strings.Contains(string(b), `"ids":"`+string(word)+`"`) {
+			t.Errorf("%+v as JSON: %s, want the id mode as %q", o, b, word)
+		}
+		var back LoadOptions
+		if err := json.Unmarshal(b, &back); err != nil || back != o {
+			t.Errorf("%s read back as %+v, %v; want %+v", b, back, err, o)
+		}
+	}
+	var o LoadOptions
+	if err := json.Unmarshal([]byte(`{"ids":"ints"}`), &o); err == nil {
+		t.Error(`"ids":"ints" read without an error`)
 	}
 }
