@@ -229,3 +229,16 @@ func TestMainRefusesBeforeWork(t *testing.T) {
 		}
 	}
 }
+
+// TestMainNamesIDsFile: a .npy -out names its ids file, as wys-sparse's
+// line does; a text -out holds its ids and names none.
+func TestMainNamesIDsFile(t *testing.T) {
+	tmp := t.TempDir()
+	graph := writeFile(t, tmp, "g.txt", "1 2\n2 3\n3 1\n3 4\n")
+	for out, want := range map[string]string{"e.npy": " (ids in " + filepath.Join(tmp, "e.ids.txt") + "); score of arc", "e.txt": " to " + filepath.Join(tmp, "e.txt") + "; score of arc"} {
+		code, stdout, stderr := runMain(t, tmp, "-graph", graph, "-epochs", "1", "-dim", "4", "-partitions", "2", "-out", filepath.Join(tmp, out))
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("-out %s: exit %d, want %q in\n%s%s", out, code, want, stdout, stderr)
+		}
+	}
+}
