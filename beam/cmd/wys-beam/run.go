@@ -54,7 +54,7 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 			return nil, nil, "", err
 		}
 		g, err := s.TrainGraph(ctx)
-		fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges\n", c.split, s.N, len(s.Train), len(s.Test))
+		fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges, %d / %d negatives\n", c.split, s.N, len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg))
 		if err == nil {
 			err = c.checkIDs(s.IDs)
 		}
