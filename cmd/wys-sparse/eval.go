@@ -512,16 +512,9 @@ func (c *evalFlags) ranking(ctx context.Context, stdout io.Writer, l, r []float3
 	if k == 0 {
 		against, candidates = fmt.Sprintf("all %d nodes other than its two", s.N-2), s.N-2
 	}
-	hits, unmeasured := make([]string, 3), []string(nil)
-	for i, at := range []int{1, 10, 50} {
-		hits[i] = fmt.Sprintf("%.4f", rk.Hits[strconv.Itoa(at)])
-		if at > candidates { // a rank is at most candidates + 1
-			hits[i] += "*"
-			unmeasured = append(unmeasured, "Hits@"+strconv.Itoa(at))
-		}
-	}
+	hits, unmeasured := markedHits([]int{1, 10, 50}, rk.Hits, candidates) // a rank is at most candidates + 1
 	fmt.Fprintf(stdout, "ranking (unfiltered, as PyTorch-BigGraph): each of the %d test edges' tail and head against %s: MRR %.4f, Hits@1/10/50 %s, mean rank %.1f (%.1fs)\n",
-		len(s.Test), against, rk.MRR, strings.Join(hits, " / "), rk.MeanRank, time.Since(t0).Seconds())
+		len(s.Test), against, rk.MRR, hits, rk.MeanRank, time.Since(t0).Seconds())
 	if len(unmeasured) > 0 {
 		fmt.Fprintf(stdout, "  * %s: k exceeds the %d candidates, so every rank is within it (1 by definition, not a measurement)\n", strings.Join(unmeasured, ", "), candidates)
 	}
@@ -634,21 +627,33 @@ func (m rankMetrics) print(w io.Writer, negatives int) {
 	if m.TestHits == nil {
 		return
 	}
-	ks, hits := make([]string, len(hitsK)), make([]string, len(hitsK))
-	var unmeasured []string // k above the negatives: 1 by OGB's rule, not measured
+	ks := make([]string, len(hitsK))
 	for i, k := range hitsK {
 		ks[i] = strconv.Itoa(k)
-		hits[i] = fmt.Sprintf("%.4f", m.TestHits[ks[i]])
-		if k > negatives {
-			hits[i] += "*"
-			unmeasured = append(unmeasured, "Hits@"+ks[i])
-		}
 	}
+	// k above the negatives: 1 by OGB's rule, not measured.
+	hits, unmeasured := markedHits(hitsK, m.TestHits, negatives)
 	fmt.Fprintf(w, "Hits@%s (OGB's rule: test edges above the k-th best of the %d test negatives): test %s\n",
-		strings.Join(ks, "/"), negatives, strings.Join(hits, " / "))
+		strings.Join(ks, "/"), negatives, hits)
 	if len(unmeasured) > 0 {
 		fmt.Fprintf(w, "  * %s: k exceeds the %d test negatives, so OGB's rule counts every test edge as a hit (1 by definition, not a measurement)\n", strings.Join(unmeasured, ", "), negatives)
 	}
+}
+
+// markedHits formats the Hits@k of hits (keyed by k in decimal) for each
+// k of ks, joined by " / ", with an asterisk on each k above limit, which
+// every item meets by definition, and returns those k as "Hits@k" too.
+func markedHits(ks []int, hits map[string]float64, limit int) (string, []string) {
+	cells := make([]string, len(ks))
+	var unmeasured []string
+	for i, k := range ks {
+		cells[i] = fmt.Sprintf("%.4f", hits[strconv.Itoa(k)])
+		if k > limit {
+			cells[i] += "*"
+			unmeasured = append(unmeasured, "Hits@"+strconv.Itoa(k))
+		}
+	}
+	return strings.Join(cells, " / "), unmeasured
 }
 
 // hitsK are the k of the Hits@k that eval reports: those of OGB's
