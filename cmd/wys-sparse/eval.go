@@ -210,8 +210,8 @@ func (c *evalFlags) inputs() []outcheck.File {
 	in := append(outcheck.EmbeddingInputs("-emb", c.emb.path), outcheck.SplitFiles("-split", c.split)...)
 	in = append(in, outcheck.File{Flag: "-graph", Path: c.graph}, outcheck.File{Flag: "-mat", Path: c.mat}, outcheck.File{Flag: "-labels", Path: c.labels})
 	if c.planetoid != "" {
-		for _, suffix := range []string{".edges.tsv", ".labels.tsv", ".split.tsv"} {
-			in = append(in, outcheck.File{Flag: "-planetoid", Path: c.planetoid + suffix}, outcheck.File{Flag: "-planetoid", Path: c.planetoid + suffix + ".gz"})
+		for _, p := range graphio.PlanetoidFiles(c.planetoid) {
+			in = append(in, outcheck.File{Flag: "-planetoid", Path: p})
 		}
 	}
 	return in

@@ -139,6 +139,20 @@ func LoadLabels(ctx context.Context, labelPath, splitPath string, ids *pipeline.
 	return ReadLabels(ctx, lf, labelPath, split, splitPath, ids)
 }
 
+// planetoidSuffixes name a Planetoid dataset's files after its prefix:
+// its edges, its labels and its split, in LoadPlanetoid's order.
+var planetoidSuffixes = []string{".edges.tsv", ".labels.tsv", ".split.tsv"}
+
+// PlanetoidFiles returns the files LoadPlanetoid may read for prefix:
+// each of the three plain and with ".gz".
+func PlanetoidFiles(prefix string) []string {
+	var files []string
+	for _, suffix := range planetoidSuffixes {
+		files = append(files, prefix+suffix, prefix+suffix+".gz")
+	}
+	return files
+}
+
 // LoadPlanetoid reads a Planetoid node-classification dataset in text
 // form: prefix.edges.tsv (an edge list, read with opt), prefix.labels.tsv
 // and prefix.split.tsv (see ReadLabels), each plain or with a ".gz"
@@ -155,7 +169,7 @@ func LoadPlanetoid(ctx context.Context, prefix string, opt LoadOptions) (*pipeli
 		return "", fmt.Errorf("%s%s (or .gz) is missing: %w", prefix, suffix, fs.ErrNotExist)
 	}
 	var files [3]string
-	for i, suffix := range []string{".edges.tsv", ".labels.tsv", ".split.tsv"} {
+	for i, suffix := range planetoidSuffixes {
 		p, err := path(suffix)
 		if err != nil {
 			return nil, nil, nil, err
