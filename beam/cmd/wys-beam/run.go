@@ -45,10 +45,7 @@ func execute(ctx context.Context, p *beam.Pipeline) error {
 // training graph's file for the workers ("" when the driver must write
 // it).
 func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipeline.Graph, *pipeline.Split, string, error) {
-	if (c.graph == "") == (c.split == "") {
-		return nil, nil, "", errors.New("give one input: -graph FILE or -split DIR")
-	}
-	if c.split != "" {
+	if c.split != "" { // checkFlags saw to one input
 		s, err := graphio.LoadSplitDir(ctx, c.split, c.directed)
 		if err != nil {
 			return nil, nil, "", err
