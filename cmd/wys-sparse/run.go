@@ -293,8 +293,7 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 		}
 		prog.end("load", time.Since(t0))
 		in.split, in.ids = s, s.IDs
-		fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges, %d / %d negatives%s\n", c.split, s.N,
-			len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg), directedNote(s))
+		fmt.Fprintf(stdout, "%s%s\n", graphio.SplitSummary(c.split, s), directedNote(s))
 		if g, err = s.TrainGraph(ctx); err != nil {
 			return nil, err
 		}

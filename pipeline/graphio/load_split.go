@@ -40,6 +40,12 @@ func SplitFileNames() []string {
 	return names
 }
 
+// SplitSummary is the line that names a split read from dir and counts
+// its nodes, edges and non-edges, as the commands print it.
+func SplitSummary(dir string, s *pipeline.Split) string {
+	return fmt.Sprintf("split %s: %d nodes, %d train / %d test edges, %d / %d negatives", dir, s.N, len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg))
+}
+
 // openSplitFile opens dir/name or else dir/name.gz. It returns an error
 // wrapping fs.ErrNotExist when neither exists.
 func openSplitFile(dir, name string) (*os.File, string, error) {

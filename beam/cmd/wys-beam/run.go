@@ -51,7 +51,7 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 			return nil, nil, "", err
 		}
 		g, err := s.TrainGraph(ctx)
-		fmt.Fprintf(stdout, "split %s: %d nodes, %d train / %d test edges, %d / %d negatives\n", c.split, s.N, len(s.Train), len(s.Test), len(s.TrainNeg), len(s.TestNeg))
+		fmt.Fprintln(stdout, graphio.SplitSummary(c.split, s))
 		if err == nil {
 			err = c.checkIDs(s.IDs)
 		}
