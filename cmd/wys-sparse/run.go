@@ -756,7 +756,7 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	if res.Stats.PairsPerSecond > 0 {
 		fmt.Fprintf(stdout, ", %.2fM positive pairs/s", res.Stats.PairsPerSecond/1e6)
 	}
-	fmt.Fprintf(stdout, "%s\n", stoppedNote(res))
+	fmt.Fprintln(stdout, stoppedNote(res))
 	if res.Q != nil {
 		how := "learned"
 		if c.fixedQ != "" {
@@ -925,12 +925,10 @@ func (c *config) write(ctx context.Context, stdout io.Writer, res *pipeline.Resu
 			return err
 		}
 		rep.Outputs = append(rep.Outputs, c.out, graphio.MarkerPath(c.out))
-		note := ""
 		if format == graphio.FormatNPY {
-			note = " (ids in " + graphio.IDsPath(c.out) + ")"
 			rep.Outputs = append(rep.Outputs, graphio.IDsPath(c.out))
 		}
-		fmt.Fprintf(stdout, "wrote %d x %d embeddings [L | R] to %s%s; score of arc u→v = L_u·R_v\n", res.N, 2*res.Half, c.out, note)
+		fmt.Fprintln(stdout, outcheck.Wrote(res.N, 2*res.Half, c.out, format))
 	}
 	if c.qJSON != "" && res.Q != nil {
 		if err := graphio.WriteJSON(c.qJSON, graphio.QReport{Q: res.Q, Logits: res.QLogits, Names: obj.ContextNames()}); err != nil {

@@ -122,6 +122,17 @@ func EmbeddingFiles(out, format string) []File {
 	return files
 }
 
+// Wrote is the line a command prints once it has written n x width
+// embeddings [L | R] to out in format ("" is the name's format): a .npy
+// names its ids file, and the line says how an arc is scored.
+func Wrote(n, width int, out, format string) string {
+	note := ""
+	if f, _ := graphio.ResolveFormat(format, out); f == graphio.FormatNPY {
+		note = " (ids in " + graphio.IDsPath(out) + ")"
+	}
+	return fmt.Sprintf("wrote %d x %d embeddings [L | R] to %s%s; score of arc u→v = L_u·R_v", n, width, out, note)
+}
+
 // SplitFiles returns the files of a split directory dir (those
 // graphio.SplitFileNames names) under flag, or none for dir "": the
 // inputs of -split, or the outputs of -save-split.

@@ -379,11 +379,7 @@ func (c *config) write(ctx context.Context, stdout io.Writer, res *pipeline.Resu
 		if err := graphio.WriteEmbeddings(ctx, c.out, c.format, res, ids); err != nil {
 			return err
 		}
-		note := ""
-		if f, _ := graphio.ResolveFormat(c.format, c.out); f == graphio.FormatNPY {
-			note = " (ids in " + graphio.IDsPath(c.out) + ")"
-		}
-		fmt.Fprintf(stdout, "wrote %d x %d embeddings [L | R] to %s%s; score of arc u→v = L_u·R_v\n", res.N, 2*res.Half, c.out, note)
+		fmt.Fprintln(stdout, outcheck.Wrote(res.N, 2*res.Half, c.out, c.format))
 	}
 	if c.qOut != "" {
 		obj := c.Sparse.Objective.Resolve()
