@@ -87,11 +87,10 @@ func (s *Schedule) Embeddings(m *Model) (l, r []float32, Q []float64) {
 // is cancelled during the scoring it returns ctx.Err().
 func (s *Schedule) Result(ctx context.Context, m *Model, eval *pipeline.Split) (*pipeline.Result, error) {
 	l, r, Q := s.Embeddings(m)
+	t := s.base
+	t.q = m.Q.Logits
 	res := &pipeline.Result{Method: "sparse-bucketed", N: s.base.n, Half: s.base.half, L: l, R: r, Q: Q,
-		BestStep: int(s.steps)}
-	if s.base.fixedQ == nil {
-		res.QLogits = append([]float64(nil), m.Q.Logits...)
-	}
+		QLogits: t.logits(), BestStep: int(s.steps)}
 	if eval == nil {
 		eval = &pipeline.Split{}
 	}
