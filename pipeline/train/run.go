@@ -128,6 +128,7 @@ type run struct {
 	best      float64 // best train AUC so far
 	selName   string  // what selects the model: "train AUC" or "validation AUC"
 	planned   int64   // the length the time budget cut short, else 0
+	saved     bool    // the final checkpoint is written (budgetStop)
 	sinceBest int     // evaluations since the best
 	lossSum   float64 // loss since the last evaluation
 	lossCount int
@@ -340,7 +341,10 @@ func (r *run) loop(ctx context.Context) error {
 	}
 	for b := r.first; b < r.batches; b++ {
 		if b == r.first && b > 0 && r.overBudget() {
-			r.stop(b, false) // resumed with no more time than it had
+			// Resumed with no more time than it had: nothing to train.
+			if err := r.budgetStop(b); err != nil {
+				return err
+			}
 			break
 		}
 		if err := ctx.Err(); err != nil {
@@ -365,11 +369,16 @@ func (r *run) loop(ctx context.Context) error {
 				return err
 			}
 		}
-		if done%r.evalBatches == 0 || done == r.batches || r.overBudget() {
+		if done%r.evalBatches == 0 || done == r.batches {
 			if stop := r.evaluate(done); stop || r.overBudget() {
 				r.stop(done, stop)
 				break
 			}
+		} else if r.overBudget() {
+			if err := r.budgetStop(done); err != nil {
+				return err
+			}
+			break
 		} else if done%16 == 0 {
 			r.rec.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "train", Done: done, Total: r.batches, Unit: "batches", Elapsed: r.elapsed()})
 		}
@@ -381,11 +390,32 @@ func (r *run) loop(ctx context.Context) error {
 	default:
 		r.res.Stats.Stopped = "length"
 	}
-	if cfg.Checkpoint != nil {
+	if cfg.Checkpoint != nil && !r.saved {
 		if err := r.snapshot(r.batches); err != nil {
 			return fmt.Errorf("train: checkpoint: %w", err)
 		}
 	}
+	return nil
+}
+
+// budgetStop ends, after done batches, a run whose time budget ran out
+// between two evaluations. The run's final checkpoint is written first,
+// so that it holds no evaluation at done: an uninterrupted run makes
+// none there, and a resume that counted one toward -patience or the
+// convergence rule would go on differently. Then the model at done is
+// evaluated, unless the curve ends there already.
+func (r *run) budgetStop(done int64) error {
+	if r.cfg.Checkpoint != nil {
+		r.planned = r.batches
+		if err := r.snapshot(done); err != nil {
+			return fmt.Errorf("train: checkpoint: %w", err)
+		}
+		r.saved = true
+	}
+	if n := len(r.res.Curve); n == 0 || r.res.Curve[n-1].Step != int(done) {
+		r.evaluate(done)
+	}
+	r.stop(done, false)
 	return nil
 }
 

@@ -184,3 +184,34 @@ func TestResumeAfterTimeBudget(t *testing.T) {
 		t.Errorf("the resumed run differs from the uninterrupted one: %v", err)
 	}
 }
+
+// TestResumeAfterTimeBudgetPatience: the evaluation a budget stop makes
+// between two of the grid's is not in the checkpoint, so it does not
+// count toward the patience of the resumed run, which stops where the
+// uninterrupted one does, with the same model (before budgetStop it
+// stopped one evaluation sooner).
+func TestResumeAfterTimeBudgetPatience(t *testing.T) {
+	t.Parallel()
+	s, tg := plantedSplit(t)
+	var last *train.State
+	cfg := train.Config{Dim: 8, Epochs: 200, EvalEvery: 4, Patience: 2, Seed: 3, Workers: 1, TimeBudget: 1,
+		CheckpointEvery: time.Hour, Checkpoint: func(st *train.State) error { last = st; return nil }}
+	if _, err := train.Run(context.Background(), tg, s, cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	st := *last
+	cfg.Resume, cfg.TimeBudget = &st, 0
+	rest, err := train.Run(context.Background(), tg, s, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Resume, cfg.Checkpoint = nil, nil
+	whole, err := train.Run(context.Background(), tg, s, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rest.Stats.Stopped != whole.Stats.Stopped || rest.BestStep != whole.BestStep || len(rest.Curve) != len(whole.Curve) || !slices.Equal(rest.L, whole.L) {
+		t.Errorf("resumed: stopped %q, model of step %d, %d evaluations; uninterrupted: %q, %d, %d",
+			rest.Stats.Stopped, rest.BestStep, len(rest.Curve), whole.Stats.Stopped, whole.BestStep, len(whole.Curve))
+	}
+}
