@@ -108,3 +108,22 @@ func TestResumeAverage(t *testing.T) {
 		}
 	})
 }
+
+// TestAverageKept: the averaged model is the result even when its train
+// AUC falls below the best of the run by more than SelectionMargin (here
+// with a small dimension, a short run and a high learning rate, whose
+// early models fit the few train pairs best).
+func TestAverageKept(t *testing.T) {
+	t.Parallel()
+	s, tg := plantedSplit(t)
+	for seed := uint64(1); seed <= 6; seed++ {
+		cfg := train.Config{Dim: 4, Epochs: 30, EvalEvery: 1, LR: 0.2, Average: 0.3, Seed: seed}
+		res, err := train.Run(context.Background(), tg, s, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last := res.Curve[len(res.Curve)-1].Step; res.BestStep != last {
+			t.Errorf("seed %d: model of step %d kept, not the average of the run's end (step %d)", seed, res.BestStep, last)
+		}
+	}
+}

@@ -17,7 +17,8 @@
 // from there, or row-wise RMSProp, SGD or PercentDelta; q always uses
 // Adam; learning rates decay linearly to a tenth. Every EvalEvery epochs
 // the train and test AUC are measured and the last step whose train AUC
-// ties with the best so far (within SelectionMargin of it) is kept
+// ties with the best so far (within SelectionMargin of it) is kept, or,
+// with validation pairs, the best validation AUC's
 // (without train pairs, a seeded sample of the graph's arcs against
 // uniform non-edges stands in). Config.Resolve holds every default,
 // including the length of a run (DefaultEpochs: max(400 epochs, 150 walks

@@ -125,13 +125,14 @@ type run struct {
 
 	trPos, trNeg, tePos, teNeg []pipeline.Pair
 
-	best      float64 // best train AUC so far
-	selName   string  // what selects the model: "train AUC" or "validation AUC"
-	planned   int64   // the length the time budget cut short, else 0
-	saved     bool    // the final checkpoint is written (budgetStop)
-	sinceBest int     // evaluations since the best
-	lossSum   float64 // loss since the last evaluation
-	lossCount int
+	best       float64 // best train AUC so far
+	selName    string  // what selects the model: "train AUC" or "validation AUC"
+	validation bool    // the model is selected on validation pairs
+	planned    int64   // the length the time budget cut short, else 0
+	saved      bool    // the final checkpoint is written (budgetStop)
+	sinceBest  int     // evaluations since the best
+	lossSum    float64 // loss since the last evaluation
+	lossCount  int
 
 	resumedElapsed time.Duration
 	lastSave       time.Time
@@ -274,8 +275,8 @@ func (r *run) setEvalPairs(g *pipeline.Graph, eval *pipeline.Split) {
 	sub := func(p []pipeline.Pair) []pipeline.Pair { return pipeline.SubsamplePairs(p, cfg.EvalPairs, erng) }
 	selPos, selNeg := eval.Selection()
 	r.trPos, r.trNeg = sub(selPos), sub(selNeg)
-	r.selName = "train AUC"
-	if eval.HasValidation() {
+	r.selName, r.validation = "train AUC", eval.HasValidation()
+	if r.validation {
 		r.selName = "validation AUC"
 	}
 	r.tePos, r.teNeg = sub(eval.Test), sub(eval.TestNeg)
@@ -511,8 +512,9 @@ func SelectionMargin(best float64, pos, neg int) float64 {
 }
 
 // evaluate records a curve point after done batches, keeps the parameters
-// when the train AUC is within SelectionMargin of the best so far, and
-// reports whether patience has run out.
+// when the train AUC is within SelectionMargin of the best so far (the
+// validation AUC: at or above it), and reports whether patience has run
+// out.
 func (r *run) evaluate(done int64) (stop bool) {
 	t, res := r.t, r.res
 	start := time.Now()
@@ -532,9 +534,16 @@ func (r *run) evaluate(done int64) (stop bool) {
 	r.rec.Record(pipeline.Event{Kind: pipeline.Eval, Stage: "train", Done: done, Total: r.batches, Unit: "batches", Point: &pt, Elapsed: pt.Elapsed})
 	// Keep the latest point whose train AUC ties with the best (see
 	// SelectionMargin): once the train AUC saturates, its remaining ups
-	// and downs are noise, while the model still generalises better.
-	floor := r.best - SelectionMargin(r.best, len(r.trPos), len(r.trNeg))
-	keep := pt.TrainAUC >= floor || (math.IsNaN(pt.TrainAUC) && done == r.batches)
+	// and downs are noise, while the model still generalises better. The
+	// validation pairs are held out, not fitted, so there the best is
+	// kept, as -patience counts from it. The averaged model of the run's
+	// end is always kept: it is what Config.Average asks for.
+	floor := r.best
+	if !r.validation {
+		floor -= SelectionMargin(r.best, len(r.trPos), len(r.trNeg))
+	}
+	end := done == r.batches
+	keep := pt.TrainAUC >= floor || (math.IsNaN(pt.TrainAUC) && end) || (end && r.avg != nil && r.avg.n > 0)
 	if keep {
 		// Overwrite the kept copy in place: once the train AUC saturates
 		// almost every evaluation is kept, and a fresh clone each time

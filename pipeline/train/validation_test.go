@@ -215,3 +215,31 @@ func TestResumeAfterTimeBudgetPatience(t *testing.T) {
 			rest.Stats.Stopped, rest.BestStep, len(rest.Curve), whole.Stats.Stopped, whole.BestStep, len(whole.Curve))
 	}
 }
+
+// TestSelectsBestValidation: on validation pairs, which the model is not
+// fitted to, the sparse trainer keeps the evaluation with the highest
+// validation AUC (the latest of equals), not the latest within the
+// train AUC's SelectionMargin of it; at a high learning rate the curve
+// falls back from its peak, where that margin kept a worse model.
+func TestSelectsBestValidation(t *testing.T) {
+	t.Parallel()
+	s, tg := plantedSplit(t)
+	if err := s.HoldOutValidation(0.3, 3); err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 4; seed++ {
+		res, err := train.Run(context.Background(), tg, s, train.Config{Dim: 8, Epochs: 60, EvalEvery: 1, LR: 0.2, Seed: seed}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best, step := math.Inf(-1), -1
+		for _, pt := range res.Curve {
+			if pt.TrainAUC >= best {
+				best, step = pt.TrainAUC, pt.Step
+			}
+		}
+		if res.BestStep != step {
+			t.Errorf("seed %d: model of step %d kept, the best validation AUC %v is at step %d", seed, res.BestStep, best, step)
+		}
+	}
+}
