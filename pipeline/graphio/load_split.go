@@ -64,6 +64,16 @@ func openSplitFile(dir, name string) (*os.File, string, error) {
 	return nil, path, fmt.Errorf("%s (or %s.gz) is missing: %w", path, path, fs.ErrNotExist)
 }
 
+// pickledIndexError is the error of LoadSplitDir for a split whose index
+// is only AsymProj's index.pkl (a Python pickle, not read here): without
+// it the ids would be the rows of the .npy arrays, which an index that
+// renumbers the nodes does not keep, and embeddings would name the wrong
+// nodes elsewhere.
+func pickledIndexError(dir string) error {
+	return &pipeline.ParseError{File: filepath.Join(dir, "index.pkl"), Err: fmt.Errorf("%w: the split's index is a Python pickle, which is not read; write it as %s beside it: python3 -c \"import pickle; d = pickle.load(open('%s', 'rb'), encoding='latin1')['index']; open('%s', 'w').write('# original_id\\tnode\\n' + ''.join('%%s\\t%%d\\n' %% kv for kv in sorted(d.items(), key=lambda kv: kv[1])))\" (gunzip an index.pkl.gz first)",
+		pipeline.ErrFormat, splitIndex, filepath.Join(dir, "index.pkl"), filepath.Join(dir, splitIndex))}
+}
+
 // noSplitError is the error of LoadSplitDir for a directory with none of
 // a split's files; it wraps fs.ErrNotExist.
 type noSplitError string
@@ -288,7 +298,9 @@ func ReadIndexTSV(ctx context.Context, r io.Reader, name string) (*pipeline.Node
 // split with test.directed.neg.txt.npy is refused as undirected.
 //
 // N is the number of index rows, or 1 + the largest id without an index
-// (then IDs are the rows themselves). Every id must lie in [0, N).
+// (then IDs are the rows themselves). Every id must lie in [0, N). A
+// directory whose index is only AsymProj's index.pkl (a Python pickle) is
+// refused with the command that writes its index.tsv.
 // Errors name the file and wrap ErrFormat, ErrUnknownNode, ErrEmptyGraph
 // or fs.ErrNotExist (a required file is missing).
 func LoadSplitDir(ctx context.Context, dir string, directed bool) (*pipeline.Split, error) {
@@ -348,6 +360,10 @@ func LoadSplitDir(ctx context.Context, dir string, directed bool) (*pipeline.Spl
 		}
 		s.N = s.IDs.Len()
 	case errors.Is(err, fs.ErrNotExist):
+		if pkl, _, perr := openSplitFile(dir, "index.pkl"); perr == nil {
+			pkl.Close()
+			return nil, pickledIndexError(dir)
+		}
 		for _, t := range targets {
 			for _, p := range *t.dst {
 				s.N = max(s.N, int(p.U)+1, int(p.V)+1)

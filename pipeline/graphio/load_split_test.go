@@ -303,7 +303,13 @@ func TestLoadSplitDirRange(t *testing.T) {
 	if s.N != 5 || !s.Directed || s.IDs.Name(4) != "4" || s.TestDirectedNeg != nil {
 		t.Errorf("N %d, directed %v", s.N, s.Directed)
 	}
-	// With a 4-row index, node 4 is out of range.
+	// AsymProj's pickled index alone is refused, with the conversion.
+	put("index.pkl.gz", []byte("not read"))
+	_, err = LoadSplitDir(ctx, dir, false)
+	if !errors.Is(err, pipeline.ErrFormat) || !strings.Contains(err.Error(), "index.pkl") || !strings.Contains(err.Error(), "python3 -c") {
+		t.Errorf("got %v, want an ErrFormat naming index.pkl and its conversion", err)
+	}
+	// With a 4-row index, node 4 is out of range (the pickle is not read).
 	put(splitIndex+".gz", gzipped(t, "# original_id\tnode\na\t0\nb\t1\nc\t2\nd\t3\n"))
 	_, err = LoadSplitDir(ctx, dir, false)
 	if !errors.Is(err, pipeline.ErrUnknownNode) || !strings.Contains(err.Error(), splitTest) {
