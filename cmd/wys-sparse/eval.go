@@ -55,6 +55,7 @@ type evalFlags struct {
 	ids                 string
 	rows                int
 	score, missing, rep string
+	embIDs              string
 	quiet               bool
 	started             time.Time
 	// Multi-label classification.
@@ -90,6 +91,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.Float64Var(&c.logregC, "logreg-c", 1, "-mat, -labels, -planetoid and -edge-ops: inverse regularisation strength `C` of the logistic regression (scikit-learn's C; 1, its default, is what the DeepWalk, node2vec and NetMF scoring scripts use); the intercept is not penalised, as in scikit-learn's lbfgs solver (those scripts ran liblinear, which penalises it: up to 0.005 of Micro-F1 apart on PPI)")
 	fs.IntVar(&c.workers, "workers", 0, "-mat, -labels, -planetoid, -graph and -mrr goroutines (0: all cores); the result does not depend on it")
 	fs.StringVar(&c.score, "score", "", "`SCORE` of a pair for link prediction: lr (L_u·R_v, [L | R] files, the paper's), sym (L_u·R_v + L_v·R_u, [L | R] files of undirected graphs: both arcs of the pair), dot (Y_u·Y_v) or cosine (default: lr for [L | R], dot for a single table)")
+	fs.StringVar(&c.embIDs, "emb-ids", "auto", "-split: what the ids of the embedding file name: index (the split's index.tsv ids, the graph's own, as wys-sparse and a tool run on the original edge list write them), rows (the rows of the split's .npy arrays, as a tool run on train.txt.npy writes them), or auto: index, and refused when the file's ids are 0..N-1 and the index renumbers them, so that either reading fits")
 	fs.StringVar(&c.missing, "missing", "error", "`MODE` for nodes without a vector: error, or zero (score them as zero vectors)")
 	fs.StringVar(&c.rep, "report", "", "write the numbers as JSON to `FILE`")
 	fs.BoolVar(&c.quiet, "quiet", false, "print only errors")
@@ -195,6 +197,9 @@ func (c *evalFlags) check() error {
 	if !validIDMode(c.ids) {
 		return usagef("-ids %q: want auto, int or token", c.ids)
 	}
+	if ok, want := oneOf(c.embIDs, "auto", "index", "rows"); !ok {
+		return usagef("-emb-ids %q: want %s", c.embIDs, want)
+	}
 	if ok, want := oneOf(c.missing, "error", "zero"); !ok {
 		return usagef("-missing %q: want %s", c.missing, want)
 	}
@@ -245,6 +250,10 @@ func (c *evalFlags) ignoredFlag() string {
 		case "header":
 			if c.graph == "" && c.labels == "" && ignored == "" {
 				ignored = "-header is a setting of graph reconstruction and -labels; give -graph FILE or -labels FILE"
+			}
+		case "emb-ids":
+			if c.split == "" && ignored == "" {
+				ignored = "-emb-ids says how the embedding file's ids name the nodes of -split; give -split DIR"
 			}
 		case "rows", "k", "ids":
 			if c.graph == "" && ignored == "" {
@@ -335,7 +344,7 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 		case emb.ByRow:
 			fix = fmt.Sprintf("%s has no %s, so its row i is node id i (rows 0..%d); write the ids beside it, one per row", c.emb.path, filepath.Base(graphio.IDsPath(c.emb.path)), emb.N()-1)
 		case what == c.split && rowsNotIDs(rowNumbers(emb.IDs, n), n, len(missing)):
-			fix = fmt.Sprintf("the ids of %s are all among 0..%d, the split's row numbers (its .npy edge arrays hold those), not the ids of its index.tsv; save the vectors as a bare .npy of %d rows in row order (zeros for a row without one), which is matched to the split's rows", c.emb.path, n-1, n)
+			return nil, 0, usagef("%d of the %d nodes of %s have no vector in %s (e.g. id %q): the ids of %s are all among 0..%d, the split's row numbers (its .npy edge arrays hold those), not the ids of its index.tsv: give -emb-ids rows", len(missing), n, what, c.emb.path, name, c.emb.path, n-1)
 		case what == c.labels && !c.header && len(missing) == 1:
 			fix = fmt.Sprintf("if %q is a column name on line 1 of %s, skip that line (-header); else evaluate embeddings of the same graph", name, c.labels)
 		case fractionIDs(emb.IDs):
@@ -345,6 +354,36 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 	}
 	fmt.Fprintf(stdout, "%d of the %d nodes of %s have no vector (e.g. id %q): scored as zero vectors (-missing zero)\n", len(missing), n, what, name)
 	return y, len(missing), nil
+}
+
+// splitIDs returns the ids to match the rows of emb to the nodes of the
+// split s by (-emb-ids): its index's, or nil for its rows (a bare .npy,
+// -emb-ids rows). With -emb-ids auto, a file not written by wys-sparse
+// whose ids are all among 0..N−1 is refused when the index renumbers the
+// nodes 0..N−1 (ego-Facebook's sorts them as text): either reading then
+// names every node, and the wrong one scores far lower without a sign.
+func (c *evalFlags) splitIDs(emb *graphio.Embeddings, s *pipeline.Split) (*pipeline.NodeIDs, error) {
+	switch {
+	case emb.ByRow || c.embIDs == "rows":
+		return nil, nil
+	case c.embIDs == "index" || emb.Marked || rowNumbers(emb.IDs, s.N) == 0:
+		return s.IDs, nil
+	}
+	moved := -1
+	for i := range s.N {
+		name := s.IDs.Name(i)
+		if r, err := strconv.Atoi(name); err != nil || r < 0 || r >= s.N || strconv.Itoa(r) != name {
+			return s.IDs, nil // the index names nodes other than by 0..N−1
+		}
+		if moved < 0 && name != strconv.Itoa(i) {
+			moved = i
+		}
+	}
+	if moved < 0 {
+		return s.IDs, nil // the index keeps the rows: both readings agree
+	}
+	return nil, usagef("the ids of %s are all among 0..%d, which are both the ids of %s's index.tsv and the split's row numbers, and the two differ (id %q is row %d): give -emb-ids index if they are the graph's own ids (a tool run on the original edge list), or -emb-ids rows if they are the rows of the split's .npy arrays (a tool run on train.txt.npy)",
+		c.emb.path, s.N-1, c.split, s.IDs.Name(moved), moved)
 }
 
 // fractionIDs reports whether every id is a number written with a
@@ -438,9 +477,9 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 	if c.score == scoreSym && len(s.TestDirectedNeg) > 0 {
 		return usagef("-score sym scores u→v and v→u alike, and %s is a directed split (it has reversed-arc negatives): use -score lr", c.split)
 	}
-	ids := s.IDs
-	if emb.ByRow {
-		ids = nil // a bare table's rows are the split's
+	ids, err := c.splitIDs(emb, s)
+	if err != nil {
+		return err
 	}
 	y, missing, err := c.align(stdout, emb, ids, s.N, c.split)
 	if err != nil {

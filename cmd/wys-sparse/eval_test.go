@@ -1019,3 +1019,80 @@ func TestEvalRankHitsBeyondCandidates(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalEmbIDs: on a split whose index renumbers its nodes 0..N−1 (as
+// ego-Facebook's sorts them as text), a file whose ids are all among
+// 0..N−1 may name the index's ids or the split's rows; -emb-ids auto
+// refuses it, and -emb-ids index and rows each score the file that names
+// the nodes that way at scikit-learn's AUC (testdata/evalcheck's
+// expected.json, for gensim.txt under its own ids).
+func TestEvalEmbIDs(t *testing.T) {
+	t.Parallel()
+	src := filepath.Join("testdata", "evalcheck")
+	split := filepath.Join(t.TempDir(), "split")
+	if err := os.Mkdir(split, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"train.txt.npy", "test.txt.npy", "train.neg.txt.npy", "test.neg.txt.npy"} {
+		b, err := os.ReadFile(filepath.Join(src, "split", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(split, f), b, 0o644)
+	}
+	// The index names row r by n−1−r; row r's old name gives its vector.
+	index, err := os.ReadFile(filepath.Join(src, "split", "index.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rowOf := map[string]int{}
+	var newIndex strings.Builder
+	newIndex.WriteString("# original_id\tnode\n")
+	for _, ln := range strings.Split(strings.TrimSpace(string(index)), "\n")[1:] {
+		name, r, _ := strings.Cut(ln, "\t")
+		rowOf[name], _ = strconv.Atoi(r)
+	}
+	n := len(rowOf)
+	for r := range n {
+		fmt.Fprintf(&newIndex, "%d\t%d\n", n-1-r, r)
+	}
+	os.WriteFile(filepath.Join(split, "index.tsv"), []byte(newIndex.String()), 0o644)
+	b, err := os.ReadFile(filepath.Join(src, "gensim.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	byIndex, byRow := []string{lines[0]}, []string{lines[0]}
+	for _, ln := range lines[1:] {
+		name, vec, _ := strings.Cut(ln, " ")
+		r := rowOf[name]
+		byIndex = append(byIndex, strconv.Itoa(n-1-r)+" "+vec)
+		byRow = append(byRow, strconv.Itoa(r)+" "+vec)
+	}
+	dir := t.TempDir()
+	idxFile, rowFile := filepath.Join(dir, "index.txt"), filepath.Join(dir, "rows.txt")
+	os.WriteFile(idxFile, []byte(strings.Join(byIndex, "\n")+"\n"), 0o644)
+	os.WriteFile(rowFile, []byte(strings.Join(byRow, "\n")+"\n"), 0o644)
+	var want map[string]json.RawMessage
+	readJSON(t, filepath.Join(src, "expected.json"), &want)
+	var w linkResult
+	if err := json.Unmarshal(want["dot"], &w); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ file, ids string }{{idxFile, "index"}, {rowFile, "rows"}} {
+		if code, _, stderr := runCLI(t, "eval", "-emb", c.file, "-split", split, "-score", "dot"); code != 2 || !strings.Contains(stderr, "-emb-ids index") || !strings.Contains(stderr, "-emb-ids rows") {
+			t.Errorf("%s with -emb-ids auto: exit %d, %s", c.ids, code, stderr)
+		}
+		rep := filepath.Join(dir, c.ids+".json")
+		if code, _, stderr := runCLI(t, "eval", "-emb", c.file, "-split", split, "-score", "dot", "-emb-ids", c.ids, "-report", rep); code != 0 {
+			t.Fatalf("-emb-ids %s: %s", c.ids, stderr)
+		}
+		var got struct {
+			LinkPrediction linkResult `json:"link_prediction"`
+		}
+		readJSON(t, rep, &got)
+		if math.Abs(*got.LinkPrediction.TestAUC-*w.TestAUC) > 1e-6 {
+			t.Errorf("-emb-ids %s: test AUC %v, scikit-learn's %v", c.ids, *got.LinkPrediction.TestAUC, *w.TestAUC)
+		}
+	}
+}

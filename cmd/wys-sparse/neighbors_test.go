@@ -196,6 +196,8 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-missing-nodes", []string{"eval", "-emb", emb, "-split", split}},
 		{"eval-row-number-ids", []string{"eval", "-emb", rowIDs, "-split", split}},
 		{"eval-some-row-number-ids", []string{"eval", "-emb", someRows, "-split", split}},
+		{"eval-bad-emb-ids", []string{"eval", "-emb", gensim, "-split", split, "-emb-ids", "names"}},
+		{"eval-emb-ids-without-split", []string{"eval", "-emb", gensim, "-graph", edges, "-emb-ids", "rows"}},
 		{"eval-cluster-without-labels", []string{"eval", "-emb", gensim, "-split", split, "-cluster"}},
 		{"eval-ragged", []string{"eval", "-emb", ragged, "-split", split}},
 		{"eval-scores-overflow", []string{"eval", "-emb", hugeFile, "-split", split}},

@@ -45,6 +45,9 @@ type Embeddings struct {
 	Y   []float32
 	// Halves reports the layout Y = [L | R] (see LayoutHalves).
 	Halves bool
+	// Marked reports the marker file wys-sparse writes beside its
+	// embeddings (MarkerPath): the ids are the graph's own.
+	Marked bool
 	// ByRow reports a .npy without an ids file: row i is the node named
 	// "i" (IDs are those names), as a DeepWalk-style script or a library
 	// that numbers nodes 0..N−1 saves it, and for a split, its row i.
@@ -165,7 +168,7 @@ func setLayout(e *Embeddings, path, layout string) error {
 		// node i but the i-th node in the graph's order.
 		return &pipeline.ParseError{File: path, Err: fmt.Errorf("%w: a wys .npy (its marker %s is beside it) without its ids file %s, which names each row's node: put it back (or read the table as a bare array with -layout halves, if row i is node i)", pipeline.ErrFormat, filepath.Base(MarkerPath(path)), filepath.Base(IDsPath(path)))}
 	}
-	e.Halves = true
+	e.Halves, e.Marked = true, true
 	return nil
 }
 
