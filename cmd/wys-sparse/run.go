@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wys-project/wys/internal/atomicfile"
 	"github.com/wys-project/wys/internal/filelock"
 	"github.com/wys-project/wys/internal/interrupt"
 	"github.com/wys-project/wys/internal/outcheck"
@@ -679,15 +680,25 @@ func (c *config) mismatchText(diffs []train.SettingDiff) string {
 // lockCheckpoint creates the -checkpoint directory, checks that it takes
 // files (a run must not find out at its first save), and locks it for
 // the run: two runs saving to one directory would overwrite each other's
-// state.
+// state. Holding the lock, it removes the partial checkpoints that killed
+// runs left (each as large as a checkpoint).
 func (c *config) lockCheckpoint() (*filelock.Locked, error) {
 	if err := os.MkdirAll(c.checkpoint, 0o755); err != nil {
 		return nil, usagef("-checkpoint %s: cannot create the directory: %v", c.checkpoint, errors.Unwrap(err))
 	}
-	if err := checkOutputPath(train.CheckpointPath(c.checkpoint)); err != nil {
+	path := train.CheckpointPath(c.checkpoint)
+	if err := checkOutputPath(path); err != nil {
 		return nil, err
 	}
-	return c.checkpointLock()
+	lock, err := c.checkpointLock()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := atomicfile.RemoveStale(path); err != nil {
+		lock.Unlock()
+		return nil, fmt.Errorf("-checkpoint %s: removing the partial checkpoints of a killed run: %w", c.checkpoint, err)
+	}
+	return lock, nil
 }
 
 // checkpointLock takes the lock of the -checkpoint directory

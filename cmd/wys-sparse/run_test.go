@@ -452,9 +452,18 @@ func TestCheckpointResume(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(ck, "wys.ckpt")); err != nil {
 		t.Fatalf("no checkpoint written: %v", err)
 	}
+	// The partial checkpoint a killed run left (kill -9 mid-save) is
+	// removed when the next run takes the directory.
+	stale := filepath.Join(ck, ".wys.ckpt.partial-4242")
+	if err := os.WriteFile(stale, make([]byte, 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// Resuming a finished run reproduces its output.
 	if code, _, stderr := runCLI(t, append(args, "-resume", "-out", b)...); code != 0 {
 		t.Fatal(stderr)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale partial checkpoint is still there: %v", err)
 	}
 	x, _ := os.ReadFile(a)
 	y, _ := os.ReadFile(b)

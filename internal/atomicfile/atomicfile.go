@@ -57,11 +57,33 @@ func WriteAll(paths []string, fill func(i int, w io.Writer) error) error {
 	return nil
 }
 
+// tempPattern is the name pattern, for os.CreateTemp, of the temporary
+// files that Write and WriteAll write beside path.
+func tempPattern(path string) string { return "." + filepath.Base(path) + ".partial-*" }
+
+// RemoveStale removes the temporary files that writes of path left
+// behind when their process was killed (a signal that no cleanup runs
+// after, such as SIGKILL), and returns how many it removed. Only a caller
+// that alone writes path (holding a lock on it) may call it: another
+// writer's temporary file is not yet stale.
+func RemoveStale(path string) (int, error) {
+	stale, err := filepath.Glob(filepath.Join(filepath.Dir(path), tempPattern(path)))
+	if err != nil {
+		return 0, err
+	}
+	for i, p := range stale {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return i, err
+		}
+	}
+	return len(stale), nil
+}
+
 // writeTemp writes, syncs and closes a temporary file beside path with
 // the permissions path will have, and returns its name.
 func writeTemp(path string, fill func(w io.Writer) error) (string, error) {
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".partial-*")
+	f, err := os.CreateTemp(dir, tempPattern(path))
 	if err != nil {
 		return "", fmt.Errorf("cannot write %s: %w (check that the directory exists and is writable)", path, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -141,5 +142,33 @@ func TestCheck(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("%d entries left in %s, want only the link", len(entries), dir)
+	}
+}
+
+// TestRemoveStale: the temporary files a killed writer of a path left
+// (named as the helper report saw them, .wys.ckpt.partial-NNN) are
+// removed; the file itself and other files' temporaries are not.
+func TestRemoveStale(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "wys.ckpt")
+	keep := []string{"wys.ckpt", ".other.ckpt.partial-1", "wys.ckpt.partial-2", ".wys.ckptx.partial-3"}
+	for _, name := range append([]string{".wys.ckpt.partial-12345", ".wys.ckpt.partial-678"}, keep...) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := RemoveStale(path)
+	if err != nil || n != 2 {
+		t.Fatalf("removed %d (%v), want 2", n, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var left []string
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	slices.Sort(left)
+	slices.Sort(keep)
+	if !slices.Equal(left, keep) {
+		t.Errorf("left %q, want %q", left, keep)
 	}
 }
