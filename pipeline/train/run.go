@@ -342,10 +342,7 @@ func (r *run) loop(ctx context.Context) error {
 	}
 	for b := r.first; b < r.batches; b++ {
 		if b == r.first && b > 0 && r.overBudget() {
-			// Resumed with no more time than it had: nothing to train.
-			if err := r.budgetStop(b); err != nil {
-				return err
-			}
+			r.budgetStop(b) // resumed with no more time than it had: nothing to train
 			break
 		}
 		if err := ctx.Err(); err != nil {
@@ -357,9 +354,7 @@ func (r *run) loop(ctx context.Context) error {
 			return err
 		}
 		if cfg.Checkpoint != nil && b > r.first && time.Since(r.lastSave) >= cfg.CheckpointEvery {
-			if err := r.snapshot(b); err != nil {
-				return fmt.Errorf("train: checkpoint: %w", err)
-			}
+			r.trySnapshot(b)
 		}
 		if err := r.step(bctx, b); err != nil {
 			return err
@@ -376,9 +371,7 @@ func (r *run) loop(ctx context.Context) error {
 				break
 			}
 		} else if r.overBudget() {
-			if err := r.budgetStop(done); err != nil {
-				return err
-			}
+			r.budgetStop(done)
 			break
 		} else if done%16 == 0 {
 			r.rec.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "train", Done: done, Total: r.batches, Unit: "batches", Elapsed: r.elapsed()})
@@ -392,11 +385,22 @@ func (r *run) loop(ctx context.Context) error {
 		r.res.Stats.Stopped = "length"
 	}
 	if cfg.Checkpoint != nil && !r.saved {
-		if err := r.snapshot(r.batches); err != nil {
-			return fmt.Errorf("train: checkpoint: %w", err)
-		}
+		r.trySnapshot(r.batches)
 	}
 	return nil
+}
+
+// trySnapshot saves the state after done batches as a periodic or final
+// checkpoint, whose failure (a full disk) does not end the run: the
+// checkpoint written before stays whole (WriteCheckpoint replaces it
+// atomically), a note says so, and the next periodic save tries again.
+// The save at an interrupt, which is what the interrupt asks for, fails
+// the run instead.
+func (r *run) trySnapshot(done int64) {
+	if err := r.snapshot(done); err != nil {
+		r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf(
+			"checkpoint at batch %d not saved (%v): a resume starts from the one saved before it, if any; trying again in %v", done, err, r.cfg.CheckpointEvery)})
+	}
 }
 
 // budgetStop ends, after done batches, a run whose time budget ran out
@@ -405,19 +409,16 @@ func (r *run) loop(ctx context.Context) error {
 // none there, and a resume that counted one toward -patience or the
 // convergence rule would go on differently. Then the model at done is
 // evaluated, unless the curve ends there already.
-func (r *run) budgetStop(done int64) error {
+func (r *run) budgetStop(done int64) {
 	if r.cfg.Checkpoint != nil {
 		r.planned = r.batches
-		if err := r.snapshot(done); err != nil {
-			return fmt.Errorf("train: checkpoint: %w", err)
-		}
+		r.trySnapshot(done)
 		r.saved = true
 	}
 	if n := len(r.res.Curve); n == 0 || r.res.Curve[n-1].Step != int(done) {
 		r.evaluate(done)
 	}
 	r.stop(done, false)
-	return nil
 }
 
 // stop ends the run after done batches, by an early stop (patience) or

@@ -2,6 +2,7 @@ package train_test
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -241,5 +242,58 @@ func TestSelectsBestValidation(t *testing.T) {
 		if res.BestStep != step {
 			t.Errorf("seed %d: model of step %d kept, the best validation AUC %v is at step %d", seed, res.BestStep, best, step)
 		}
+	}
+}
+
+// TestCheckpointFailureNotFatal: a periodic or final checkpoint that
+// cannot be saved (here every save after the first) is a note, and the
+// run ends with the model of a run without checkpoints; the save at an
+// interrupt still fails the run.
+func TestCheckpointFailureNotFatal(t *testing.T) {
+	t.Parallel()
+	s, tg := plantedSplit(t)
+	full := errors.New("no space left on device")
+	saves := 0
+	cfg := train.Config{Dim: 8, Epochs: 20, Seed: 4, Workers: 1, CheckpointEvery: time.Nanosecond,
+		Checkpoint: func(*train.State) error {
+			if saves++; saves > 1 {
+				return full
+			}
+			return nil
+		}}
+	var got notes
+	res, err := train.Run(context.Background(), tg, s, cfg, &got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for _, m := range got {
+		if strings.Contains(m, "not saved (no space left on device)") {
+			failed++
+		}
+	}
+	if saves < 3 || failed != saves-1 {
+		t.Errorf("%d saves, %d notes of a failed one", saves, failed)
+	}
+	cfg.Checkpoint = nil
+	plain, err := train.Run(context.Background(), tg, s, cfg, nil)
+	if err != nil || !slices.Equal(plain.L, res.L) || !slices.Equal(plain.R, res.R) {
+		t.Errorf("the run whose checkpoints failed ends with another model (%v)", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg.Checkpoint, cfg.CheckpointEvery = func(*train.State) error { return full }, time.Hour
+	if _, err := train.Run(ctx, tg, s, cfg, cancelAtEval(cancel)); !errors.Is(err, full) || !errors.Is(err, context.Canceled) {
+		t.Errorf("interrupted run whose save fails: %v", err)
+	}
+}
+
+// cancelAtEval is a Recorder that cancels the run at its first
+// evaluation, as an interrupt in the middle of a run.
+type cancelAtEval context.CancelFunc
+
+func (c cancelAtEval) Record(e pipeline.Event) {
+	if e.Kind == pipeline.Eval {
+		c()
 	}
 }
