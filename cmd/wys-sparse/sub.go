@@ -124,6 +124,9 @@ func (e *embFlags) read(ctx context.Context, stdout io.Writer) (*graphio.Embeddi
 		byRow = "; no " + filepath.Base(graphio.IDsPath(e.path)) + ": row i is node i"
 	}
 	fmt.Fprintf(stdout, "read %d x %d embeddings from %s: %s%s\n", emb.N(), emb.Dim, e.path, layoutNote(emb, e.layout, e.path), byRow)
+	if emb.Header != "" {
+		fmt.Fprintf(stdout, "skipped line 1 of %s as column names: %.80q\n", e.path, emb.Header)
+	}
 	return emb, nil
 }
 

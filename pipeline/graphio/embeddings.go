@@ -45,6 +45,9 @@ type Embeddings struct {
 	Y   []float32
 	// Halves reports the layout Y = [L | R] (see LayoutHalves).
 	Halves bool
+	// Header is the first line of a text file, skipped as column names
+	// (pandas' to_csv writes them), or "".
+	Header string
 	// Marked reports the marker file wys-sparse writes beside its
 	// embeddings (MarkerPath): the ids are the graph's own.
 	Marked bool
@@ -187,6 +190,7 @@ type textTable struct {
 	y         []float32
 	firstLine map[string]int
 	fields    []string // the last line's fields, reused
+	columns   string   // the first line, skipped as column names
 }
 
 // ReadEmbeddingsText reads word2vec text or TSV embeddings (see
@@ -227,11 +231,14 @@ func readEmbeddingsText(ctx context.Context, r io.Reader, name string, csv bool)
 	if err != nil {
 		return nil, err // duplicates were caught by line already
 	}
-	return &Embeddings{IDs: ids, Dim: t.dim, Y: t.y}, nil
+	return &Embeddings{IDs: ids, Dim: t.dim, Y: t.y, Header: t.columns}, nil
 }
 
 // line reads line ln of a text embedding file.
 func (t *textTable) line(ln int, text string) error {
+	if ln == 1 {
+		text = strings.TrimPrefix(text, "\ufeff") // a byte-order mark (dropBOM)
+	}
 	var f []string
 	if t.csv {
 		var err error
@@ -254,6 +261,7 @@ func (t *textTable) line(ln int, text string) error {
 		if col := idAfterIndex(names); col != "" {
 			return formatErr(t.name, ln, "the first column has no name (pandas' index, the row numbers) and the second, %q, is no vector column: the ids are in it; write the file with df.set_index(%q).to_csv(path), or without the row numbers, df.to_csv(path, index=False)", col, col)
 		}
+		t.columns = strings.TrimSpace(text)
 		return nil
 	}
 	if f[0] == "" {
@@ -408,13 +416,17 @@ func idAfterIndex(f []string) string {
 // TSV file's, split at its tabs) are
 // column names rather than a node's vector: an empty first name (pandas'
 // to_csv writes ",0,1,…" above an unnamed index), value columns none of
-// which is a number ("id,x1,x2"), or value columns named 0, 1, …, D−1
-// (pandas' names for a NumPy array's columns, "node,0,1,…").
+// which is a number ("id,x1,x2"), or a first name that is no number over
+// at least two value columns named 0, 1, …, D−1 (pandas' names for a
+// NumPy array's columns, "node,0,1,…"; "a,0" and "7,0,1" are rows).
 func csvHeader(f []string) bool {
 	if f[0] == "" {
 		return true
 	}
-	numbers, counting := 0, true
+	numbers, counting := 0, len(f) > 2
+	if _, err := strconv.ParseFloat(f[0], 64); err == nil {
+		counting = false
+	}
 	for j, s := range f[1:] {
 		if _, err := strconv.ParseFloat(s, 64); err == nil {
 			numbers++
@@ -502,7 +514,7 @@ func readIDLines(ctx context.Context, r io.Reader, name string, n int) (*pipelin
 	names := make([]string, 0, n)
 	blank := 0 // the first blank line; only trailing ones are allowed
 	err = in.lines(ctx, func(ln int, text []byte) error {
-		id := strings.TrimSpace(string(text))
+		id := strings.TrimSpace(string(dropBOM(ln, text)))
 		switch {
 		case id == "":
 			blank = cmp.Or(blank, ln)

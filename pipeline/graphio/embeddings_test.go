@@ -407,3 +407,12 @@ func TestAppendTextFields(t *testing.T) {
 		}
 	}
 }
+
+// TestIDLinesBOM: a byte-order mark before an ids file's first id is not
+// part of it.
+func TestIDLinesBOM(t *testing.T) {
+	ids, err := readIDLines(context.Background(), strings.NewReader("\ufeffa\nb\n"), "e.ids.txt", 2)
+	if err != nil || ids.Name(0) != "a" || ids.Name(1) != "b" {
+		t.Errorf("ids %v (%v), want a, b", ids, err)
+	}
+}

@@ -359,6 +359,37 @@ func TestEmbeddingsCSVHeader(t *testing.T) {
 			t.Errorf("%q: ids %q, dim %d, want %q, 3", text, got, e.Dim, want)
 		}
 	}
+	// Rows that look like pandas' column names: one value column ("a,0"
+	// for a vector (0)), a numeric first id ("7,0,1" for node 7's (0, 1)).
+	// Every skipped line is in Header.
+	for _, c := range []struct {
+		text   string
+		csv    bool
+		ids    []string
+		header string
+	}{
+		{"a,0\nb,1\nc,2\n", true, []string{"a", "b", "c"}, ""},
+		{"7,0,1\n8,2,3\n", true, []string{"7", "8"}, ""},
+		{"node,0,1\n7,0,1\n", true, []string{"7"}, "node,0,1"},
+		{"node\t0\t1\n7\t0\t1\n", false, []string{"7"}, "node\t0\t1"},
+		// A UTF-8 byte-order mark is not part of the first id.
+		{"\ufeff1\t0.5\t1\n2\t3\t4\n", false, []string{"1", "2"}, ""},
+		{"\ufeff2 2\n1 0.5 1\n2 3 4\n", false, []string{"1", "2"}, ""},
+		{"\ufeffid,x,y\n1,0.5,1\n", true, []string{"1"}, "id,x,y"},
+	} {
+		e, err := readEmbeddingsText(context.Background(), strings.NewReader(c.text), "emb", c.csv)
+		if err != nil {
+			t.Errorf("%q: %v", c.text, err)
+			continue
+		}
+		var got []string
+		for i := range e.N() {
+			got = append(got, e.IDs.Name(i))
+		}
+		if !slices.Equal(got, c.ids) || e.Header != c.header {
+			t.Errorf("%q: ids %q, header %q; want %q, %q", c.text, got, e.Header, c.ids, c.header)
+		}
+	}
 	_, err := readEmbeddingsText(context.Background(), strings.NewReader("a,1,2\n,3,4\n"), "emb.csv", true)
 	if err == nil || !strings.Contains(err.Error(), "emb.csv:2: malformed input: an empty node id") {
 		t.Errorf("empty id on line 2: %v", err)
