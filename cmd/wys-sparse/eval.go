@@ -347,6 +347,8 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 			return nil, 0, usagef("%d of the %d nodes of %s have no vector in %s (e.g. id %q): the ids of %s are all among 0..%d, the split's row numbers (its .npy edge arrays hold those), not the ids of its index.tsv: give -emb-ids rows", len(missing), n, what, c.emb.path, name, c.emb.path, n-1)
 		case what == c.labels && !c.header && len(missing) == 1:
 			fix = fmt.Sprintf("if %q is a column name on line 1 of %s, skip that line (-header); else evaluate embeddings of the same graph", name, c.labels)
+		case integralFloatIDs(emb.IDs):
+			return nil, 0, fmt.Errorf("%d of the %d nodes of %s have no vector in %s (e.g. id %q): the ids of %s are whole numbers written with a fraction (e.g. %q, as pandas writes a float column): write them as integers (pandas: df.index = df.index.astype(int))", len(missing), n, what, c.emb.path, name, c.emb.path, emb.IDs.Name(0))
 		case fractionIDs(emb.IDs):
 			fix = fmt.Sprintf("the ids of %s are numbers with a fraction (e.g. %q), so its first column is likely a coordinate: write each row's node id first (pandas: to_csv with the ids as the index)", c.emb.path, emb.IDs.Name(0))
 		}
@@ -384,6 +386,19 @@ func (c *evalFlags) splitIDs(emb *graphio.Embeddings, s *pipeline.Split) (*pipel
 	}
 	return nil, usagef("the ids of %s are all among 0..%d, which are both the ids of %s's index.tsv and the split's row numbers, and the two differ (id %q is row %d): give -emb-ids index if they are the graph's own ids (a tool run on the original edge list), or -emb-ids rows if they are the rows of the split's .npy arrays (a tool run on train.txt.npy)",
 		c.emb.path, s.N-1, c.split, s.IDs.Name(moved), moved)
+}
+
+// integralFloatIDs reports whether every id is a whole number written
+// with a fraction ("1.0", "23.00"), as pandas writes integer ids that
+// passed through a float column.
+func integralFloatIDs(ids *pipeline.NodeIDs) bool {
+	for i := range ids.Len() {
+		whole, frac, ok := strings.Cut(ids.Name(i), ".")
+		if _, err := strconv.Atoi(whole); err != nil || !ok || frac == "" || strings.Trim(frac, "0") != "" {
+			return false
+		}
+	}
+	return ids.Len() > 0
 }
 
 // fractionIDs reports whether every id is a number written with a

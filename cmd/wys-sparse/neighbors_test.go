@@ -165,6 +165,9 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 	// as the id.
 	noIDCol := filepath.Join(tmp, "noid.csv")
 	os.WriteFile(noIDCol, []byte("0.5,1.25,-3e-05\n-0.75,2.5,1\n"), 0o644)
+	// Whole-number ids written as floats, as pandas writes a float column.
+	floatIDs := filepath.Join(tmp, "float.csv")
+	os.WriteFile(floatIDs, []byte("1.0,0.5,1.25\n2.0,-0.75,2.5\n"), 0o644)
 	rowIDs := filepath.Join(tmp, "rows.txt")
 	os.WriteFile(rowIDs, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	// The same without its last two rows, as gensim leaves out nodes that
@@ -196,6 +199,7 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-missing-nodes", []string{"eval", "-emb", emb, "-split", split}},
 		{"eval-row-number-ids", []string{"eval", "-emb", rowIDs, "-split", split}},
 		{"eval-some-row-number-ids", []string{"eval", "-emb", someRows, "-split", split}},
+		{"eval-float-ids", []string{"eval", "-emb", floatIDs, "-split", split}},
 		{"eval-bad-emb-ids", []string{"eval", "-emb", gensim, "-split", split, "-emb-ids", "names"}},
 		{"eval-emb-ids-without-split", []string{"eval", "-emb", gensim, "-graph", edges, "-emb-ids", "rows"}},
 		{"eval-cluster-without-labels", []string{"eval", "-emb", gensim, "-split", split, "-cluster"}},
