@@ -33,7 +33,8 @@ func Format(formatFlag, format string) error {
 // Embeddings refuses an -out file name under which tool cannot write the
 // embeddings in format ("" means the format the name gives,
 // graphio.FormatFromPath): an unknown format, a name that promises a
-// format wys does not handle (.bin, .parquet, …), an explicit format that
+// format wys does not handle (.bin, .parquet, …), also with an explicit
+// format (gensim would read a .bin as binary), an explicit format that
 // the name contradicts (the readers go by the name), and a
 // gzip-compressed .npy, which numpy.load cannot read.
 func Embeddings(tool, out, format string) error {
@@ -44,7 +45,12 @@ func Embeddings(tool, out, format string) error {
 	if err != nil {
 		return NameError(tool, "-out", out, "-format", err)
 	}
-	if named, err := graphio.FormatFromPath(out); err == nil && named != format {
+	named, err := graphio.FormatFromPath(out)
+	var fe *graphio.FormatNameError
+	switch {
+	case errors.As(err, &fe): // an explicit format, else ResolveFormat refused the name
+		return fmt.Errorf("-format %s -out %s: the name promises %s, as gensim and other tools would read it; name the file %s", format, out, fe.Promises, Rename(out, format))
+	case err == nil && named != format:
 		return fmt.Errorf("-format %s -out %s: eval, neighbors and other tools go by the name and would read it as %s; name the file %s", format, out, named, Rename(out, format))
 	}
 	if format == graphio.FormatNPY && isGz(out) {

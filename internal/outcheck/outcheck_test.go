@@ -34,6 +34,8 @@ func TestEmbeddings(t *testing.T) {
 		{"e.txt.gz", "npy", "-format npy -out e.txt.gz: "},
 		{"e.bin", "", "-out e.bin: the name promises binary word2vec, which tool neither writes nor reads"},
 		{"e.txt", "hdf5", `-format "hdf5": want`},
+		{"e.bin", "w2v", "-format w2v -out e.bin: the name promises binary word2vec, as gensim and other tools would read it; name the file e.txt"},
+		{"e.npz", "npy", "name the file e.npy"},
 	} {
 		err := Embeddings("tool", c.out, c.format)
 		if (c.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.want) {

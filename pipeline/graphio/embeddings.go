@@ -101,7 +101,7 @@ func MarkerPath(path string) string { return path + ".wys.json" }
 // header "N D", then "id x1 … xD" per line, spaces or tabs, as gensim's
 // save_word2vec_format and node2vec's or ProNE's .emb files), TSV (the
 // same without a header), each plain or gzip; or a NumPy .npy array of
-// float32 or float64 (read as float32), with row names from the ids file
+// float16, float32 or float64 (read as float32), with row names from the ids file
 // beside it (IDsPath) or, without one, rows 0..N−1 matched by position
 // (ByRow, as DeepWalk-style scripts save row i for node i). Binary
 // word2vec is not read (re-save it with binary=False).
@@ -555,7 +555,7 @@ func increasingIntegers(names []string) *pipeline.NodeIDs {
 	return pipeline.NewNumericIDs(vals)
 }
 
-// ReadMatrixNPY reads a 2-D C-ordered .npy array of float32 or float64
+// ReadMatrixNPY reads a 2-D C-ordered .npy array of float16, float32 or float64
 // (either byte order; float64 is rounded to float32) as n rows of d
 // numbers. Errors name the file and wrap ErrFormat; a NaN or infinite
 // entry is an error naming its row. ctx is checked between blocks of
@@ -620,6 +620,24 @@ func parseNPYDict(h string) (descr string, fortran bool, shape []int, err error)
 	return descr, fortran, shape, nil
 }
 
+// halfToFloat32 returns the IEEE 754 binary16 number h as a float32,
+// which holds every one of them exactly.
+func halfToFloat32(h uint16) float32 {
+	sign := uint32(h>>15) << 31
+	exp, mant := uint32(h>>10)&0x1f, uint32(h&0x3ff)
+	switch exp {
+	case 0: // zero or subnormal: mant·2⁻²⁴
+		x := float32(mant) / (1 << 24)
+		if sign != 0 {
+			x = -x
+		}
+		return x
+	case 0x1f: // infinity or NaN
+		return math.Float32frombits(sign | 0x7f800000 | mant<<13)
+	}
+	return math.Float32frombits(sign | (exp+127-15)<<23 | mant<<13)
+}
+
 // readNPYRows reads the payload of a float .npy array.
 func readNPYRows(ctx context.Context, br io.Reader, name, descr string, fortran bool, shape []int) ([]float32, int, int, error) {
 	bad := func(format string, args ...any) error {
@@ -628,13 +646,13 @@ func readNPYRows(ctx context.Context, br io.Reader, name, descr string, fortran 
 	var width int
 	var order binary.ByteOrder = binary.LittleEndian
 	switch descr {
-	case "<f4", "|f4", "<f8", ">f4", ">f8":
+	case "<f2", ">f2", "<f4", "|f4", "<f8", ">f4", ">f8":
 		width = int(descr[2] - '0')
 		if descr[0] == '>' {
 			order = binary.BigEndian
 		}
 	default:
-		return nil, 0, 0, bad("dtype %q, want float32 or float64 embeddings (numpy.asarray(y, dtype=numpy.float32))", descr)
+		return nil, 0, 0, bad("dtype %q, want float16, float32 or float64 embeddings (numpy.asarray(y, dtype=numpy.float32))", descr)
 	}
 	if len(shape) != 2 || shape[0] == 0 || shape[1] == 0 {
 		return nil, 0, 0, bad("array shape %v, want (N, D) with N, D > 0: one row per node", shape)
@@ -671,9 +689,12 @@ func readNPYRows(ctx context.Context, br io.Reader, name, descr string, fortran 
 		dst := y[base:]
 		for j := range dst {
 			var x float32
-			if width == 4 {
+			switch width {
+			case 2:
+				x = halfToFloat32(order.Uint16(chunk[2*j:]))
+			case 4:
 				x = math.Float32frombits(order.Uint32(chunk[4*j:]))
-			} else {
+			default:
 				x = float32(math.Float64frombits(order.Uint64(chunk[8*j:])))
 			}
 			if x != x || x > math.MaxFloat32 || x < -math.MaxFloat32 {

@@ -181,7 +181,7 @@ func TestEmbeddingsFileErrors(t *testing.T) {
 		{"dupids.npy", "dupids.ids.txt: malformed input: node id \"2\" is given rows 1 and 3 (rows are lines − 1): each id once"},
 		{"gap.npy", "gap.ids.txt:3: malformed input: empty id"},
 		{"stale.npy", "stale.npy.wys.json: malformed input: says 5 x 4 but"},
-		{"ints.npy", "dtype \"<i4\", want float32 or float64 embeddings"},
+		{"ints.npy", "dtype \"<i4\", want float16, float32 or float64 embeddings"},
 	}
 	// A binary word2vec file as gensim writes it (save_word2vec_format
 	// with binary=True, 60 vectors of 8).
@@ -414,5 +414,25 @@ func TestIDLinesBOM(t *testing.T) {
 	ids, err := readIDLines(context.Background(), strings.NewReader("\ufeffa\nb\n"), "e.ids.txt", 2)
 	if err != nil || ids.Name(0) != "a" || ids.Name(1) != "b" {
 		t.Errorf("ids %v (%v), want a, b", ids, err)
+	}
+}
+
+// TestHalfToFloat32 checks binary16 values from the IEEE 754 tables:
+// ±1, −2, the largest (65504), the smallest subnormal (2⁻²⁴) and normal
+// (2⁻¹⁴), 1/3 rounded (0x3555), signed zeros and infinity.
+func TestHalfToFloat32(t *testing.T) {
+	for h, want := range map[uint16]float32{
+		0x3c00: 1, 0xbc00: -1, 0xc000: -2, 0x7bff: 65504, 0x0001: 5.9604645e-08,
+		0x0400: 6.1035156e-05, 0x3555: 0.33325195, 0x0000: 0, 0x8000: 0, 0x7c00: float32(math.Inf(1)),
+	} {
+		if got := halfToFloat32(h); got != want {
+			t.Errorf("%#04x: %v, want %v", h, got, want)
+		}
+	}
+	if x := halfToFloat32(0x8000); !math.Signbit(float64(x)) {
+		t.Error("0x8000 is not -0")
+	}
+	if x := halfToFloat32(0x7e00); x == x {
+		t.Error("0x7e00 is not NaN")
 	}
 }

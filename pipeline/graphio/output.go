@@ -42,7 +42,16 @@ var otherFormats = map[string]string{
 	".bin": "binary word2vec", ".parquet": "Parquet", ".h5": "HDF5", ".hdf5": "HDF5",
 	".pkl": "a Python pickle", ".pickle": "a Python pickle", ".npz": "a NumPy archive",
 	".json": "JSON", ".feather": "Arrow", ".arrow": "Arrow", ".mat": "a MATLAB file",
-	".xlsx": "an Excel workbook",
+	".xlsx": "an Excel workbook", ".kv": "gensim's native KeyedVectors", ".model": "a gensim model",
+}
+
+// otherFormatHints say how to turn a file of otherFormats into one wys
+// reads.
+var otherFormatHints = map[string]string{
+	".bin":   "gensim re-saves binary word2vec as text: KeyedVectors.load_word2vec_format(path, binary=True).save_word2vec_format(out, binary=False)",
+	".kv":    "gensim writes it as word2vec text: KeyedVectors.load(path).save_word2vec_format(out)",
+	".model": "gensim writes its vectors as word2vec text: Word2Vec.load(path).wv.save_word2vec_format(out)",
+	".npz":   "numpy writes one array of it as .npy: numpy.save(out, numpy.load(path)['arr_0']), with the array's name for arr_0",
 }
 
 // FormatFromPath guesses the embedding format from a file name: .npy is
@@ -63,11 +72,7 @@ func FormatFromPath(path string) (string, error) {
 		return FormatCSV, nil
 	}
 	if what, ok := otherFormats[ext]; ok {
-		e := &FormatNameError{Path: path, Promises: what}
-		if ext == ".bin" {
-			e.Hint = "gensim re-saves binary word2vec as text: KeyedVectors.load_word2vec_format(path, binary=True).save_word2vec_format(out, binary=False)"
-		}
-		return "", e
+		return "", &FormatNameError{Path: path, Promises: what, Hint: otherFormatHints[ext]}
 	}
 	return FormatWord2Vec, nil
 }
