@@ -638,6 +638,17 @@ func halfToFloat32(h uint16) float32 {
 	return math.Float32frombits(sign | (exp+127-15)<<23 | mant<<13)
 }
 
+// npyFloat returns the j-th float of width bytes in b as a float32.
+func npyFloat(b []byte, j, width int, order binary.ByteOrder) float32 {
+	switch width {
+	case 2:
+		return halfToFloat32(order.Uint16(b[2*j:]))
+	case 4:
+		return math.Float32frombits(order.Uint32(b[4*j:]))
+	}
+	return float32(math.Float64frombits(order.Uint64(b[8*j:])))
+}
+
 // readNPYRows reads the payload of a float .npy array.
 func readNPYRows(ctx context.Context, br io.Reader, name, descr string, fortran bool, shape []int) ([]float32, int, int, error) {
 	bad := func(format string, args ...any) error {
@@ -688,15 +699,7 @@ func readNPYRows(ctx context.Context, br io.Reader, name, descr string, fortran 
 		y = y[:base+rows*d]
 		dst := y[base:]
 		for j := range dst {
-			var x float32
-			switch width {
-			case 2:
-				x = halfToFloat32(order.Uint16(chunk[2*j:]))
-			case 4:
-				x = math.Float32frombits(order.Uint32(chunk[4*j:]))
-			default:
-				x = float32(math.Float64frombits(order.Uint64(chunk[8*j:])))
-			}
+			x := npyFloat(chunk, j, width, order)
 			if x != x || x > math.MaxFloat32 || x < -math.MaxFloat32 {
 				r, c := i+j/d, j%d
 				if fortran {
