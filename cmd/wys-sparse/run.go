@@ -209,7 +209,7 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 		return usage(err) // the format was checked with the flags, the ids only now
 	}
 	if c.saveSplit != "" {
-		if err := c.writeSplit(ctx, stdout, in.split); err != nil {
+		if err := c.writeSplit(ctx, stdout, in.split, rep); err != nil {
 			return err
 		}
 	}
@@ -246,7 +246,8 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 // -val-fraction, the test pairs left after the validation pairs. A DIR
 // that holds another split is refused, since embeddings may have been
 // scored on its pairs; one that holds this very split is kept as it is.
-func (c *config) writeSplit(ctx context.Context, stdout io.Writer, s *pipeline.Split) error {
+// The files written go to the report's outputs.
+func (c *config) writeSplit(ctx context.Context, stdout io.Writer, s *pipeline.Split, rep *report) error {
 	verb := "wrote the split to"
 	if old, err := graphio.LoadSplitDir(ctx, c.saveSplit, s.Directed); err == nil {
 		if !sameSplit(old, s) {
@@ -255,6 +256,8 @@ func (c *config) writeSplit(ctx context.Context, stdout io.Writer, s *pipeline.S
 		verb = "the split is already in"
 	} else if err := graphio.WriteSplitDir(ctx, c.saveSplit, s); err != nil {
 		return err
+	} else {
+		rep.Outputs = append(rep.Outputs, graphio.SplitDirFiles(c.saveSplit, s)...)
 	}
 	val := ""
 	if len(s.Val) > 0 {

@@ -1235,8 +1235,22 @@ func TestSaveSplit(t *testing.T) {
 				TestAUC  float64 `json:"test_auc"`
 				TrainAUC float64 `json:"train_auc"`
 			}
+			Outputs []string
 		}
 		readJSON(t, rep, &trained)
+		// The split's files are outputs too, each of them there.
+		var inDir []string
+		for _, p := range trained.Outputs {
+			if _, err := os.Stat(p); err != nil {
+				t.Errorf("%v: output %s: %v", extra, p, err)
+			}
+			if filepath.Dir(p) == dir && !strings.HasPrefix(filepath.Base(p), "e.") {
+				inDir = append(inDir, filepath.Base(p))
+			}
+		}
+		if want := []string{"index.tsv", "test.neg.txt.npy", "test.txt.npy", "train.neg.txt.npy", "train.txt.npy"}; len(extra) == 0 && !slices.Equal(slices.Sorted(slices.Values(inDir)), want) {
+			t.Errorf("the report's outputs in %s: %q, want %q", dir, inDir, want)
+		}
 		evalArgs := []string{"eval", "-emb", emb, "-split", dir, "-report", rep}
 		if len(extra) > 0 {
 			evalArgs = append(evalArgs, "-directed")

@@ -426,10 +426,15 @@ func TestWriteSplitDirRoundTrip(t *testing.T) {
 			}
 		}
 		entries, _ := os.ReadDir(dir)
+		var names []string
 		for _, e := range entries {
 			if strings.HasPrefix(e.Name(), ".") || strings.HasSuffix(e.Name(), ".gz") {
 				t.Errorf("left %s behind", e.Name())
 			}
+			names = append(names, filepath.Join(dir, e.Name()))
+		}
+		if listed := slices.Sorted(slices.Values(SplitDirFiles(dir, s))); !slices.Equal(listed, names) {
+			t.Errorf("directed=%v: SplitDirFiles %q, the directory holds %q", directed, listed, names)
 		}
 		index, _ := os.ReadFile(filepath.Join(dir, splitIndex))
 		if !strings.HasPrefix(string(index), "# original_id\tnode\nalice\t0\n") {

@@ -16,6 +16,20 @@ import (
 	"github.com/wys-project/wys/pipeline"
 )
 
+// SplitDirFiles returns the paths of the files WriteSplitDir writes for s
+// in dir, in the order it writes them.
+func SplitDirFiles(dir string, s *pipeline.Split) []string {
+	names := []string{splitTrain, splitTest, splitTrainNeg, splitTestNeg}
+	if s.TestDirectedNeg != nil {
+		names = append(names, splitTestDirectedNeg)
+	}
+	paths := make([]string, 0, len(names)+1)
+	for _, n := range append(names, splitIndex) {
+		paths = append(paths, filepath.Join(dir, n))
+	}
+	return paths
+}
+
 // WriteSplitDir writes s to dir in the layout LoadSplitDir reads:
 // train.txt.npy, test.txt.npy, train.neg.txt.npy, test.neg.txt.npy,
 // test.directed.neg.txt.npy when s has directed negatives, each an int32
