@@ -553,7 +553,7 @@ func parseMRR(s string) (int, error) {
 func (c *evalFlags) ranking(ctx context.Context, stdout io.Writer, l, r []float32, w int, s *pipeline.Split, res *linkResult) error {
 	k, _ := parseMRR(c.mrr)
 	if k >= s.N-2 {
-		return fmt.Errorf("-mrr %d: as many candidates as the split's %d nodes other than a pair's two, or more; give -mrr all to rank against each of them once, or fewer candidates", k, s.N-2)
+		return usagef("-mrr %d: as many candidates as the split's %d nodes other than a pair's two, or more; give -mrr all to rank against each of them once, or fewer candidates", k, s.N-2)
 	}
 	t0 := time.Now()
 	rk, err := eval.Rank(ctx, l, r, w, s.N, s.Test, eval.RankConfig{Negatives: k, Seed: c.seed, Workers: c.workers})

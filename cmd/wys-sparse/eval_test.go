@@ -304,12 +304,15 @@ func TestEvalRankMatchesNumpy(t *testing.T) {
 				t.Fatalf("%s -mrr %s: no ranking in\n%s", score, k, stdout)
 			}
 			if k == "all" {
-				if g.Pairs != 60 || math.Abs(g.MRR-w.MRR) > 1e-12 || math.Abs(g.MeanRank-w.MeanRank) > 1e-9 || !maps.Equal(g.Hits, w.Hits) {
+				if g.Pairs != 60 || g.Candidates != 58 || math.Abs(g.MRR-w.MRR) > 1e-12 || math.Abs(g.MeanRank-w.MeanRank) > 1e-9 || !maps.Equal(g.Hits, w.Hits) {
 					t.Errorf("%s: eval %+v, numpy %+v", score, g, w)
 				}
 				continue
 			}
 			// (rank − 1) scales with the candidates: 57/58 per node above.
+			if g.Candidates != 57 {
+				t.Errorf("%s -mrr 57: %d candidates in the report", score, g.Candidates)
+			}
 			full := 1 + 57.0/58*(w.MeanRank-1)
 			if math.Abs(g.MeanRank-full) > 0.1*full {
 				t.Errorf("%s -mrr 57: mean rank %v, want about %v", score, g.MeanRank, full)

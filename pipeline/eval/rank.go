@@ -34,8 +34,11 @@ type RankConfig struct {
 
 // RankResult holds the ranking measures of Rank.
 type RankResult struct {
-	// Negatives is RankConfig.Negatives (0: every other node).
-	Negatives int `json:"negatives"`
+	// Negatives is RankConfig.Negatives (0: every other node), and
+	// Candidates the number each side of a pair is ranked against: the
+	// random nodes drawn, or every node other than the pair's two.
+	Negatives  int `json:"negatives"`
+	Candidates int `json:"candidates"`
 	// Pairs counts the pairs; each was ranked twice (head and tail).
 	Pairs int `json:"pairs"`
 	// MRR is the mean of 1/rank over both sides of every pair.
@@ -115,7 +118,11 @@ func Rank(ctx context.Context, l, r []float32, half, n int, pairs []pipeline.Pai
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	return rankSummary(ranks, len(pairs), cfg.Negatives), nil
+	res := rankSummary(ranks, len(pairs), cfg.Negatives)
+	if res.Candidates = cfg.Negatives; cfg.Negatives == 0 {
+		res.Candidates = n - 2
+	}
+	return res, nil
 }
 
 // rowsOf returns the n rows of the row-major x.
