@@ -255,7 +255,7 @@ func (c *config) writeSplit(ctx context.Context, stdout io.Writer, s *pipeline.S
 		}
 		verb = "the split is already in"
 	} else if err := graphio.WriteSplitDir(ctx, c.saveSplit, s); err != nil {
-		return err
+		return fmt.Errorf("-save-split %s: %w", c.saveSplit, err)
 	} else {
 		rep.Outputs = append(rep.Outputs, graphio.SplitDirFiles(c.saveSplit, s)...)
 	}

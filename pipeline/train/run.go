@@ -565,7 +565,7 @@ func (r *run) evaluate(done int64) (stop bool) {
 	}
 	r.sinceBest++
 	if r.cfg.Patience > 0 && r.sinceBest >= r.cfg.Patience {
-		r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("early stop: no better %s in %d evaluations", r.selName, r.sinceBest)})
+		r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("early stop: no better %s in %d evaluation%s", r.selName, r.sinceBest, map[bool]string{true: "s"}[r.sinceBest != 1])})
 		return true
 	}
 	return false
