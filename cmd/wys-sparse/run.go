@@ -625,6 +625,7 @@ func (c *config) train(ctx context.Context, in *input, prog *progress, rep *repo
 		return reference.Run(ctx, in.g, in.split, cfg, prog)
 	}
 	cfg := c.Sparse.Resolve(in.g.N(), in.g.Adj.NNZ())
+	cfg.Inputs = c.inputs()
 	rep.Settings.Trainer, rep.Settings.Sparse, rep.Settings.FixedQ = "sparse", &cfg, c.fixedQ
 	if c.checkpoint != "" {
 		if err := c.setCheckpoint(&cfg, rep); err != nil {
@@ -648,6 +649,19 @@ func (c *config) train(ctx context.Context, in *input, prog *progress, rep *repo
 	return res, err
 }
 
+// inputs returns the flags that shape the training graph and its
+// evaluation pairs, for train.Config.Inputs: a resume with other values
+// names them instead of only a changed graph.
+func (c *config) inputs() map[string]string {
+	in := map[string]string{"val_fraction": fmt.Sprint(c.valFraction)}
+	if c.split == "" {
+		in["test_fraction"], in["ids"] = fmt.Sprint(c.testFraction), c.ids
+		in["weighted"], in["keep_self_loops"] = fmt.Sprint(c.weighted), fmt.Sprint(c.keepLoops)
+		in["lcc"], in["header"] = fmt.Sprint(c.lcc), fmt.Sprint(c.header)
+	}
+	return in
+}
+
 // mismatchText names the settings in which a checkpoint's run differs
 // from this one by their flags, those given on this command line first:
 // the others follow from them or from the defaults (-eval-every from
@@ -656,7 +670,7 @@ func (c *config) mismatchText(diffs []train.SettingDiff) string {
 	var given, other []string
 	flags := newFlagSet(&config{}, io.Discard)
 	for _, d := range diffs {
-		name := strings.TrimPrefix(d.Setting, "objective.")
+		name := strings.TrimPrefix(strings.TrimPrefix(d.Setting, "objective."), "inputs.")
 		flagName := settingFlags[name]
 		if flagName == "" && flags.Lookup(strings.ReplaceAll(name, "_", "-")) != nil {
 			flagName = strings.ReplaceAll(name, "_", "-")

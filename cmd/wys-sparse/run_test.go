@@ -475,6 +475,12 @@ func TestCheckpointResume(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "checkpoint") {
 		t.Errorf("foreign checkpoint: exit %d, %q", code, stderr)
 	}
+	// Another held-out share changes the graph and the pairs, not a
+	// trainer setting: the refusal names the flag all the same.
+	code, _, stderr = runCLI(t, append(args, "-resume", "-test-fraction", "0.4")...)
+	if want := "-test-fraction 0.4 (checkpoint: 0.5)"; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("other -test-fraction: exit %d, %q, want %q", code, stderr, want)
+	}
 	if code, _, _ := runCLI(t, "-resume"); code != 2 {
 		t.Errorf("-resume without -checkpoint: exit %d, want 2", code)
 	}

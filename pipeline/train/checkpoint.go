@@ -531,13 +531,17 @@ func settingsDiff(savedLines, nowLines []string) *SettingsMismatch {
 
 // showSetting shows a setting's JSON value v in a difference: "not set"
 // for a setting that is absent (left at zero), a duration in nanoseconds
-// (a key ending in _ns) as a duration.
+// (a key ending in _ns) as a duration, a string without its quotes.
 func showSetting(k, v string) string {
 	if v == "" {
 		return "not set"
 	}
 	if n, err := strconv.ParseInt(v, 10, 64); err == nil && strings.HasSuffix(k, "_ns") {
 		return time.Duration(n).String()
+	}
+	var text string
+	if json.Unmarshal([]byte(v), &text) == nil {
+		return text
 	}
 	return v
 }

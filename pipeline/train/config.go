@@ -167,6 +167,12 @@ type Config struct {
 	// machine's available memory when the run starts (see
 	// pipeline.CheckMemory).
 	MemoryLimit int64 `json:"memory_limit_bytes"`
+	// Inputs records how the caller read the graph and drew its
+	// evaluation pairs (a command's flags, such as test_fraction). A
+	// checkpoint's fingerprint covers the graph and the pairs themselves,
+	// so a resume with other inputs is refused either way; with Inputs
+	// the refusal names them. Training does not read it.
+	Inputs map[string]string `json:"inputs,omitempty"`
 	// Source selects where positive pairs come from: SourceWalk ("" means
 	// it), the walks' own step weights Q_k, or SourceFactored, the same
 	// walks reweighted by the factored E[D] (see the package lowrank):
