@@ -721,7 +721,7 @@ func (c *config) checkOutputs() error {
 			// A run that has not saved yet, or one saving now.
 			return inUse
 		case c.resume && errors.Is(err, os.ErrNotExist):
-			return fmt.Errorf("-resume: no checkpoint in %s (no run has saved there yet; drop -resume to start a new run)", c.checkpoint)
+			return usagef("-resume: no checkpoint in %s (no run has saved there yet; drop -resume to start a new run)", c.checkpoint)
 		case !c.resume && err == nil:
 			return usagef("-checkpoint %s already holds a run's checkpoint: add -resume to continue it, or delete %s (or give another directory) to start over", c.checkpoint, path)
 		}
