@@ -33,6 +33,10 @@ import (
 
 // config is one run's settings.
 type config struct {
+	// progress receives the training rounds' progress lines (stderr, as
+	// wys-sparse's; nil: none), so that stdout holds what the run read
+	// and wrote.
+	progress           io.Writer
 	graph, split       string
 	directed, weighted bool
 	header, keepLoops  bool
@@ -132,6 +136,7 @@ func main() {
 	// (Prism within milliseconds), no output is written, and the run's
 	// files under -temp_location are removed (unless -keep-temp).
 	ctx, sigs := interrupt.Notify(context.Background())
+	c.progress = os.Stderr
 	err := run(ctx, c, os.Stdout)
 	sigs.Stop()
 	var ue usageError

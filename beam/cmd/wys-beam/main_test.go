@@ -131,6 +131,13 @@ func TestMainStdinAndNotes(t *testing.T) {
 	if code != 2 || stderr != want || stdout != "" {
 		t.Errorf("-graph -: exit %d, stderr %q, stdout %q; want exit 2 and %q", code, stderr, stdout, want)
 	}
+	// A .mat file, which wys-sparse reads: refused before it is opened,
+	// with the line that writes its edges as text.
+	code, stdout, stderr = runMain(t, tmp, "-graph", "ppi.mat.gz", "-out", "e.npy")
+	if code != 2 || !strings.Contains(stderr, "not MATLAB .mat files; embed it with wys-sparse -graph ppi.mat.gz") ||
+		!strings.Contains(stderr, "scipy.io.loadmat(gzip.open('ppi.mat.gz'))") || stdout != "" {
+		t.Errorf("-graph ppi.mat.gz: exit %d, stderr %q, stdout %q", code, stderr, stdout)
+	}
 	graph := writeFile(t, tmp, "g.txt", "1 2\n2 3\n3 1\n3 4\n")
 	q := filepath.Join(tmp, "q.json")
 	code, stdout, stderr = runMain(t, tmp, "-graph", graph, "-dim", "4", "-epochs", "2", "-partitions", "2", "-q-out", q)
@@ -163,7 +170,7 @@ func TestMainInputErrorIsOneLine(t *testing.T) {
 	}{
 		{write("bad.txt", "1 2\n2 3\nfoo\n"), "", false},
 		{write("empty.txt", ""), "", false},
-		{write("g.mat", "MATLAB 5.0 MAT-file\x00\x00\x01\x00IM\n"), "", false},
+		{write("g.dat", "MATLAB 5.0 MAT-file\x00\x00\x01\x00IM\n"), "", false},
 		{write("sym.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 2\n"), "", true},
 		{late, pipe, false},
 		{write("names.csv", "from,to\n1,2\n2,3\n"), pipe, false},

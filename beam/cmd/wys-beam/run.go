@@ -215,6 +215,8 @@ func (c *config) checkFlags() error {
 		return errors.New("give one input: -graph FILE or -split DIR")
 	case c.graph == "-":
 		return errors.New("-graph -: wys-beam reads the graph in byte ranges on its workers, not from standard input; write the edges to a file and give -graph FILE")
+	case matFile(c.graph):
+		return matError(c.graph)
 	case !ok:
 		return fmt.Errorf("-ids %q: want auto, int or token", c.ids)
 	case c.partitions < 0:
@@ -226,6 +228,23 @@ func (c *config) checkFlags() error {
 		return err
 	}
 	return train.CheckBucketed(c.Sparse)
+}
+
+// matError refuses a .mat -graph with the line that writes its edges as
+// text.
+func matError(name string) error {
+	open := fmt.Sprintf("'%s'", name)
+	if strings.HasSuffix(strings.ToLower(name), ".gz") {
+		open = fmt.Sprintf("gzip.open('%s')", name)
+	}
+	return fmt.Errorf("-graph %s: wys-beam reads edge lists (SNAP text, CSV or Matrix Market .mtx) in byte ranges, not MATLAB .mat files; embed it with wys-sparse -graph %s, or write its edges as text: /usr/bin/python3 -c \"import gzip, scipy.io; m = scipy.io.loadmat(%s)['network'].tocoo(); open('edges.txt', 'w').writelines('%%d %%d\\n' %% e for e in zip(m.row, m.col) if e[0] <= e[1])\"", name, name, open)
+}
+
+// matFile reports whether name is a MATLAB file as wys-sparse reads one
+// (.mat or .mat.gz).
+func matFile(name string) bool {
+	name = strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".GZ"))
+	return strings.HasSuffix(name, ".mat")
 }
 
 // loadOptions are how -graph is read.
@@ -305,7 +324,11 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 	p, scope := beam.NewPipelineWithRoot()
 	wysbeam.Build(scope, job, rounds)
 	t0 := time.Now()
-	if err := executeWatched(ctx, p, job, rounds, stdout); err != nil {
+	progress := c.progress
+	if progress == nil {
+		progress = io.Discard
+	}
+	if err := executeWatched(ctx, p, job, rounds, progress); err != nil {
 		return fmt.Errorf("training pipeline: %s", lastLine(err))
 	}
 	elapsed := time.Since(t0)
