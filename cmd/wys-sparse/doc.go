@@ -21,8 +21,9 @@
 // one, else at spaces, so that ids may hold spaces in TSV and CSV;
 // optional weight column with -weighted; '#' or '%' comments; a first
 // line of column names skipped with -header; plain or gzip). Ids may be
-// any non-negative integers or tokens; outputs use them. Self-loops and
-// duplicate edges are dropped (and counted) unless -keep-self-loops.
+// any non-negative integers or tokens; outputs use them. Self-loops are
+// dropped (and counted) unless -keep-self-loops; an edge listed again is
+// kept once (and counted).
 // A -graph FILE ending in .mat or .mat.gz is read as a MATLAB .mat file
 // (as DeepWalk's and node2vec's BlogCatalog, PPI and POS): its N x N
 // variable `network` is the adjacency matrix, nonzero entries are edges

@@ -549,7 +549,11 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	// Only a dropped self-loop leaves an edge list's node without arcs.
 	if lr.SelfLoops > 0 && !lr.KeptSelfLoops && !c.lcc {
 		if n := isolated(g); n > 0 {
-			prog.dataNote(stdout, "load", "%s only a self-loop, which is dropped, and no other arc: the vectors of such nodes are placed by negative pairs alone (add -keep-self-loops, or leave them out)", count(n, "node has", "nodes have"))
+			placed := "the vectors of such nodes are placed by negative pairs alone"
+			if c.method != "wys" {
+				placed = fmt.Sprintf("-method %s has no arc to place the vectors of such nodes by", c.method)
+			}
+			prog.dataNote(stdout, "load", "%s only a self-loop, which is dropped, and no other arc: %s (add -keep-self-loops, or leave them out)", count(n, "node has", "nodes have"), placed)
 		}
 	}
 	idNotes(prog, stdout, lr)

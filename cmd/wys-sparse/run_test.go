@@ -1421,9 +1421,14 @@ func TestSelfLoopOnlyNote(t *testing.T) {
 	for _, extra := range [][]string{nil, {"-keep-self-loops"}, {"-lcc"}} {
 		args := append([]string{"-graph", path, "-dim", "4", "-epochs", "1", "-progress", "none"}, extra...)
 		code, stdout, stderr := runCLI(t, args...)
-		if code != 0 || strings.Contains(stdout, note) != (extra == nil) {
+		if code != 0 || strings.Contains(stdout, note) != (extra == nil) || extra == nil && !strings.Contains(stdout, "placed by negative pairs alone") {
 			t.Errorf("%v: exit %d\n%s%s", extra, code, stdout, stderr)
 		}
+	}
+	// A baseline has no negative pairs: the note says what it lacks.
+	code, stdout, stderr := runCLI(t, "-graph", path, "-dim", "2", "-method", "svd", "-progress", "none")
+	if code != 0 || !strings.Contains(stdout, note+": -method svd has no arc to place the vectors of such nodes by") {
+		t.Errorf("-method svd: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
 
