@@ -70,9 +70,6 @@ func (p *progress) finished(rep *report) {
 	je := jsonEvent{Time: time.Now().UTC().Format(time.RFC3339Nano), Kind: "done", ExitCode: &code,
 		TrainAUC: rep.Result.TrainAUC, ValAUC: rep.Result.ValAUC, TestAUC: rep.Result.TestAUC, Q: rep.Result.Q,
 		Outputs: rep.Outputs, Stopped: rep.Result.Stopped}
-	if je.ValAUC != nil {
-		je.TrainAUC = nil // the selection AUC is the validation's, as in the evaluations
-	}
 	b, _ := json.Marshal(je)
 	fmt.Fprintln(p.w, string(b))
 }

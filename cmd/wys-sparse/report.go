@@ -22,14 +22,17 @@ import (
 
 // report is the JSON report of a run.
 type report struct {
-	Tool     string               `json:"tool"`
-	Started  string               `json:"started"`
-	Inputs   []inputFile          `json:"inputs"`
-	Graph    graphStats           `json:"graph"`
-	Load     *graphio.LoadReport  `json:"load,omitempty"`
-	Settings settings             `json:"settings"`
-	Result   resultSummary        `json:"result"`
-	Classify *eval.ClassifyResult `json:"classification,omitempty"`
+	Tool    string `json:"tool"`
+	Started string `json:"started"`
+	// WorkingDir is the directory the run started in, which the
+	// relative paths of inputs, outputs and args are relative to.
+	WorkingDir string               `json:"working_dir"`
+	Inputs     []inputFile          `json:"inputs"`
+	Graph      graphStats           `json:"graph"`
+	Load       *graphio.LoadReport  `json:"load,omitempty"`
+	Settings   settings             `json:"settings"`
+	Result     resultSummary        `json:"result"`
+	Classify   *eval.ClassifyResult `json:"classification,omitempty"`
 	// ClassifyLogReg is the logistic regression on the same split.
 	ClassifyLogReg *eval.LogRegClassifyResult `json:"classification_logreg,omitempty"`
 	Curve          []curvePoint               `json:"curve"`
@@ -197,6 +200,7 @@ func (r *report) write(path string, started time.Time, inputs ...string) error {
 		r.Outputs = []string{}
 	}
 	r.Settings.Go, r.Settings.Version = runtime.Version(), version()
+	r.WorkingDir, _ = os.Getwd()
 	r.PeakRSS = sysmem.PeakRSS()
 	r.Stages = append(r.Stages, stage{"total", time.Since(started).Seconds()})
 	return graphio.WriteJSON(path, r)
@@ -250,7 +254,8 @@ func hashFiles(paths ...string) ([]inputFile, error) {
 
 // selectionAUC files a run's model-selection AUC (pipeline.Result's
 // TrainAUC) under its name: the train AUC, or with validation pairs
-// (-val-fraction) the validation AUC, the train AUC then being null.
+// (-val-fraction) the validation AUC, the train AUC then being null (an
+// evaluation's; the result's is measured on the train pairs after it).
 func selectionAUC(x float64, val bool) (train, validation *float64) {
 	if val {
 		return nil, finite(x)

@@ -636,10 +636,11 @@ func TestReportSettingsResolved(t *testing.T) {
 		t.Fatal(err)
 	}
 	var r struct {
-		Graph    struct{ Nodes int }
-		Inputs   []any
-		Outputs  []string
-		Settings struct {
+		Graph      struct{ Nodes int }
+		WorkingDir string `json:"working_dir"`
+		Inputs     []any
+		Outputs    []string
+		Settings   struct {
 			Sparse       json.RawMessage
 			Args         []string
 			TestFraction float64 `json:"test_fraction"`
@@ -654,6 +655,9 @@ func TestReportSettingsResolved(t *testing.T) {
 	}
 	// The demo reads and writes no file: empty lists, not null; the
 	// command line, its split and the build are recorded.
+	if wd, _ := os.Getwd(); r.WorkingDir != wd || wd == "" {
+		t.Errorf("working_dir %q, want %q", r.WorkingDir, wd)
+	}
 	if r.Inputs == nil || r.Outputs == nil || !slices.Equal(r.Settings.Args, []string{"-dim", "16", "-workers", "2", "-report", rep, "-progress", "none"}) ||
 		r.Settings.TestFraction != 0.5 || !strings.HasPrefix(r.Settings.Version, "wys-sparse ") {
 		t.Errorf("inputs %v, outputs %v, settings %+v", r.Inputs, r.Outputs, r.Settings)
@@ -799,8 +803,22 @@ func TestValidationFraction(t *testing.T) {
 	if want := int(math.Round(0.2 * float64(split))); split == 0 || val != want || valNeg != want || rest != split-want || restNeg != split-want {
 		t.Fatalf("%d test edges: %d/%d validation, %d/%d test pairs; want %d and %d\n%s", split, val, valNeg, rest, restNeg, want, split-want, stdout)
 	}
-	if !strings.Contains(stdout, "by validation AUC)") || !strings.Contains(stderr, `"validation_auc":`) || strings.Contains(stderr, `"train_auc":`) {
+	if !strings.Contains(stdout, "by validation AUC)") || !strings.Contains(stderr, `"validation_auc":`) {
 		t.Errorf("the selection AUC is not named validation:\n%s\n%s", stdout, stderr)
+	}
+	// The evaluations measure no train AUC; the done event gives the
+	// selected model's, as the report's result does.
+	var done string
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.Contains(line, `"kind":"eval"`) && strings.Contains(line, `"train_auc":`) {
+			t.Errorf("an evaluation with a train AUC: %s", line)
+		}
+		if strings.Contains(line, `"kind":"done"`) {
+			done = line
+		}
+	}
+	var doneEv struct {
+		TrainAUC *float64 `json:"train_auc"`
 	}
 	b, err := os.ReadFile(rep)
 	if err != nil {
@@ -830,6 +848,9 @@ func TestValidationFraction(t *testing.T) {
 		if p.TrainAUC != nil || p.ValAUC == nil {
 			t.Errorf("curve point %d: train AUC %v, validation AUC %v; want null and a value", i, p.TrainAUC, p.ValAUC)
 		}
+	}
+	if err := json.Unmarshal([]byte(done), &doneEv); err != nil || doneEv.TrainAUC == nil || *doneEv.TrainAUC != *r.Result.TrainAUC {
+		t.Errorf("done event %s (%v): want the report's train AUC %v", done, err, *r.Result.TrainAUC)
 	}
 }
 
