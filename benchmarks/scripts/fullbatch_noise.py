@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Which sampling noise holds the minibatch trainer below the dense reference.
 
-Usage: fullbatch_noise.py SPLITDIR QJSON D STEPS POS NEG [LR]
+Usage: fullbatch_noise.py SPLITDIR QJSON D STEPS POS NEG [LR [exact1]]
 
 Trains L and R (N x D/2 each) on the code formulation's objective at the
 fixed Q of QJSON (the "Q" list that `wys-sparse -trainer dense -q-out`
@@ -16,7 +16,9 @@ iterations, numpy seed 1), and prints the test ROC-AUC of L_u·R_v
 Each step's gradient is the exact one, except that POS > 0 replaces its
 positive part by POS pairs per row drawn from the row's E[D] weights and
 NEG > 0 its negative part by NEG uniform columns per row, each reweighted
-to stay unbiased, as the sparse trainer's walks and negative pairs are.
+to stay unbiased, as the sparse trainer's walks and negative pairs are;
+with exact1, the positive part of the first power (a row's neighbours)
+stays exact and the POS pairs are drawn from the other powers' weights.
 Comparing POS, NEG = 0, 0 with either sampled separates the noise of the
 two parts. The dense N x N arrays limit it to small graphs (ego-Facebook:
 about 1 GB). It does not learn q: Q is the dense run's, so that only the
@@ -41,6 +43,7 @@ def load(d, name):
 def main():
     split, qjson, dim, steps, npos, nneg = sys.argv[1:7]
     lr = float(sys.argv[7]) if len(sys.argv) > 7 else 0.01
+    exact1 = len(sys.argv) > 8 and sys.argv[8] == "exact1"
     dim, steps, npos, nneg = int(dim), int(steps), int(npos), int(nneg)
     r = dim // 2
     tr, te, ten = load(split, "train.txt.npy"), load(split, "test.txt.npy"), load(split, "test.neg.txt.npy")
@@ -52,11 +55,16 @@ def main():
     t = a / np.maximum(deg, 1)[:, None]
     q = np.array(json.load(open(qjson))["Q"])
     p, e = np.eye(n, dtype=np.float32), np.zeros((n, n), np.float32)
-    for qk in q:
+    w = (80 * n * deg)[:, None].astype(np.float32)
+    fixed = np.zeros((n, n), np.float32)  # the positive weights kept exact
+    for k, qk in enumerate(q):
         p = p @ t
         e += np.float32(qk) * p
-    pos = (80 * n * deg)[:, None].astype(np.float32) * e  # positive weight of (v, u)
-    neg = 1 - a                                           # negative weight
+        if k == 0 and exact1:
+            fixed = w * np.float32(qk) * p
+    pos = w * e      # positive weight of (v, u)
+    neg = 1 - a      # negative weight
+    drawn = pos - fixed
     del p, e, t
 
     def auc(l, rr):
@@ -76,14 +84,14 @@ def main():
     mom = [np.zeros_like(x) for x in params]
     var = [np.zeros_like(x) for x in params]
     print("step 0: test AUC %.4f" % auc(*params))
-    rowsum = pos.sum(1)
-    cum = np.cumsum(pos / np.maximum(rowsum, 1e-30)[:, None], axis=1)
+    rowsum = drawn.sum(1)
+    cum = np.cumsum(drawn / np.maximum(rowsum, 1e-30)[:, None], axis=1)
     for step in range(1, steps + 1):
         sg = 1 / (1 + np.exp(-(params[0] @ params[1].T)))
         if npos == 0:
             g = -pos * (1 - sg)
         else:
-            g = np.zeros((n, n), np.float32)
+            g = -fixed * (1 - sg)
             for v in range(n):
                 cols = np.minimum(np.searchsorted(cum[v], rng.random(npos)), n - 1)
                 np.add.at(g[v], cols, -(rowsum[v] / npos) * (1 - sg[v, cols]))
