@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -190,15 +191,20 @@ func TestProgressJSONStagesClosed(t *testing.T) {
 
 // TestProgressJSONError: under -progress json a failed run ends with an
 // event of kind "error" carrying the message and the exit code, so every
-// line on stderr parses, a flag the flag package cannot parse included;
-// without it, the plain "wys-sparse: " line.
+// line on stderr parses, a flag the flag package cannot parse included
+// (before -progress json or after it); without it, the plain
+// "wys-sparse: " line.
 func TestProgressJSONError(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.txt")
 	if err := os.WriteFile(bad, []byte("1 2\n3\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"-graph", bad}, {"-graph", bad, "-lr", "-1"}, {"-graph", bad, "-epochs", "abc"}} {
+	for _, args := range [][]string{{"-graph", bad}, {"-graph", bad, "-lr", "-1"}, {"-graph", bad, "-epochs", "abc"}, {"-bogus"}} {
 		code, _, stderr := runCLI(t, append([]string{"-progress", "json"}, args...)...)
+		// -progress json after the flag that stops the parse.
+		if code2, _, stderr2 := runCLI(t, append(slices.Clone(args), "-progress", "json")...); code2 != code || !strings.HasPrefix(stderr2, "{") {
+			t.Errorf("%v -progress json: exit %d, %q", args, code2, stderr2)
+		}
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")
 		var last struct {
 			Kind, Message string
@@ -213,7 +219,7 @@ func TestProgressJSONError(t *testing.T) {
 			t.Errorf("%v: exit %d, last event %+v", args, code, last)
 		}
 		_, _, plain := runCLI(t, args...)
-		if want := "wys-sparse: " + last.Message + "\n"; !strings.HasSuffix(plain, want) && !strings.HasPrefix(last.Message, "invalid value") {
+		if want := "wys-sparse: " + last.Message + "\n"; !strings.HasSuffix(plain, want) && !strings.HasPrefix(last.Message, "invalid value") && !strings.HasPrefix(last.Message, "flag provided") {
 			t.Errorf("%v: text mode ends %q, want %q", args, plain, want)
 		}
 	}

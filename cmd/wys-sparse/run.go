@@ -92,6 +92,23 @@ func help(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // run is the whole command: it parses args, does the work and returns the
 // exit code. It never calls os.Exit, so tests drive it in-process.
+// asksJSON reports whether args give -progress json (or --progress,
+// or =json), for a command line whose parsing stopped before reaching it:
+// its error is then a JSON error event too.
+func asksJSON(args []string) bool {
+	for i, a := range args {
+		switch name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"); {
+		case a == "--":
+			return false
+		case name == "progress=json":
+			return true
+		case name == "progress" && i+1 < len(args) && args[i+1] == "json":
+			return true
+		}
+	}
+	return false
+}
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		if sc, ok := subcommands[args[0]]; ok {
@@ -114,8 +131,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var ue *usageError
 	if err != nil && !errors.As(err, &ue) {
-		if c.progress == "json" { // -progress json came before the bad flag
-			return failure(stderr, c.progress, exitUsage, strings.TrimSpace(flagOut.String())+"; run 'wys-sparse -help' for the flags")
+		if c.progress == "json" || asksJSON(args) { // -progress json, before the bad flag or after it
+			return failure(stderr, "json", exitUsage, strings.TrimSpace(flagOut.String())+"; run 'wys-sparse -help' for the flags")
 		}
 		io.Copy(stderr, &flagOut)
 		fmt.Fprintln(stderr, "wys-sparse: run 'wys-sparse -help' for the flags")
