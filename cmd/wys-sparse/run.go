@@ -805,6 +805,11 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	if res.Stats.PairsPerSecond > 0 {
 		fmt.Fprintf(stdout, ", %.2fM positive pairs/s", res.Stats.PairsPerSecond/1e6)
 	}
+	if n := len(res.Curve); c.resume && n > 0 {
+		// The time and rate are this process's; the curve's clock counts
+		// the training before the resume too.
+		fmt.Fprintf(stdout, " (this session, resumed; %.1fs of training in all)", res.Curve[n-1].Elapsed.Seconds())
+	}
 	fmt.Fprintln(stdout, stoppedNote(res))
 	if res.Q != nil {
 		how := "learned"
