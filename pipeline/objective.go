@@ -60,7 +60,8 @@ type ObjectiveConfig struct {
 	// C is the number of transition-matrix powers, k = 1..C; 0 means 10.
 	C int `json:"C"`
 	// Beta weighs the attention regulariser; 0 means 0.5. A negative value
-	// turns the regulariser off.
+	// turns the regulariser off (Resolve keeps it, as −1, so that a
+	// resolved configuration resolves to itself; BetaWeight is the weight).
 	Beta float64 `json:"beta"`
 	// WalksPerNode is the starting mass P0 (walks per node); 0 means 80.
 	WalksPerNode float64 `json:"walks_per_node"`
@@ -148,13 +149,17 @@ func (c ObjectiveConfig) Resolve() ObjectiveConfig {
 		c.Beta = DefaultBeta
 	}
 	if c.Beta < 0 {
-		c.Beta = 0
+		c.Beta = -1
 	}
 	if c.WalksPerNode == 0 {
 		c.WalksPerNode = DefaultWalksPerNode
 	}
 	return c
 }
+
+// BetaWeight returns the weight β of the attention regulariser of a
+// resolved configuration: Beta, or 0 when it is turned off.
+func (c ObjectiveConfig) BetaWeight() float64 { return max(c.Beta, 0) }
 
 // Validate reports a configuration that cannot be used.
 func (c ObjectiveConfig) Validate() error {

@@ -219,7 +219,7 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 		val.gq[j] = Q[j] * (dQ[j] - mean)
 	}
 	// Regularisers.
-	beta := m.obj.Beta
+	beta := m.obj.BetaWeight()
 	if m.obj.Formulation == pipeline.FormulationPaper {
 		for j, x := range q {
 			val.regularise += beta * x * x

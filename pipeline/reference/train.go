@@ -272,7 +272,7 @@ type Value struct {
 	Positive, Negative float64
 	// Regularizer: code β·mean(q²) + 1e-6·(mean(L²) + mean(R²)), where the
 	// means run over the obj.Contexts() entries of q and the N·d/2 entries of L and of
-	// R; paper β‖q‖². β is obj.Beta after Resolve.
+	// R; paper β‖q‖². β is obj.BetaWeight() after Resolve.
 	Regularizer float64
 	// GradL, GradR (N x d/2) and GradQ (obj.Contexts()) are the gradients of Loss.
 	GradL, GradR *mat.Dense

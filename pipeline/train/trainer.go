@@ -991,7 +991,7 @@ func (t *trainer) qRegulariser() float64 {
 	for _, x := range t.q {
 		s += x * x
 	}
-	s *= t.cfg.Objective.Beta
+	s *= t.cfg.Objective.BetaWeight()
 	if !t.paper {
 		s /= float64(t.k)
 	}
@@ -1007,7 +1007,7 @@ func (t *trainer) qGradient(dQ []float64) []float64 {
 		mean += Q[k] * dQ[k]
 	}
 	g := make([]float64, t.k)
-	beta := t.cfg.Objective.Beta
+	beta := t.cfg.Objective.BetaWeight()
 	for j := range g {
 		g[j] = Q[j] * (dQ[j] - mean)
 		if t.paper {

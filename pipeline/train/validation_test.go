@@ -297,3 +297,21 @@ func (c cancelAtEval) Record(e pipeline.Event) {
 		c()
 	}
 }
+
+// TestResolvedConfigRunsTheSame: a run of a resolved configuration (as
+// a report records it) is the run of the configuration itself, with the
+// regulariser turned off (β < 0) too; before BetaWeight, resolving
+// turned β = −1 into 0, which the next Resolve read as the default 0.5.
+func TestResolvedConfigRunsTheSame(t *testing.T) {
+	t.Parallel()
+	s, tg := plantedSplit(t)
+	cfg := train.Config{Dim: 8, Epochs: 20, Seed: 1, Workers: 1, Objective: pipeline.ObjectiveConfig{Beta: -1}}
+	a, err := train.Run(context.Background(), tg, s, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := train.Run(context.Background(), tg, s, cfg.Resolve(tg.N(), tg.Adj.NNZ()), nil)
+	if err != nil || !slices.Equal(a.L, b.L) || !slices.Equal(a.Q, b.Q) {
+		t.Errorf("resolved configuration: %v, Q %v against %v", err, b.Q, a.Q)
+	}
+}
