@@ -67,6 +67,18 @@ func (s *Split) Selection() (pos, neg []Pair) {
 	return s.Train, s.TrainNeg
 }
 
+// CheckGraph returns an error wrapping ErrEmptyGraph for a graph that no
+// method can embed: nil, or without arcs.
+func CheckGraph(g *Graph) error {
+	switch {
+	case g == nil || g.Adj == nil:
+		return fmt.Errorf("%w: no graph (nil)", ErrEmptyGraph)
+	case g.N() == 0 || g.Adj.NNZ() == 0:
+		return fmt.Errorf("%w: the training graph has no arcs", ErrEmptyGraph)
+	}
+	return nil
+}
+
 // CheckNodes returns an error wrapping ErrUnknownNode when a pair of any
 // list of s names a row outside 0..n−1: a split of another graph, or of
 // another numbering of its nodes, given to a method run on a graph of n

@@ -77,7 +77,11 @@ type Stats struct {
 // r.R on every pair of eval (NaN for a list that is empty). At R-MAT
 // scale 22 that is 128M pairs and half a minute; when ctx is cancelled it
 // stops within a chunk of 65,536 pairs or a sort and returns ctx.Err().
+// A nil eval, as the methods' Run accept, has no pairs: every AUC is NaN.
 func (r *Result) Score(ctx context.Context, eval *Split) error {
+	if eval == nil {
+		eval = &Split{}
+	}
 	selPos, selNeg := eval.Selection()
 	for _, m := range []struct {
 		auc      *float64

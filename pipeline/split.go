@@ -355,9 +355,13 @@ func Induced(g *Graph, keep []int32) *Graph {
 // graphs, whose random non-edges are easy) it cannot select at all.
 // TestDirectedNeg loses the pairs that are now validation non-edges or
 // reversed validation edges. Every list keeps its order; an error wrapping
-// ErrSplit says when frac is not in (0, 1) or leaves no test or no
-// validation edge.
+// ErrSplit says when frac is not in (0, 1), leaves no test or no
+// validation edge, or s holds validation pairs already (a second call
+// would drop them from every list).
 func (s *Split) HoldOutValidation(frac float64, seed uint64) error {
+	if s.HasValidation() {
+		return fmt.Errorf("%w: the split holds %d validation edges already", ErrSplit, len(s.Val))
+	}
 	if !(frac > 0 && frac < 1) {
 		return fmt.Errorf("%w: validation fraction %v must be strictly between 0 and 1", ErrSplit, frac)
 	}

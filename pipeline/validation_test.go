@@ -47,6 +47,10 @@ func TestHoldOutValidation(t *testing.T) {
 			if !slices.Equal(pos, s.Val) || !slices.Equal(negs, s.ValNeg) {
 				t.Error("Selection does not return the validation pairs")
 			}
+			// A second hold-out would drop the first's pairs: refused.
+			if err := s.HoldOutValidation(frac, seed); !errors.Is(err, pipeline.ErrSplit) || len(s.Val) != want || len(s.Test) != 97-want {
+				t.Errorf("second HoldOutValidation: %v, %d validation and %d test edges left", err, len(s.Val), len(s.Test))
+			}
 			again := &pipeline.Split{Test: slices.Clone(test), TestNeg: slices.Clone(neg)}
 			other := &pipeline.Split{Test: slices.Clone(test), TestNeg: slices.Clone(neg)}
 			if again.HoldOutValidation(frac, seed) != nil || other.HoldOutValidation(frac, seed+10) != nil {

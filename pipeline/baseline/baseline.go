@@ -114,6 +114,9 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	if rec == nil {
 		rec = pipeline.NopRecorder{}
 	}
+	if err := pipeline.CheckGraph(g); err != nil {
+		return nil, fmt.Errorf("baseline: %w", err)
+	}
 	method, dim, seed, workers := cfg.Method, cfg.Dim, cfg.Seed, cfg.Workers
 	if dim/2 > g.N() {
 		return nil, fmt.Errorf("baseline: rank %d (d = %d) exceeds the %d nodes of the graph; lower the dimension", dim/2, dim, g.N())

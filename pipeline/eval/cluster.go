@@ -267,7 +267,13 @@ func distinct(a []int) []int {
 
 // contingency returns the table of counts n_ij of rows with a = the i-th
 // distinct value of a and b = the j-th of b, and its row and column sums.
+// It panics when a and b label different numbers of rows, or none: as
+// gonum's functions panic on mismatched lengths, a caller's bug, not a
+// score.
 func contingency(a, b []int) (tab [][]float64, rows, cols []float64) {
+	if len(a) != len(b) || len(a) == 0 {
+		panic(fmt.Sprintf("eval: labellings of %d and %d rows; want the same rows, at least one", len(a), len(b)))
+	}
 	da, db := distinct(a), distinct(b)
 	tab = make([][]float64, len(da))
 	for i := range tab {
@@ -298,7 +304,8 @@ func entropy(c []float64, n float64) float64 {
 // NMI is the normalised mutual information of two labellings of the same
 // rows, MI / mean(H(a), H(b)) (scikit-learn's
 // normalized_mutual_info_score with its default arithmetic mean); 1 when
-// both put every row in one class.
+// both put every row in one class. It panics when a and b differ in
+// length or are empty.
 func NMI(a, b []int) float64 {
 	tab, rows, cols := contingency(a, b)
 	n := float64(len(a))
@@ -319,7 +326,8 @@ func NMI(a, b []int) float64 {
 
 // ARI is the adjusted Rand index of two labellings of the same rows
 // (Hubert and Arabie; scikit-learn's adjusted_rand_score): 1 for the
-// same partition, about 0 for independent ones.
+// same partition, about 0 for independent ones. It panics when a and b
+// differ in length or are empty.
 func ARI(a, b []int) float64 {
 	tab, rows, cols := contingency(a, b)
 	pairs := func(x float64) float64 { return x * (x - 1) / 2 }
@@ -347,6 +355,7 @@ func ARI(a, b []int) float64 {
 // the share of rows whose cluster b is mapped to their class a by the
 // one-to-one map of clusters to classes that maximises it (the Hungarian
 // algorithm on the contingency table; unmatched clusters count as wrong).
+// It panics when a and b differ in length or are empty.
 func ClusterAccuracy(a, b []int) float64 {
 	tab, _, _ := contingency(a, b)
 	m := max(len(tab), len(tab[0]))

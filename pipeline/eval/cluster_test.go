@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -244,5 +246,23 @@ func TestKMeansCancel(t *testing.T) {
 			t.Fatalf("cancelled (during the call: %v): KMeans did not return", during)
 		}
 		cancel()
+	}
+}
+
+// TestClusterScoresLengths: labellings of different rows, or of none,
+// are a caller's bug: each score panics instead of scoring them (NMI of
+// 2 labels against 3 had been 1).
+func TestClusterScoresLengths(t *testing.T) {
+	for name, f := range map[string]func(a, b []int) float64{"NMI": NMI, "ARI": ARI, "ClusterAccuracy": ClusterAccuracy} {
+		for _, ab := range [][2][]int{{{0, 1}, {0, 1, 2}}, {{0, 1, 2}, {0, 1}}, {nil, nil}} {
+			func() {
+				defer func() {
+					if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "labellings of") {
+						t.Errorf("%s(%v, %v): recovered %v, want the lengths' panic", name, ab[0], ab[1], r)
+					}
+				}()
+				f(ab[0], ab[1])
+			}()
+		}
 	}
 }

@@ -38,8 +38,10 @@ func SplitDirFiles(dir string, s *pipeline.Split) []string {
 // created if needed. Each file is written to a temporary file in dir and
 // renamed into place, so a reader never sees a half-written file; stale
 // ".gz" twins of the written files, and a stale directed-negatives file,
-// are removed so that LoadSplitDir reads back exactly s. Directedness is
-// not stored: pass s.Directed to LoadSplitDir. Node ids starting with '#'
+// are removed so that LoadSplitDir reads back exactly s, but for its
+// validation pairs: the layout has no files for Val and ValNeg, which are
+// not written (with them, the test files hold the pairs the test AUC
+// uses). Directedness is not stored: pass s.Directed to LoadSplitDir. Node ids starting with '#'
 // or '%' cannot be written (they would read as comments).
 func WriteSplitDir(ctx context.Context, dir string, s *pipeline.Split) error {
 	if err := validateSplit(s); err != nil {

@@ -97,7 +97,7 @@ func (c Config) Validate() error {
 	case c.EvalEvery < 1:
 		return bad("eval_every_steps", c.EvalEvery, "want at least 1 step between evaluations")
 	case c.Patience < 0:
-		return bad("patience", c.Patience, "want 0 (never stop early) or more evaluations")
+		return bad("patience", c.Patience, "want 0 (never stop early) or more steps")
 	case c.MemoryLimit < 0:
 		return bad("memory_limit_bytes", c.MemoryLimit, "want 0 (90% of the available memory) or a positive limit")
 	}
@@ -159,8 +159,8 @@ func Run(ctx context.Context, g *pipeline.Graph, split *pipeline.Split, cfg Conf
 	if split == nil {
 		split = &pipeline.Split{}
 	}
-	if g.N() == 0 || g.Adj.NNZ() == 0 {
-		return nil, fmt.Errorf("reference: %w: the training graph has no arcs", pipeline.ErrEmptyGraph)
+	if err := pipeline.CheckGraph(g); err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
 	}
 	if err := split.CheckNodes(g.N()); err != nil {
 		return nil, fmt.Errorf("reference: %w", err)
@@ -209,6 +209,9 @@ func Run(ctx context.Context, g *pipeline.Graph, split *pipeline.Split, cfg Conf
 		if errors.Is(err, pipeline.ErrNotFinite) && step > 1 {
 			// Finite at the start, not after the steps: they diverged.
 			return nil, fmt.Errorf("reference: step %d: %w (lower the learning rate)", step, err)
+		}
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err() // a cancellation is the context's error, unchanged
 		}
 		if err != nil {
 			return nil, fmt.Errorf("reference: step %d: %w", step, err)

@@ -156,6 +156,9 @@ func TestTrainDivergedNamesFix(t *testing.T) {
 	}
 }
 
+// TestTrainCancelled: a run cancelled before it starts, or during its
+// steps (at the first evaluation), returns the context's error itself,
+// as the pipeline package's documentation says.
 func TestTrainCancelled(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -163,6 +166,22 @@ func TestTrainCancelled(t *testing.T) {
 	_, err := runSplit(ctx, plantedSplit(t, 100), Config{Dim: 8, Steps: 5}, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	_, err = runSplit(ctx, plantedSplit(t, 100), Config{Dim: 8, Steps: 50, EvalEvery: 2}, cancelAtEval(cancel))
+	if err != context.Canceled {
+		t.Errorf("cancelled during the steps: %v, want context.Canceled itself", err)
+	}
+}
+
+// cancelAtEval is a Recorder that cancels the run at its first
+// evaluation.
+type cancelAtEval context.CancelFunc
+
+func (c cancelAtEval) Record(e pipeline.Event) {
+	if e.Kind == pipeline.Eval {
+		c()
 	}
 }
 

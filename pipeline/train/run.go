@@ -90,10 +90,10 @@ var ErrNoNegatives = errors.New("no non-arcs to draw as negatives")
 // self-pairs included, is an arc, so that there is no non-arc to draw as a
 // negative (the rejection sampler would draw forever).
 func checkSampleable(g *pipeline.Graph) error {
-	n, nnz := int64(g.N()), int64(g.Adj.NNZ())
-	if n == 0 || nnz == 0 {
-		return fmt.Errorf("train: %w: the training graph has no arcs", pipeline.ErrEmptyGraph)
+	if err := pipeline.CheckGraph(g); err != nil {
+		return fmt.Errorf("train: %w", err)
 	}
+	n, nnz := int64(g.N()), int64(g.Adj.NNZ())
 	if nnz >= n*n {
 		return fmt.Errorf("train: all %d x %d pairs of the graph's nodes, the self-pairs included, are arcs: %w; drop the self-loops, so that the self-pairs serve as negatives", n, n, ErrNoNegatives)
 	}

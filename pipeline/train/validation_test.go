@@ -10,8 +10,10 @@ import (
 	"time"
 
 	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/baseline"
 	"github.com/wys-project/wys/pipeline/reference"
 	"github.com/wys-project/wys/pipeline/train"
+	"github.com/wys-project/wys/sparse"
 )
 
 // pairAUCBrute is the ROC-AUC of pos against neg under L_u·R_v, counted
@@ -313,5 +315,32 @@ func TestResolvedConfigRunsTheSame(t *testing.T) {
 	b, err := train.Run(context.Background(), tg, s, cfg.Resolve(tg.N(), tg.Adj.NNZ()), nil)
 	if err != nil || !slices.Equal(a.L, b.L) || !slices.Equal(a.Q, b.Q) {
 		t.Errorf("resolved configuration: %v, Q %v against %v", err, b.Q, a.Q)
+	}
+}
+
+// TestNoGraph: every method refuses a nil graph, one without a matrix and
+// one of nodes without arcs with ErrEmptyGraph, where the first two had
+// panicked and the SVD baseline had failed on a NaN; a result scored on
+// a nil split (as Run accepts one) gets NaN AUCs.
+func TestNoGraph(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	empty, err := sparse.NewFromCOO(ctx, 5, 5, nil, nil, nil, sparse.DupSum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []*pipeline.Graph{nil, {}, {Adj: empty}} {
+		_, errTrain := train.Run(ctx, g, nil, train.Config{Dim: 2}, nil)
+		_, errDense := reference.Run(ctx, g, nil, reference.Config{Dim: 2}, nil)
+		_, errSVD := baseline.Run(ctx, g, nil, baseline.Config{Method: baseline.MethodSVD, Dim: 2}, nil)
+		for _, err := range []error{errTrain, errDense, errSVD} {
+			if !errors.Is(err, pipeline.ErrEmptyGraph) {
+				t.Errorf("graph %v: %v, want ErrEmptyGraph", g, err)
+			}
+		}
+	}
+	res := &pipeline.Result{N: 2, Half: 1, L: []float32{1, 2}, R: []float32{3, 4}}
+	if err := res.Score(ctx, nil); err != nil || !math.IsNaN(res.TestAUC) || !math.IsNaN(res.TrainAUC) {
+		t.Errorf("scored on a nil split: %v, test AUC %v", err, res.TestAUC)
 	}
 }
