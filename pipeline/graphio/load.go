@@ -855,6 +855,9 @@ func ParseEdgeLine(name string, ln int, line []byte, opt LoadOptions) (EdgeLine,
 		}
 	}
 	for _, id := range f[:2] {
+		if id[0] == '{' {
+			return e, formatErr(name, ln, "node id %#q is a networkx data dictionary, as write_multiline_adjlist writes after each neighbour: the file is an adjacency list, not an edge list; write the edges with write_edgelist(G, path, data=False), or with their weights, write_weighted_edgelist", id)
+		}
 		if id[0] == '"' || id[len(id)-1] == '"' {
 			return e, formatErr(name, ln, "node id %#q starts or ends with a quote mark; quotes are not read (a quoted CSV field holding a comma would be split at it, and the quotes kept); write the file as TSV without quotes, where ids may hold spaces and commas, e.g. pandas' to_csv(path, sep=\"\\t\", index=False, quoting=csv.QUOTE_NONE)", id)
 		}

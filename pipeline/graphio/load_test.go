@@ -200,6 +200,10 @@ func TestReadEdgeListErrors(t *testing.T) {
 		{"semicolons", "1;2\n2;3\n", LoadOptions{}, pipeline.ErrFormat, 1, `got "1;2" (the columns seem to be separated by ';', which is not read: separate them by tabs, commas or spaces, e.g. tr ';' '\t')`},
 		{"half-quoted id", "\"a,b\n", LoadOptions{}, pipeline.ErrFormat, 1, "node id `\"a` starts or ends with a quote mark"},
 		{"quoted ids", "\"1\",\"2\"\n", LoadOptions{}, pipeline.ErrFormat, 1, "node id `\"1\"` starts or ends with a quote mark"},
+		// networkx's write_multiline_adjlist: "node degree", then a
+		// neighbour and its data dictionary per line.
+		{"multiline adjacency list", "0 2\n1 {}\n2 {}\n", LoadOptions{}, pipeline.ErrFormat, 2, "node id `{}` is a networkx data dictionary, as write_multiline_adjlist writes"},
+		{"multiline adjacency list with weights", "0 1\n1 {'weight': 2}\n", LoadOptions{}, pipeline.ErrFormat, 2, "node id `{'weight':` is a networkx data dictionary"},
 		{"id of 2^64", "99999999999999999999 1\n1 2\n2 3\n", LoadOptions{}, pipeline.ErrFormat, 1, "node id 99999999999999999999 is 2^64 or more, which is read as a token, while every other line's ids are integers: read all ids as tokens (-ids token)"},
 		{"negative id", "1 2\n-1 -2\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 2, "node id -1 is negative: ids read as integers (-ids int) must be non-negative and below 2^64"},
 		{"weights overflow", "1 2 1e308\n2 3 1e308\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 0, "the arcs' weights (an undirected edge is two arcs) sum to +Inf, beyond the float32 range (3.4e38) the factorizations compute in (the largest weight is 1e+308): divide them by a constant"},
