@@ -517,6 +517,11 @@ func unusedFlags(c *config, set map[string]bool) error {
 			return usagef("-%s is a setting of WYS; the baseline -method %s does not use it", f, c.method)
 		}
 	}
+	for _, f := range []string{"weighted", "keep-self-loops"} {
+		if set[f] && c.method == baseline.MethodProNE {
+			return usagef("-%s: -method prone reads the graph with unit weights and without self-loops, as its authors' code does, so it would not use it", f)
+		}
+	}
 	for _, f := range sparseOnly {
 		switch {
 		case !set[f]:

@@ -145,6 +145,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"baseline-ignores-q-out", []string{"-method", "eigenmaps", "-q-out", "q.json"}},
 		{"baseline-ignores-C", []string{"-method", "svd", "-C", "5"}},
 		{"baseline-ignores-max-memory", []string{"-method", "prone", "-max-memory", "0.05"}},
+		{"prone-ignores-weighted", []string{"-method", "prone", "-graph", good, "-weighted"}},
 		{"val-fraction-without-test", []string{"-graph", good, "-val-fraction", "0.1"}},
 		{"bad-val-fraction", []string{"-val-fraction", "1"}},
 		{"baseline-ignores-val-fraction", []string{"-method", "prone", "-val-fraction", "0.1"}},

@@ -167,20 +167,28 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	return res, nil
 }
 
-// symmetrise returns the pattern of A + Aᵀ with unit weights, without
-// its diagonal when dropLoops.
-func symmetrise(ctx context.Context, a *sparse.CSR, dropLoops bool) (*sparse.CSR, error) {
+// symmetrise returns A + Aᵀ, without its diagonal when dropLoops: with
+// A's weights when weighted (an arc and its reverse add up), else the
+// pattern with unit weights.
+func symmetrise(ctx context.Context, a *sparse.CSR, dropLoops, weighted bool) (*sparse.CSR, error) {
 	n, _ := a.Dims()
 	var src, dst []int32
+	var w []float64
 	for v := 0; v < n; v++ {
-		idx, _ := a.Row(v)
-		for _, u := range idx {
+		idx, val := a.Row(v)
+		for j, u := range idx {
 			if !dropLoops || int(u) != v {
 				src, dst = append(src, int32(v), u), append(dst, u, int32(v))
+				if weighted {
+					w = append(w, val[j], val[j])
+				}
 			}
 		}
 	}
-	return sparse.NewFromCOO(ctx, n, n, src, dst, nil, sparse.DupFirst)
+	if !weighted {
+		return sparse.NewFromCOO(ctx, n, n, src, dst, nil, sparse.DupFirst)
+	}
+	return sparse.NewFromCOO(ctx, n, n, src, dst, w, sparse.DupSum)
 }
 
 // solveTol is the relative residual the baselines' eigensolver aims at
@@ -272,7 +280,7 @@ func netmfMatrix(ctx context.Context, g *pipeline.Graph, window, workers int) ([
 	adj := g.Adj
 	if g.Directed {
 		var err error
-		if adj, err = symmetrise(ctx, adj, false); err != nil {
+		if adj, err = symmetrise(ctx, adj, false, g.Weighted); err != nil {
 			return nil, err
 		}
 	}
@@ -306,7 +314,7 @@ func eigenmaps(ctx context.Context, g *pipeline.Graph, half int, seed uint64, wo
 	adj := g.Adj
 	if g.Directed {
 		// Eigenmaps need a symmetric graph: use A + Aᵀ.
-		sym, err := symmetrise(ctx, adj, false)
+		sym, err := symmetrise(ctx, adj, false, g.Weighted)
 		if err != nil {
 			return nil, solve{}, err
 		}

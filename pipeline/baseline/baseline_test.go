@@ -10,6 +10,7 @@ import (
 
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/internal/kernels"
+	"github.com/wys-project/wys/sparse"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -289,6 +290,58 @@ func TestConfigValidate(t *testing.T) {
 		var se *pipeline.SettingError
 		if !errors.As(err, &se) || se.Setting != tc.setting || err.Error() != tc.text {
 			t.Errorf("%+v: got %v, want a SettingError of %q: %q", tc.cfg, err, tc.setting, tc.text)
+		}
+	}
+}
+
+// TestDirectedWeightedSymmetrised: eigenmaps and NetMF embed a directed
+// weighted graph as the undirected graph A + Aᵀ with its summed weights,
+// built here edge by edge, where symmetrise had dropped the weights (the
+// run equalled that of the unweighted graph).
+func TestDirectedWeightedSymmetrised(t *testing.T) {
+	ctx := context.Background()
+	const n = 40
+	var src, dst []int32
+	var w []float64
+	sum := map[[2]int32]float64{}
+	for v := int32(0); v < n; v++ {
+		for _, d := range []int32{1, 3, 7} {
+			u := (v + d) % n
+			x := float64(1 + (v*d)%5)
+			src, dst, w = append(src, v), append(dst, u), append(w, x)
+			sum[[2]int32{v, u}] += x
+			sum[[2]int32{u, v}] += x
+		}
+	}
+	arcs, err := sparse.NewFromCOO(ctx, n, n, src, dst, w, sparse.DupSum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var su, sv []int32
+	var sw []float64
+	for p, x := range sum {
+		su, sv, sw = append(su, p[0]), append(sv, p[1]), append(sw, x)
+	}
+	edges, err := sparse.NewFromCOO(ctx, n, n, su, sv, sw, sparse.DupSum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	directed := &pipeline.Graph{Adj: arcs, Directed: true, Weighted: true}
+	undirected := &pipeline.Graph{Adj: edges, Weighted: true}
+	for _, m := range []string{MethodEigenmaps, MethodNetMF} {
+		cfg := Config{Method: m, Dim: 8, Seed: 3, Workers: 1}
+		a, err := Run(ctx, directed, nil, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Run(ctx, undirected, nil, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range a.L {
+			if math.Abs(float64(a.L[i]-b.L[i])) > 1e-5 {
+				t.Fatalf("%s: L[%d] %v on the directed graph, %v on A + Aᵀ", m, i, a.L[i], b.L[i])
+			}
 		}
 	}
 }

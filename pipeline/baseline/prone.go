@@ -38,7 +38,7 @@ const (
 // factor returns F's rank-half SVD: proneSVD, the authors' randomized
 // SVD, in Run.
 func prone(ctx context.Context, g *pipeline.Graph, half, workers int, factor func(*sparse.CSR) (*lowrank.SVD, error), rec pipeline.Recorder, st *proneSteps) ([]float32, error) {
-	a, err := symmetrise(ctx, g.Adj, true) // ProNE's reader: unit weights, no self-loops
+	a, err := symmetrise(ctx, g.Adj, true, false) // ProNE's reader: unit weights, no self-loops
 	if err != nil {
 		return nil, err
 	}
