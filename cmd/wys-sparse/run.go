@@ -274,6 +274,9 @@ func (c *config) writeSplit(ctx context.Context, stdout io.Writer, s *pipeline.S
 	} else if err := graphio.WriteSplitDir(ctx, c.saveSplit, s); err != nil {
 		return fmt.Errorf("-save-split %s: %w", c.saveSplit, err)
 	} else {
+		if c.weighted {
+			fmt.Fprintf(stdout, "note: a split directory holds pairs, not weights: -split %s trains on the training edges unweighted, and another tool scored on it should read the weights from -graph\n", c.saveSplit)
+		}
 		rep.Outputs = append(rep.Outputs, graphio.SplitDirFiles(c.saveSplit, s)...)
 	}
 	val := ""
@@ -506,6 +509,20 @@ func repeats(lr *graphio.LoadReport) string {
 	return what + ")"
 }
 
+// reciprocated counts the arcs of g whose reverse is an arc too.
+func reciprocated(g *pipeline.Graph) int {
+	n := 0
+	for v := range g.N() {
+		idx, _ := g.Adj.Row(v)
+		for _, u := range idx {
+			if g.Adj.Has(int(u), v) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // isolated counts the nodes of g with no arc in or out.
 func isolated(g *pipeline.Graph) int {
 	touched := make([]bool, g.N())
@@ -572,6 +589,9 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 			}
 			prog.dataNote(stdout, "load", "%s only a self-loop, which is dropped, and no other arc: %s (add -keep-self-loops, or leave them out)", count(n, "node has", "nodes have"), placed)
 		}
+	}
+	if g.Directed && g.Adj.NNZ() > 0 && reciprocated(g) == g.Adj.NNZ() {
+		prog.dataNote(stdout, "load", "every arc of the graph comes with its reverse, as in an undirected graph listed both ways: read it without -directed, unless the two directions are meant to differ (as it is, a held-out arc's reverse stays among the training arcs)")
 	}
 	idNotes(prog, stdout, lr)
 	if lr.ExtraColumns > 0 {

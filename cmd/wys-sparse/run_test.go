@@ -1745,3 +1745,33 @@ func TestSummaryAveraged(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectedBothWaysNote: a graph read with -directed whose every arc
+// has its reverse gets a note (an undirected edge list listed both ways,
+// as SNAP's CA-HepTh); one with an arc without its reverse does not. A
+// weighted run's -save-split says that the split holds no weights.
+func TestDirectedBothWaysNote(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	writeFile := func(t *testing.T, dir, name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	both := writeFile(t, tmp, "both.txt", "1 2\n2 1\n2 3\n3 2\n3 1\n1 3\n3 4\n4 3\n")
+	oneWay := writeFile(t, tmp, "one.txt", "1 2\n2 1\n2 3\n3 2\n3 1\n1 3\n3 4\n")
+	const note = "every arc of the graph comes with its reverse"
+	for path, want := range map[string]bool{both: true, oneWay: false} {
+		code, stdout, stderr := runCLI(t, "-graph", path, "-directed", "-dim", "2", "-epochs", "1", "-progress", "none")
+		if code != 0 || strings.Contains(stdout, note) != want {
+			t.Errorf("%s: exit %d, note %v, want %v\n%s%s", path, code, strings.Contains(stdout, note), want, stdout, stderr)
+		}
+	}
+	weighted := writeFile(t, tmp, "w.txt", "1 2 3\n2 3 1\n3 1 2\n3 4 1\n4 5 2\n5 1 1\n")
+	code, stdout, stderr := runCLI(t, "-graph", weighted, "-weighted", "-test-fraction", "0.3", "-save-split", filepath.Join(tmp, "s"), "-dim", "2", "-epochs", "1", "-progress", "none")
+	if code != 0 || !strings.Contains(stdout, "note: a split directory holds pairs, not weights") {
+		t.Errorf("weighted -save-split: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
