@@ -640,7 +640,7 @@ func idNotes(prog *progress, stdout io.Writer, lr *graphio.LoadReport) {
 			count(lr.LateComments, "comment line", "comment lines"), lr.LateCommentLine)
 	}
 	if lr.IndexColumn {
-		prog.dataNote(stdout, "load", "the first column counts the edge lines 0, 1, 2, … as pandas' index does (to_csv without index=False), so it is read as the first node of every edge: if the edges are in the columns after it, write the file with index=False")
+		prog.dataNote(stdout, "load", "the first column is an integer that grows from line to line, as pandas' index does (to_csv without index=False; 0, 1, 2, …, with gaps where rows were filtered out), so it is read as the first node of every edge: if the edges are in the columns after it, write the file with index=False")
 	}
 	if lr.HeaderLike != "" {
 		prog.dataNote(stdout, "load", "line %d (%q) is read as an edge between two nodes that appear on no other line: if it holds column names, skip it (-header)",

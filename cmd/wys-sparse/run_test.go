@@ -1373,16 +1373,26 @@ func TestHeaderLikeNote(t *testing.T) {
 }
 
 // TestIndexColumnNote: an edge list whose first column counts its lines,
-// as pandas' index written with header=False, gets a note.
+// as pandas' index written with header=False, gets a note, also with
+// gaps where rows were filtered out; a weighted edge list sorted by its
+// first node, which repeats, does not.
 func TestIndexColumnNote(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "g.csv")
-	if err := os.WriteFile(path, []byte("0,10,20\n1,20,30\n2,30,10\n3,10,40\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, stdout, stderr := runCLI(t, "-graph", path, "-dim", "2", "-epochs", "1", "-progress", "none")
-	if note := "note: the first column counts the edge lines 0, 1, 2, … as pandas' index does"; code != 0 || !strings.Contains(stdout, note) {
-		t.Errorf("exit %d, want %q\n%s%s", code, note, stdout, stderr)
+	const note = "note: the first column is an integer that grows from line to line, as pandas' index does"
+	for text, want := range map[string]bool{
+		"0,10,20\n1,20,30\n2,30,10\n3,10,40\n": true,
+		"0,10,20\n2,20,30\n5,30,10\n9,10,40\n": true,
+		"1,10,20\n1,20,30\n2,30,10\n3,10,40\n": false,
+		"0,10,20\n2,20,30\n1,30,10\n3,10,40\n": false,
+	} {
+		path := filepath.Join(t.TempDir(), "g.csv")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runCLI(t, "-graph", path, "-dim", "2", "-epochs", "1", "-progress", "none")
+		if code != 0 || strings.Contains(stdout, note) != want {
+			t.Errorf("%q: exit %d, note %v, want %v\n%s%s", text, code, !want, want, stdout, stderr)
+		}
 	}
 }
 

@@ -219,8 +219,10 @@ type LoadReport struct {
 	LateComments    int `json:"late_comments,omitempty"`
 	LateCommentLine int `json:"late_comment_line,omitempty"`
 	// IndexColumn reports three or more edge lines, each with a third
-	// column, whose first column counts them 0, 1, 2, …: pandas' index
-	// (to_csv without index=False), the edges likely in the columns after.
+	// column, whose first column is an integer that grows from line to
+	// line (0, 1, 2, …, or with gaps where rows were filtered out): pandas'
+	// index (to_csv without index=False), the edges likely in the columns
+	// after. No edge list sorted by its first node repeats none of them.
 	IndexColumn bool `json:"index_column,omitempty"`
 }
 
@@ -498,8 +500,10 @@ type edgeParser struct {
 	tokenLines   int
 	firstIsToken bool
 	// notIndex: some edge line has no third column, or a first id that
-	// is not its count among the edge lines (see LoadReport.IndexColumn).
-	notIndex bool
+	// is no integer above the previous line's (see
+	// LoadReport.IndexColumn); indexFloor is the least the next may be.
+	notIndex   bool
+	indexFloor uint64
 	// firstEdgeLine is the line of the first edge line, firstEdgeText
 	// its text without the spaces around it (and line 1's byte-order
 	// mark).
@@ -770,7 +774,9 @@ func (p *edgeParser) countColumns(ln int, e EdgeLine) {
 	}
 	if !p.notIndex {
 		var buf [20]byte
-		p.notIndex = !e.Extra || !bytes.Equal(e.U, strconv.AppendInt(buf[:0], int64(p.rep.EdgesRead), 10))
+		i, err := strconv.ParseUint(string(e.U), 10, 64)
+		p.notIndex = !e.Extra || err != nil || i < p.indexFloor || i == math.MaxUint64 || !bytes.Equal(e.U, strconv.AppendUint(buf[:0], i, 10))
+		p.indexFloor = i + 1
 	}
 	if p.rep.FloatID != "" || e.Numeric {
 		return // integers, not floats
