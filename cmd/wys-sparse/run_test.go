@@ -1379,19 +1379,26 @@ func TestHeaderLikeNote(t *testing.T) {
 func TestIndexColumnNote(t *testing.T) {
 	t.Parallel()
 	const note = "note: the first column is an integer that grows from line to line, as pandas' index does"
-	for text, want := range map[string]bool{
+	checkLoadNotes(t, "g.csv", note, map[string]bool{
 		"0,10,20\n1,20,30\n2,30,10\n3,10,40\n": true,
 		"0,10,20\n2,20,30\n5,30,10\n9,10,40\n": true,
 		"1,10,20\n1,20,30\n2,30,10\n3,10,40\n": false,
 		"0,10,20\n2,20,30\n1,30,10\n3,10,40\n": false,
-	} {
-		path := filepath.Join(t.TempDir(), "g.csv")
+	})
+}
+
+// checkLoadNotes trains briefly on each text, written to a file of the
+// given name, and checks that stdout holds note exactly where want says.
+func checkLoadNotes(t *testing.T, name, note string, want map[string]bool) {
+	t.Helper()
+	for text, want := range want {
+		path := filepath.Join(t.TempDir(), name)
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		code, stdout, stderr := runCLI(t, "-graph", path, "-dim", "2", "-epochs", "1", "-progress", "none")
 		if code != 0 || strings.Contains(stdout, note) != want {
-			t.Errorf("%q: exit %d, note %v, want %v\n%s%s", text, code, !want, want, stdout, stderr)
+			t.Errorf("%q: exit %d, want the note %v\n%s%s", text, code, want, stdout, stderr)
 		}
 	}
 }
@@ -1402,19 +1409,10 @@ func TestIndexColumnNote(t *testing.T) {
 func TestLateCommentNote(t *testing.T) {
 	t.Parallel()
 	note := "note: 1 comment line (starting with # or %) after the first edge line, the first on line 3, skipped"
-	for text, want := range map[string]bool{
+	checkLoadNotes(t, "g.tsv", note, map[string]bool{
 		"# SNAP header\na\t#go\n#go\tb\nb\ta\n": true,
 		"# SNAP header\na\tgo\ngo\tb\nb\ta\n":   false,
-	} {
-		path := filepath.Join(t.TempDir(), "g.tsv")
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		code, stdout, stderr := runCLI(t, "-graph", path, "-dim", "2", "-epochs", "1", "-progress", "none")
-		if code != 0 || strings.Contains(stdout, note) != want {
-			t.Errorf("%q: exit %d, want the note %v\n%s%s", text, code, want, stdout, stderr)
-		}
-	}
+	})
 }
 
 // TestEigenmapsComponentsNote: Laplacian eigenmaps on a graph of two
