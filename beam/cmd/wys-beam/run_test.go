@@ -336,8 +336,8 @@ func TestExplicitValues(t *testing.T) {
 		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", args, err, want)
 		}
-		if args == "-beta 0" && c.Sparse.Objective.Resolve().Beta != 0 {
-			t.Errorf("-beta 0 resolves to β = %v, want 0", c.Sparse.Objective.Resolve().Beta)
+		if args == "-beta 0" && c.Sparse.Objective.Resolve().BetaWeight() != 0 {
+			t.Errorf("-beta 0 resolves to the weight β = %v, want 0", c.Sparse.Objective.Resolve().BetaWeight())
 		}
 		if args == "-dim 16" && (c.Sparse.Dim != 16 || c.Sparse.Objective.Resolve().Beta != pipeline.DefaultBeta) {
 			t.Errorf("-dim 16: dim %d, β %v", c.Sparse.Dim, c.Sparse.Objective.Resolve().Beta)
