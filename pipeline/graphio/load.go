@@ -343,7 +343,7 @@ func (t *textReader) linesAt(ctx context.Context, fn func(line int, off int64, t
 		}
 		start := off
 		off += int64(len(text))
-		if start < binaryScan && bytes.IndexByte(text, 0) >= 0 {
+		if start < binaryScan && bytes.IndexByte(text, 0) >= 0 || start == 0 && knownBinary(text) != "" {
 			return t.binaryErr(ln, start, text)
 		}
 		if n := len(text); n > 0 && text[n-1] == '\n' {
@@ -383,13 +383,40 @@ const binaryScan = 1 << 16
 // NUL byte: the file is binary, and its first bytes may say what it is.
 func (t *textReader) binaryErr(ln int, start int64, text []byte) error {
 	what := "a binary file, not text"
-	switch {
-	case start == 0 && bytes.HasPrefix(text, []byte("\x93NUMPY")):
-		what = "a NumPy .npy array, not text"
-	case start == 0 && bytes.HasPrefix(text, []byte("MATLAB")):
-		what = "a MATLAB .mat file, not text (.mat files are read by a name ending in .mat or .mat.gz, and their labels by eval -mat)"
+	if known := knownBinary(text); start == 0 && known != "" {
+		what = known
+	}
+	if bytes.IndexByte(text, 0) < 0 {
+		return formatErr(t.name, ln, "this is %s", what)
 	}
 	return formatErr(t.name, ln, "a NUL byte: this is %s", what)
+}
+
+// knownBinary says what a file whose first line is text is, when its
+// first bytes name a format that is not plain or gzip text, or "".
+func knownBinary(text []byte) string {
+	switch {
+	case bytes.HasPrefix(text, []byte("\x93NUMPY")):
+		return "a NumPy .npy array, not text"
+	case bytes.HasPrefix(text, []byte("MATLAB")) && bytes.IndexByte(text, 0) >= 0:
+		return "a MATLAB .mat file, not text (.mat files are read by a name ending in .mat or .mat.gz, and their labels by eval -mat)"
+	case bytes.HasPrefix(text, []byte("\xff\xfe")) || bytes.HasPrefix(text, []byte("\xfe\xff")):
+		return "UTF-16 text (as Excel's \"Unicode text\" saves it), which is not read: save it as UTF-8 (iconv -f UTF-16 -t UTF-8)"
+	}
+	for _, c := range []struct{ magic, what string }{
+		{"BZh", "bzip2-compressed: only plain or gzip text is read; bunzip2 -k it"},
+		{"\xfd7zXZ\x00", "xz-compressed: only plain or gzip text is read; unxz -k it"},
+		{"\x28\xb5\x2f\xfd", "zstd-compressed: only plain or gzip text is read; unzstd it"},
+		{"PK\x03\x04", "a zip archive: only plain or gzip text is read; unzip it"},
+		{"\x80\x02", "a Python pickle, not text: load it in Python and write the edges as text"},
+		{"\x80\x03", "a Python pickle, not text: load it in Python and write the edges as text"},
+		{"\x80\x04", "a Python pickle, not text: load it in Python and write the edges as text"},
+	} {
+		if bytes.HasPrefix(text, []byte(c.magic)) && (c.magic != "BZh" || len(text) >= 10 && string(text[4:10]) == "1AY&SY") {
+			return c.what
+		}
+	}
+	return ""
 }
 
 // ReadLines reads the lines of r as ReadEdgeList does (plain text or

@@ -211,6 +211,14 @@ func TestReadEdgeListErrors(t *testing.T) {
 		{"weight below float32", "1 2 1\n2 3 1e-80\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 0, "the smallest weight, 1e-80, is below the float32 range (1.2e-38) the factorizations compute in, so that a degree or its inverse may round to 0 or overflow: multiply the weights by a constant"},
 		{"weight just below float32", "1 2 1\n2 3 1.1e-38\n", LoadOptions{Weighted: true}, pipeline.ErrFormat, 0, "the smallest weight, 1.1e-38,"},
 		{"npy", "\x93NUMPY\x01\x00v\x00{}\n", LoadOptions{}, pipeline.ErrFormat, 1, "a NUL byte: this is a NumPy .npy array, not text"},
+		// Compressed, archived, pickled or UTF-16 files, by their first
+		// bytes (the formats' magic numbers), with the line that helps.
+		{"bzip2", "BZh91AY&SY\x12\x34\n1 2\n", LoadOptions{}, pipeline.ErrFormat, 1, "this is bzip2-compressed: only plain or gzip text is read; bunzip2 -k it"},
+		{"xz", "\xfd7zXZ\x00\x00\x04\n", LoadOptions{}, pipeline.ErrFormat, 1, "a NUL byte: this is xz-compressed"},
+		{"zstd", "\x28\xb5\x2f\xfd\x24\n", LoadOptions{}, pipeline.ErrFormat, 1, "this is zstd-compressed"},
+		{"zip", "PK\x03\x04\x14\n1 2\n", LoadOptions{}, pipeline.ErrFormat, 1, "this is a zip archive: only plain or gzip text is read; unzip it"},
+		{"pickle", "\x80\x04\x95\x10\n", LoadOptions{}, pipeline.ErrFormat, 1, "this is a Python pickle, not text"},
+		{"utf-16", "\xff\xfe1\x00 \x002\x00\n\x00", LoadOptions{}, pipeline.ErrFormat, 1, "a NUL byte: this is UTF-16 text"},
 		{"mat", "MATLAB 5.0 MAT-file\x00\x01", LoadOptions{}, pipeline.ErrFormat, 1, "a MATLAB .mat file, not text"},
 		{"binary", "1 2\n\x01\x00\x02\n", LoadOptions{}, pipeline.ErrFormat, 2, "a NUL byte: this is a binary file, not text"},
 		{"integer mode", "a b\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 1, `"a"`},
