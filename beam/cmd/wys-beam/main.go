@@ -37,6 +37,7 @@ type config struct {
 	// wys-sparse's; nil: none), so that stdout holds what the run read
 	// and wrote.
 	progress           io.Writer
+	roundBatchesSet    bool // -round-batches was given (else MaxRounds may raise it)
 	graph, split       string
 	directed, weighted bool
 	header, keepLoops  bool
@@ -158,6 +159,7 @@ func main() {
 // of the flags set on the command line and the settings and outputs that
 // cannot work (run checks the last two again).
 func (c *config) check(set map[string]bool) error {
+	c.roundBatchesSet = set["round-batches"]
 	if err := c.explicitValues(set); err != nil {
 		return err
 	}

@@ -314,6 +314,9 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if s, err = c.capRounds(ctx, &job, s, stdout); err != nil {
+		return err
+	}
 	rounds := s.Rounds()
 	if rounds < int64(c.partitions) {
 		// A round trains the buckets of one offset between the parts;
@@ -372,6 +375,31 @@ func score(ctx context.Context, stdout io.Writer, s *train.Schedule, m *train.Mo
 		fmt.Fprintf(stdout, "train AUC %.4f, test AUC %.4f\n", res.TrainAUC, res.TestAUC)
 	}
 	return res, nil
+}
+
+// MaxRounds is the most rounds one training pipeline takes. Build lays
+// out three transforms per round, and the runner holds the whole graph:
+// on Prism, 1,350 rounds took 0.48 GB before the first round ran, 2,700
+// took 1.8 GB, and 13,497 (ca-HepTh's directed split at -round-batches 1)
+// were killed at 24 GB. The direct runner, which runs the transforms in
+// this process as it meets them (148 MB at 2,700 rounds), takes any
+// number.
+const MaxRounds = 2000
+
+// capRounds returns the schedule of job within MaxRounds rounds: without
+// -round-batches, the least number of steps per round that fits (said in
+// a note); a -round-batches that leaves more rounds is refused.
+func (c *config) capRounds(ctx context.Context, job *wysbeam.Job, s *train.Schedule, stdout io.Writer) (*train.Schedule, error) {
+	if s.Rounds() <= MaxRounds || runnerName() == "direct" {
+		return s, nil
+	}
+	per := int((s.Steps() + MaxRounds - 1) / MaxRounds)
+	if c.roundBatchesSet {
+		return nil, usageError{fmt.Errorf("-round-batches %d: %d rounds, more than the %d one training pipeline holds (the runner keeps every round's transforms in memory); give -round-batches %d or more, or fewer -epochs", c.perRnd, s.Rounds(), MaxRounds, per)}
+	}
+	c.perRnd, job.RoundBatches = per, per
+	fmt.Fprintf(stdout, "note: the trainer's schedule is %d rounds, more than the %d one training pipeline holds: each round takes %d minibatch steps of each bucket (-round-batches %d; q moves once a round, so raise -qlr with it)\n", s.Rounds(), MaxRounds, per, per)
+	return job.Schedule(ctx)
 }
 
 // blockBytesPerEpoch is the block bytes read and written by P rounds.

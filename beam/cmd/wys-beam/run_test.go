@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/wys-project/wys/beam/internal/beamtest"
+	"github.com/wys-project/wys/beam/wysbeam"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/pipeline/train"
@@ -364,6 +366,52 @@ func TestPrintUsage(t *testing.T) {
 		}
 		if all && strings.Index(out, "  -runner") < strings.Index(out, "  -dim") {
 			t.Errorf("the SDK's flags come before wys-beam's:\n%s", out)
+		}
+	}
+}
+
+// TestCapRounds: a schedule of more than MaxRounds rounds at
+// -round-batches 1 (the default) gets the least steps per round that
+// fit, with a note; the same given as -round-batches is refused before
+// the pipeline; a schedule that fits is kept.
+func TestCapRounds(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	g, _, err := graphio.ReadEdgeList(ctx, strings.NewReader("1 2\n2 3\n3 1\n3 4\n4 5\n5 1\n"), "g", graphio.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "graph.csr")
+	if err := wysbeam.WriteGraph(ctx, path, g); err != nil {
+		t.Fatal(err)
+	}
+	for _, epochs := range []float64{100, 5000} {
+		for _, given := range []bool{false, true} {
+			c := &config{perRnd: 1, partitions: 2, roundBatchesSet: given, Sparse: train.Config{Dim: 4, Epochs: epochs, BatchWalks: 1}}
+			cj, _ := json.Marshal(c.Sparse)
+			job := wysbeam.Job{Graph: path, Config: string(cj), Partitions: 2, RoundBatches: 1, Dir: dir}
+			s, err := job.Schedule(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps := s.Steps()
+			var out bytes.Buffer
+			capped, err := c.capRounds(ctx, &job, s, &out)
+			var ue usageError
+			switch {
+			case steps <= MaxRounds:
+				if err != nil || capped.Rounds() != steps || out.Len() > 0 {
+					t.Errorf("%d steps: %v, %d rounds, %q; want them kept", steps, err, capped.Rounds(), out.String())
+				}
+			case given:
+				if !errors.As(err, &ue) || !strings.Contains(err.Error(), fmt.Sprintf("give -round-batches %d or more", (steps+MaxRounds-1)/MaxRounds)) {
+					t.Errorf("%d steps, -round-batches 1 given: %v", steps, err)
+				}
+			default:
+				if err != nil || capped.Rounds() > MaxRounds || int64(c.perRnd) != (steps+MaxRounds-1)/MaxRounds || capped.Steps() != steps || !strings.Contains(out.String(), "note: the trainer's schedule is") {
+					t.Errorf("%d steps: %v, %d rounds of %d steps, %q", steps, err, capped.Rounds(), c.perRnd, out.String())
+				}
+			}
 		}
 	}
 }
