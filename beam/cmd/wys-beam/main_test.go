@@ -249,3 +249,26 @@ func TestMainNamesIDsFile(t *testing.T) {
 		}
 	}
 }
+
+// TestMainRefusesOutInGlob: an output that the -graph glob names (an
+// input file, or one the next run would read) is refused before any
+// pipeline; one outside the glob is not.
+func TestMainRefusesOutInGlob(t *testing.T) {
+	tmp := t.TempDir()
+	parts := filepath.Join(tmp, "parts")
+	if err := os.Mkdir(parts, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a := writeFile(t, parts, "a.txt", "1 2\n2 3\n")
+	writeFile(t, parts, "b.txt", "3 1\n")
+	glob := filepath.Join(parts, "*.txt")
+	for _, args := range [][]string{{"-out", filepath.Join(parts, "b.txt")}, {"-report", filepath.Join(parts, "r.txt")}, {"-out", filepath.Join(parts, "e.npy")}} {
+		code, stdout, stderr := runMain(t, tmp, append([]string{"-graph", glob}, args...)...)
+		if code != 2 || !strings.Contains(stderr, "matches the -graph glob") || stdout != "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q", args, code, stderr, stdout)
+		}
+	}
+	if b, err := os.ReadFile(a); err != nil || string(b) != "1 2\n2 3\n" {
+		t.Errorf("the input changed: %q, %v", b, err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -148,10 +149,42 @@ func (c *config) checkOut() error {
 			return err
 		}
 	}
+	if err := c.outsOutsideGlob(); err != nil {
+		return err
+	}
 	// -graph may be a glob of several files; one that is an output's very
 	// name is caught, as wys-sparse catches it.
 	return outcheck.Collisions(append([]outcheck.File{{Flag: "-graph", Path: c.graph}}, outcheck.SplitFiles("-split", c.split)...),
 		append([]outcheck.File{{Flag: "-q-out", Path: c.qOut}, {Flag: "-report", Path: c.report}}, outcheck.EmbeddingFiles(c.out, c.format)...))
+}
+
+// outsOutsideGlob refuses an output that the -graph glob names: it would
+// replace one of the input files, or be read as one by the next run.
+func (c *config) outsOutsideGlob() error {
+	if !strings.ContainsAny(c.graph, "*?[") || strings.Contains(c.graph, "://") {
+		return nil
+	}
+	pattern, err := filepath.Abs(c.graph)
+	if err != nil {
+		return nil
+	}
+	outs := [][2]string{{"-out", c.out}, {"-q-out", c.qOut}, {"-report", c.report}}
+	for _, f := range outcheck.EmbeddingFiles(c.out, c.format) {
+		outs = append(outs, [2]string{f.Flag, f.Path})
+	}
+	for _, o := range outs {
+		if o[1] == "" {
+			continue
+		}
+		p, err := filepath.Abs(o[1])
+		if err != nil {
+			continue
+		}
+		if ok, _ := filepath.Match(pattern, p); ok {
+			return fmt.Errorf("%s %s matches the -graph glob %s: writing it would replace an input file, or add one to the next run's; give the output a name outside the glob", o[0], o[1], c.graph)
+		}
+	}
+	return nil
 }
 
 // checkLocalOutput refuses an output path ("" is none) that the driver
