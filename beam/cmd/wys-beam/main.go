@@ -150,7 +150,8 @@ func main() {
 		fmt.Fprintf(os.Stderr, "wys-beam: %s; no output files were written\n", interrupt.Word(ctx))
 		os.Exit(interrupt.Code(ctx))
 	default:
-		fmt.Fprintln(os.Stderr, "wys-beam:", err)
+		// The command's name stands for its own package's.
+		fmt.Fprintln(os.Stderr, "wys-beam:", strings.TrimPrefix(err.Error(), "wysbeam: "))
 		os.Exit(1)
 	}
 }

@@ -354,7 +354,7 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 	if rounds < int64(c.partitions) {
 		// A round trains the buckets of one offset between the parts;
 		// with fewer rounds than P some pairs of parts are never trained.
-		fmt.Fprintf(stdout, "note: %d rounds, fewer than the %d (one per offset between the P parts) that train every pair of parts once: the pairs at the other offsets are not trained; lower -round-batches or give more -epochs\n", rounds, c.partitions)
+		fmt.Fprintf(stdout, "note: %s, fewer than the %d (one per offset between the P parts) that train every pair of parts once: the pairs at the other offsets are not trained; lower -round-batches or give more -epochs\n", count(rounds, "round"), c.partitions)
 	}
 	fmt.Fprintf(stdout, "%s of %s (%s), blocks under %s\n", count(rounds, "round"), count(int64(c.partitions), "bucket"), count(s.Steps(), "minibatch step"), job.Dir)
 	p, scope := beam.NewPipelineWithRoot()
