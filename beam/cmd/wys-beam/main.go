@@ -19,7 +19,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
@@ -138,6 +140,10 @@ func main() {
 	// files under -temp_location are removed (unless -keep-temp).
 	ctx, sigs := interrupt.Notify(context.Background())
 	c.progress = os.Stderr
+	// A run's outputs are files and its stdout a summary: a closed stdout
+	// or stderr (… | head) must not kill it and leave its files under
+	// -temp_location, so its writes just fail, as wys-sparse's do.
+	signal.Ignore(syscall.SIGPIPE)
 	err := run(ctx, c, os.Stdout)
 	sigs.Stop()
 	var ue usageError
