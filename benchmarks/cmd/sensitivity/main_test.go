@@ -17,13 +17,13 @@ func TestSmoke(t *testing.T) {
 		"# Sensitivity to C and β (the paper's Figure 4)\n", "./benchmarks/cmd/sensitivity -data ", "## ca-HepTh\n", "\n| 5 | ", "\n| deepwalk | ", "\n| glove | ")
 }
 
-// TestObjective checks that each cell's objective resolves to the C and β
-// its row and column name, β = 0 included (pipeline reads a zero Beta as
-// the default 0.5).
+// TestObjective checks that each cell's objective resolves to the C and
+// the weight β its row and column name, β = 0 included (pipeline reads a
+// zero Beta as the default 0.5, and a negative one as off).
 func TestObjective(t *testing.T) {
 	for _, beta := range []float64{0, 0.3, 0.5, 2} {
-		if got := objective(20, beta).Resolve(); got.Beta != beta || got.C != 20 {
-			t.Errorf("objective(20, %g) resolves to C = %d, β = %g", beta, got.C, got.Beta)
+		if got := objective(20, beta).Resolve(); got.BetaWeight() != beta || got.C != 20 {
+			t.Errorf("objective(20, %g) resolves to C = %d, β = %g", beta, got.C, got.BetaWeight())
 		}
 	}
 }
