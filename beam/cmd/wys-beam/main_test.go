@@ -131,6 +131,11 @@ func TestMainStdinAndNotes(t *testing.T) {
 	if code != 2 || stderr != want || stdout != "" {
 		t.Errorf("-graph -: exit %d, stderr %q, stdout %q; want exit 2 and %q", code, stderr, stdout, want)
 	}
+	// A runner that submits to a job server, without its address.
+	code, stdout, stderr = runMain(t, tmp, "-runner", "flink", "-graph", "g.txt", "-out", "e.npy")
+	if code != 2 || !strings.Contains(stderr, "-runner flink submits the job to a job server: give its address with -endpoint HOST:PORT") || stdout != "" {
+		t.Errorf("-runner flink without -endpoint: exit %d, stderr %q, stdout %q", code, stderr, stdout)
+	}
 	// A .mat file, which wys-sparse reads: refused before it is opened,
 	// with the line that writes its edges as text.
 	code, stdout, stderr = runMain(t, tmp, "-graph", "ppi.mat.gz", "-out", "e.npy")

@@ -250,6 +250,8 @@ func (c *config) checkFlags() error {
 		return errors.New("-graph -: wys-beam reads the graph in byte ranges on its workers, not from standard input; write the edges to a file and give -graph FILE")
 	case matFile(c.graph):
 		return matError(c.graph)
+	case needsEndpoint(runnerName()) && flagLookup("endpoint") == "":
+		return fmt.Errorf("-runner %s submits the job to a job server: give its address with -endpoint HOST:PORT (the README's Flink example starts one)", runnerName())
 	case !ok:
 		return fmt.Errorf("-ids %q: want auto, int or token", c.ids)
 	case c.partitions < 0:
@@ -271,6 +273,16 @@ func matError(name string) error {
 		open = fmt.Sprintf("gzip.open('%s')", name)
 	}
 	return fmt.Errorf("-graph %s: wys-beam reads edge lists (SNAP text, CSV or Matrix Market .mtx) in byte ranges, not MATLAB .mat files; embed it with wys-sparse -graph %s, or write its edges as text: /usr/bin/python3 -c \"import gzip, scipy.io; m = scipy.io.loadmat(%s)['network'].tocoo(); open('edges.txt', 'w').writelines('%%d %%d\\n' %% e for e in zip(m.row, m.col) if e[0] <= e[1])\"", name, name, open)
+}
+
+// needsEndpoint reports whether the Beam runner submits jobs to a job
+// server that -endpoint names (the SDK fails at launch without it).
+func needsEndpoint(runner string) bool {
+	switch runner {
+	case "flink", "spark", "samza", "universal":
+		return true
+	}
+	return false
 }
 
 // matFile reports whether name is a MATLAB file as wys-sparse reads one
