@@ -131,6 +131,11 @@ func TestMainStdinAndNotes(t *testing.T) {
 	if code != 2 || stderr != want || stdout != "" {
 		t.Errorf("-graph -: exit %d, stderr %q, stdout %q; want exit 2 and %q", code, stderr, stdout, want)
 	}
+	// A runner the SDK does not have, which it would exit on.
+	code, stdout, stderr = runMain(t, tmp, "-runner", "bogus", "-graph", "g.txt", "-out", "e.npy")
+	if code != 2 || !strings.Contains(stderr, "-runner bogus: not a runner the Beam SDK has") || stdout != "" {
+		t.Errorf("-runner bogus: exit %d, stderr %q, stdout %q", code, stderr, stdout)
+	}
 	// A runner that submits to a job server, without its address.
 	code, stdout, stderr = runMain(t, tmp, "-runner", "flink", "-graph", "g.txt", "-out", "e.npy")
 	if code != 2 || !strings.Contains(stderr, "-runner flink submits the job to a job server: give its address with -endpoint HOST:PORT") || stdout != "" {

@@ -250,6 +250,8 @@ func (c *config) checkFlags() error {
 		return errors.New("-graph -: wys-beam reads the graph in byte ranges on its workers, not from standard input; write the edges to a file and give -graph FILE")
 	case matFile(c.graph):
 		return matError(c.graph)
+	case runnerKind(runnerName()) == "":
+		return fmt.Errorf("-runner %s: not a runner the Beam SDK has; want prism (the default), direct, dataflow, flink, spark or universal", runnerName())
 	case needsEndpoint(runnerName()) && flagLookup("endpoint") == "":
 		return fmt.Errorf("-runner %s submits the job to a job server: give its address with -endpoint HOST:PORT (the README's Flink example starts one)", runnerName())
 	case !ok:
@@ -275,11 +277,34 @@ func matError(name string) error {
 	return fmt.Errorf("-graph %s: wys-beam reads edge lists (SNAP text, CSV or Matrix Market .mtx) in byte ranges, not MATLAB .mat files; embed it with wys-sparse -graph %s, or write its edges as text: /usr/bin/python3 -c \"import gzip, scipy.io; m = scipy.io.loadmat(%s)['network'].tocoo(); open('edges.txt', 'w').writelines('%%d %%d\\n' %% e for e in zip(m.row, m.col) if e[0] <= e[1])\"", name, name, open)
 }
 
+// runnerKind returns the runner that the Beam SDK (v2.77) registers
+// under name, by its short name, or "" for none: the SDK would log that
+// it is not registered and exit the process, leaving the run's files.
+func runnerKind(name string) string {
+	switch name {
+	case "prism", "PrismRunner":
+		return "prism"
+	case "direct", "DirectRunner":
+		return "direct"
+	case "dataflow", "DataflowRunner":
+		return "dataflow"
+	case "flink", "FlinkRunner":
+		return "flink"
+	case "spark", "SparkRunner":
+		return "spark"
+	case "universal", "portable", "PortableRunner":
+		return "universal"
+	case "dot", "vet":
+		return name
+	}
+	return ""
+}
+
 // needsEndpoint reports whether the Beam runner submits jobs to a job
 // server that -endpoint names (the SDK fails at launch without it).
 func needsEndpoint(runner string) bool {
-	switch runner {
-	case "flink", "spark", "samza", "universal":
+	switch runnerKind(runner) {
+	case "flink", "spark", "universal":
 		return true
 	}
 	return false
@@ -435,7 +460,7 @@ const MaxRounds = 2000
 // -round-batches, the least number of steps per round that fits (said in
 // a note); a -round-batches that leaves more rounds is refused.
 func (c *config) capRounds(ctx context.Context, job *wysbeam.Job, s *train.Schedule, stdout io.Writer) (*train.Schedule, error) {
-	if s.Rounds() <= MaxRounds || runnerName() == "direct" {
+	if s.Rounds() <= MaxRounds || runnerKind(runnerName()) == "direct" {
 		return s, nil
 	}
 	per := int((s.Steps() + MaxRounds - 1) / MaxRounds)
