@@ -169,19 +169,9 @@ func TestTrainCancelled(t *testing.T) {
 	}
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
-	_, err = runSplit(ctx, plantedSplit(t, 100), Config{Dim: 8, Steps: 50, EvalEvery: 2}, cancelAtEval(cancel))
+	_, err = runSplit(ctx, plantedSplit(t, 100), Config{Dim: 8, Steps: 50, EvalEvery: 2}, atEval(cancel))
 	if err != context.Canceled {
 		t.Errorf("cancelled during the steps: %v, want context.Canceled itself", err)
-	}
-}
-
-// cancelAtEval is a Recorder that cancels the run at its first
-// evaluation.
-type cancelAtEval context.CancelFunc
-
-func (c cancelAtEval) Record(e pipeline.Event) {
-	if e.Kind == pipeline.Eval {
-		c()
 	}
 }
 
@@ -334,4 +324,14 @@ func runSplit(ctx context.Context, split *pipeline.Split, cfg Config, rec pipeli
 		return nil, err
 	}
 	return Run(ctx, g, split, cfg, rec)
+}
+
+// atEval returns a Recorder that calls cancel at the run's first
+// evaluation.
+func atEval(cancel context.CancelFunc) pipeline.Recorder {
+	return pipeline.RecordFunc(func(e pipeline.Event) {
+		if e.Kind == pipeline.Eval {
+			cancel()
+		}
+	})
 }

@@ -285,18 +285,8 @@ func TestCheckpointFailureNotFatal(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg.Checkpoint, cfg.CheckpointEvery = func(*train.State) error { return full }, time.Hour
-	if _, err := train.Run(ctx, tg, s, cfg, cancelAtEval(cancel)); !errors.Is(err, full) || !errors.Is(err, context.Canceled) {
+	if _, err := train.Run(ctx, tg, s, cfg, atEval(cancel)); !errors.Is(err, full) || !errors.Is(err, context.Canceled) {
 		t.Errorf("interrupted run whose save fails: %v", err)
-	}
-}
-
-// cancelAtEval is a Recorder that cancels the run at its first
-// evaluation, as an interrupt in the middle of a run.
-type cancelAtEval context.CancelFunc
-
-func (c cancelAtEval) Record(e pipeline.Event) {
-	if e.Kind == pipeline.Eval {
-		c()
 	}
 }
 
@@ -343,4 +333,14 @@ func TestNoGraph(t *testing.T) {
 	if err := res.Score(ctx, nil); err != nil || !math.IsNaN(res.TestAUC) || !math.IsNaN(res.TrainAUC) {
 		t.Errorf("scored on a nil split: %v, test AUC %v", err, res.TestAUC)
 	}
+}
+
+// atEval returns a Recorder that calls cancel at the run's first
+// evaluation, as an interrupt in the middle of a run.
+func atEval(cancel context.CancelFunc) pipeline.Recorder {
+	return pipeline.RecordFunc(func(e pipeline.Event) {
+		if e.Kind == pipeline.Eval {
+			cancel()
+		}
+	})
 }
