@@ -149,18 +149,19 @@ func (c *config) checkOut() error {
 			return err
 		}
 	}
-	if err := c.outsOutsideGlob(); err != nil {
+	outs := append([]outcheck.File{{Flag: "-q-out", Path: c.qOut}, {Flag: "-report", Path: c.report}}, outcheck.EmbeddingFiles(c.out, c.format)...)
+	if err := c.outsOutsideGlob(outs); err != nil {
 		return err
 	}
 	// -graph may be a glob of several files; one that is an output's very
 	// name is caught, as wys-sparse catches it.
-	return outcheck.Collisions(append([]outcheck.File{{Flag: "-graph", Path: c.graph}}, outcheck.SplitFiles("-split", c.split)...),
-		append([]outcheck.File{{Flag: "-q-out", Path: c.qOut}, {Flag: "-report", Path: c.report}}, outcheck.EmbeddingFiles(c.out, c.format)...))
+	return outcheck.Collisions(append([]outcheck.File{{Flag: "-graph", Path: c.graph}}, outcheck.SplitFiles("-split", c.split)...), outs)
 }
 
-// outsOutsideGlob refuses an output that the -graph glob names: it would
-// replace one of the input files, or be read as one by the next run.
-func (c *config) outsOutsideGlob() error {
+// outsOutsideGlob refuses an output of outs that the -graph glob names:
+// it would replace one of the input files, or be read as one by the next
+// run.
+func (c *config) outsOutsideGlob(outs []outcheck.File) error {
 	if !strings.ContainsAny(c.graph, "*?[") || strings.Contains(c.graph, "://") {
 		return nil
 	}
@@ -168,20 +169,16 @@ func (c *config) outsOutsideGlob() error {
 	if err != nil {
 		return nil
 	}
-	outs := [][2]string{{"-out", c.out}, {"-q-out", c.qOut}, {"-report", c.report}}
-	for _, f := range outcheck.EmbeddingFiles(c.out, c.format) {
-		outs = append(outs, [2]string{f.Flag, f.Path})
-	}
 	for _, o := range outs {
-		if o[1] == "" {
+		if o.Path == "" {
 			continue
 		}
-		p, err := filepath.Abs(o[1])
+		p, err := filepath.Abs(o.Path)
 		if err != nil {
 			continue
 		}
 		if ok, _ := filepath.Match(pattern, p); ok {
-			return fmt.Errorf("%s %s matches the -graph glob %s: writing it would replace an input file, or add one to the next run's; give the output a name outside the glob", o[0], o[1], c.graph)
+			return fmt.Errorf("%s %s matches the -graph glob %s: writing it would replace an input file, or add one to the next run's; give the output a name outside the glob", o.Flag, o.Path, c.graph)
 		}
 	}
 	return nil
@@ -248,7 +245,7 @@ func (c *config) checkFlags() error {
 		return errors.New("give one input: -graph FILE or -split DIR")
 	case c.graph == "-":
 		return errors.New("-graph -: wys-beam reads the graph in byte ranges on its workers, not from standard input; write the edges to a file and give -graph FILE")
-	case matFile(c.graph):
+	case graphio.IsMATPath(c.graph):
 		return matError(c.graph)
 	case runnerKind(runnerName()) == "":
 		return fmt.Errorf("-runner %s: not a runner the Beam SDK has; want prism (the default), direct, dataflow, flink, spark or universal", runnerName())
@@ -308,13 +305,6 @@ func needsEndpoint(runner string) bool {
 		return true
 	}
 	return false
-}
-
-// matFile reports whether name is a MATLAB file as wys-sparse reads one
-// (.mat or .mat.gz).
-func matFile(name string) bool {
-	name = strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".GZ"))
-	return strings.HasSuffix(name, ".mat")
 }
 
 // loadOptions are how -graph is read.
