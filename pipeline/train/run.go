@@ -126,8 +126,7 @@ type run struct {
 	trPos, trNeg, tePos, teNeg []pipeline.Pair
 
 	best       float64 // best train AUC so far
-	selName    string  // what selects the model: "train AUC" or "validation AUC"
-	validation bool    // the model is selected on validation pairs
+	validation bool    // the model is selected on validation pairs (selName)
 	planned    int64   // the length the time budget cut short, else 0
 	saved      bool    // the final checkpoint is written (budgetStop)
 	sinceBest  int     // evaluations since the best
@@ -255,7 +254,7 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 		msg += fmt.Sprintf(", %.4g epochs: %g rounded up to whole batches of %d walks", float64(walksRun)/float64(n), cfg.Epochs, cfg.BatchWalks)
 	}
 	if cfg.Converge {
-		msg += fmt.Sprintf(" at most, ending when the %s gains less than %g per doubling of the run", r.selName, cfg.Tolerance)
+		msg += fmt.Sprintf(" at most, ending when the %s gains less than %g per doubling of the run", r.selName(), cfg.Tolerance)
 	}
 	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "train", Total: r.batches, Unit: "batches", Message: msg})
 	if cfg.Resume != nil || cfg.Checkpoint != nil {
@@ -275,14 +274,19 @@ func (r *run) setEvalPairs(g *pipeline.Graph, eval *pipeline.Split) {
 	sub := func(p []pipeline.Pair) []pipeline.Pair { return pipeline.SubsamplePairs(p, cfg.EvalPairs, erng) }
 	selPos, selNeg := eval.Selection()
 	r.trPos, r.trNeg = sub(selPos), sub(selNeg)
-	r.selName, r.validation = "train AUC", eval.HasValidation()
-	if r.validation {
-		r.selName = "validation AUC"
-	}
+	r.validation = eval.HasValidation()
 	r.tePos, r.teNeg = sub(eval.Test), sub(eval.TestNeg)
 	if len(r.trPos) == 0 || len(r.trNeg) == 0 {
 		r.trPos, r.trNeg = fitPairs(g, cfg.EvalPairs, erng)
 	}
+}
+
+// selName names what selects the model: "train AUC" or "validation AUC".
+func (r *run) selName() string {
+	if r.validation {
+		return "validation AUC"
+	}
+	return "train AUC"
 }
 
 // restore continues from a saved state, when st is not nil.
@@ -565,7 +569,7 @@ func (r *run) evaluate(done int64) (stop bool) {
 	}
 	r.sinceBest++
 	if r.cfg.Patience > 0 && r.sinceBest >= r.cfg.Patience {
-		r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("early stop: no better %s in %d evaluation%s", r.selName, r.sinceBest, map[bool]string{true: "s"}[r.sinceBest != 1])})
+		r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("early stop: no better %s in %d evaluation%s", r.selName(), r.sinceBest, map[bool]string{true: "s"}[r.sinceBest != 1])})
 		return true
 	}
 	return false
@@ -592,7 +596,7 @@ func (r *run) converged(pt pipeline.CurvePoint) {
 	r.batches = min(r.capBatches, done+int64(math.Ceil(AnnealShare*float64(done))))
 	r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf(
 		"converged: the %s gained %.2f points since epoch %.4g; annealing the learning rate over %d more batches",
-		r.selName, 100*(r.best-half), pt.Epoch/2, r.batches-done)})
+		r.selName(), 100*(r.best-half), pt.Epoch/2, r.batches-done)})
 }
 
 // snapshot hands the state after done batches to cfg.Checkpoint.
