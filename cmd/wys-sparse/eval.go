@@ -371,14 +371,14 @@ func (c *evalFlags) splitIDs(emb *graphio.Embeddings, s *pipeline.Split) (*pipel
 	case c.embIDs == "index" || emb.Marked || rowNumbers(emb.IDs, s.N) == 0:
 		return s.IDs, nil
 	}
+	if rowNumbers(s.IDs, s.N) != s.N {
+		return s.IDs, nil // the index names nodes other than by 0..N−1
+	}
 	moved := -1
 	for i := range s.N {
-		name := s.IDs.Name(i)
-		if r, err := strconv.Atoi(name); err != nil || r < 0 || r >= s.N || strconv.Itoa(r) != name {
-			return s.IDs, nil // the index names nodes other than by 0..N−1
-		}
-		if moved < 0 && name != strconv.Itoa(i) {
+		if s.IDs.Name(i) != strconv.Itoa(i) {
 			moved = i
+			break
 		}
 	}
 	if moved < 0 {

@@ -219,7 +219,7 @@ func readEmbeddingsText(ctx context.Context, r io.Reader, name string, csv bool)
 	last := 0
 	err = in.lines(ctx, func(ln int, text []byte) error {
 		last = ln
-		return t.line(ln, string(text))
+		return t.line(ln, string(dropBOM(ln, text)))
 	})
 	if err != nil {
 		return nil, err
@@ -239,9 +239,6 @@ func readEmbeddingsText(ctx context.Context, r io.Reader, name string, csv bool)
 
 // line reads line ln of a text embedding file.
 func (t *textTable) line(ln int, text string) error {
-	if ln == 1 {
-		text = strings.TrimPrefix(text, "\ufeff") // a byte-order mark (dropBOM)
-	}
 	var f []string
 	if t.csv {
 		var err error
