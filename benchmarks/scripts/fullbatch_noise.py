@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Which sampling noise holds the minibatch trainer below the dense reference.
 
-Usage: fullbatch_noise.py SPLITDIR QJSON D STEPS POS NEG [LR [exact1]]
+Usage: fullbatch_noise.py SPLITDIR QJSON D STEPS POS NEG [LR [OPTIONS]]
 
 Trains L and R (N x D/2 each) on the code formulation's objective at the
 fixed Q of QJSON (the "Q" list that `wys-sparse -trainer dense -q-out`
@@ -18,7 +18,9 @@ positive part by POS pairs per row drawn from the row's E[D] weights and
 NEG > 0 its negative part by NEG uniform columns per row, each reweighted
 to stay unbiased, as the sparse trainer's walks and negative pairs are;
 with exact1, the positive part of the first power (a row's neighbours)
-stays exact and the POS pairs are drawn from the other powers' weights.
+stays exact and the POS pairs are drawn from the other powers' weights. OPTIONS is a
+comma-separated list of exact1 and anneal; with anneal the learning rate
+falls linearly from LR to LR/100 over the STEPS steps.
 Comparing POS, NEG = 0, 0 with either sampled separates the noise of the
 two parts. The dense N x N arrays limit it to small graphs (ego-Facebook:
 about 1 GB). It does not learn q: Q is the dense run's, so that only the
@@ -43,7 +45,8 @@ def load(d, name):
 def main():
     split, qjson, dim, steps, npos, nneg = sys.argv[1:7]
     lr = float(sys.argv[7]) if len(sys.argv) > 7 else 0.01
-    exact1 = len(sys.argv) > 8 and sys.argv[8] == "exact1"
+    opts = sys.argv[8].split(",") if len(sys.argv) > 8 else []
+    exact1, anneal = "exact1" in opts, "anneal" in opts
     dim, steps, npos, nneg = int(dim), int(steps), int(npos), int(nneg)
     r = dim // 2
     tr, te, ten = load(split, "train.txt.npy"), load(split, "test.txt.npy"), load(split, "test.neg.txt.npy")
@@ -103,10 +106,11 @@ def main():
             np.add.at(g, (rows, cols), (n / nneg) * neg[rows, cols] * sg[rows, cols])
         g /= n
         grads = [g @ params[1], g.T @ params[0]]
+        rate = lr * (1 - 0.99 * (step - 1) / max(steps - 1, 1)) if anneal else lr
         for i in range(2):
             mom[i] = 0.9 * mom[i] + 0.1 * grads[i]
             var[i] = 0.999 * var[i] + 0.001 * grads[i] ** 2
-            params[i] -= lr * (mom[i] / (1 - 0.9 ** step)) / (np.sqrt(var[i] / (1 - 0.999 ** step)) + 1e-8)
+            params[i] -= rate * (mom[i] / (1 - 0.9 ** step)) / (np.sqrt(var[i] / (1 - 0.999 ** step)) + 1e-8)
         if step % 10 == 0:
             print("step %d: test AUC %.4f" % (step, auc(*params)), flush=True)
 
