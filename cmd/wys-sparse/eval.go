@@ -91,7 +91,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.Float64Var(&c.logregC, "logreg-c", 1, "-mat, -labels, -planetoid and -edge-ops: inverse regularisation strength `C` of the logistic regression (scikit-learn's C; 1, its default, is what the DeepWalk, node2vec and NetMF scoring scripts use); the intercept is not penalised, as in scikit-learn's lbfgs solver (those scripts ran liblinear, which penalises it: up to 0.005 of Micro-F1 apart on PPI)")
 	fs.IntVar(&c.workers, "workers", 0, "-mat, -labels, -planetoid, -graph and -mrr goroutines (0: all cores); the result does not depend on it")
 	fs.StringVar(&c.score, "score", "", "`SCORE` of a pair for link prediction: lr (L_u·R_v, [L | R] files, the paper's), sym (L_u·R_v + L_v·R_u, [L | R] files of undirected graphs: both arcs of the pair), dot (Y_u·Y_v) or cosine (default: lr for [L | R], dot for a single table)")
-	fs.StringVar(&c.embIDs, "emb-ids", "auto", "-split: what the ids of the embedding file name: index (the split's index.tsv ids, the graph's own, as wys-sparse and a tool run on the original edge list write them), rows (the rows of the split's .npy arrays, as a tool run on train.txt.npy writes them), or auto: index, and refused when the file's ids are 0..N-1 and the index renumbers them, so that either reading fits")
+	fs.StringVar(&c.embIDs, "emb-ids", "auto", "-split: what the ids of the embedding file name: index (the split's index.tsv ids, the graph's own, as wys-sparse and a tool run on the original edge list write them), rows (the rows of the split's .npy arrays, as a tool run on train.txt.npy writes them), or auto: index (rows for a bare .npy), and refused when the file's ids are 0..N-1 (a bare .npy: its rows cover the index's ids) and the index renumbers them, so that either reading fits")
 	fs.StringVar(&c.missing, "missing", "error", "`MODE` for nodes without a vector: error, or zero (score them as zero vectors)")
 	fs.StringVar(&c.rep, "report", "", "write the numbers as JSON to `FILE`")
 	fs.BoolVar(&c.quiet, "quiet", false, "print only errors")
@@ -359,19 +359,26 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 }
 
 // splitIDs returns the ids to match the rows of emb to the nodes of the
-// split s by (-emb-ids): its index's, or nil for its rows (a bare .npy,
-// -emb-ids rows). With -emb-ids auto, a file not written by wys-sparse
-// whose ids are all among 0..N−1 is refused when the index renumbers the
-// nodes 0..N−1 (ego-Facebook's sorts them as text): either reading then
-// names every node, and the wrong one scores far lower without a sign.
+// split s by (-emb-ids): its index's, or nil for its rows. With -emb-ids
+// auto, a file not written by wys-sparse whose ids are all among 0..N−1
+// is refused when the index renumbers the nodes 0..N−1 (ego-Facebook's
+// sorts them as text): either reading then names every node, and the
+// wrong one scores far lower without a sign. A bare .npy (row i is "i")
+// is refused likewise when every id of the index is one of its rows and
+// some id is not its own row; otherwise it is read by the split's rows.
 func (c *evalFlags) splitIDs(emb *graphio.Embeddings, s *pipeline.Split) (*pipeline.NodeIDs, error) {
 	switch {
-	case emb.ByRow || c.embIDs == "rows":
+	case c.embIDs == "rows" || s.IDs == nil:
 		return nil, nil
-	case c.embIDs == "index" || emb.Marked || rowNumbers(emb.IDs, s.N) == 0:
+	case c.embIDs == "index" || emb.Marked:
 		return s.IDs, nil
-	}
-	if rowNumbers(s.IDs, s.N) != s.N {
+	case emb.ByRow:
+		if rowNumbers(s.IDs, emb.N()) == 0 {
+			return nil, nil // some id of the index is not a row of the file
+		}
+	case rowNumbers(emb.IDs, s.N) == 0:
+		return s.IDs, nil
+	case rowNumbers(s.IDs, s.N) != s.N:
 		return s.IDs, nil // the index names nodes other than by 0..N−1
 	}
 	moved := -1
@@ -384,8 +391,12 @@ func (c *evalFlags) splitIDs(emb *graphio.Embeddings, s *pipeline.Split) (*pipel
 	if moved < 0 {
 		return s.IDs, nil // the index keeps the rows: both readings agree
 	}
-	return nil, usagef("the ids of %s are all among 0..%d, which are both the ids of %s's index.tsv and the split's row numbers, and the two differ (id %q is row %d): give -emb-ids index if they are the graph's own ids (a tool run on the original edge list), or -emb-ids rows if they are the rows of the split's .npy arrays (a tool run on train.txt.npy)",
-		c.emb.path, s.N-1, c.split, s.IDs.Name(moved), moved)
+	ids := fmt.Sprintf("the ids of %s are all among 0..%d", c.emb.path, s.N-1)
+	if emb.ByRow {
+		ids = fmt.Sprintf("%s has no %s, so its rows 0..%d are read as ids", c.emb.path, filepath.Base(graphio.IDsPath(c.emb.path)), emb.N()-1)
+	}
+	return nil, usagef("%s, which are both the ids of %s's index.tsv and the split's row numbers, and the two differ (id %q is row %d): give -emb-ids index if they are the graph's own ids (a tool run on the original edge list), or -emb-ids rows if they are the rows of the split's .npy arrays (a tool run on train.txt.npy)",
+		ids, c.split, s.IDs.Name(moved), moved)
 }
 
 // integralFloatIDs reports whether every id is a whole number written

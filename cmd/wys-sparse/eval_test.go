@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,10 +18,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/sbinet/npyio"
 	"github.com/wys-project/wys/internal/interrupt"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/eval"
 	"github.com/wys-project/wys/pipeline/graphio"
+	"gonum.org/v1/gonum/mat"
 )
 
 // readJSON decodes a JSON file into v.
@@ -1082,11 +1085,15 @@ func TestEvalEmbIDs(t *testing.T) {
 	if err := json.Unmarshal(want["dot"], &w); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ file, ids string }{{idxFile, "index"}, {rowFile, "rows"}} {
+	// The same tables as bare .npy files, row i holding the vector of id i.
+	idxNPY, rowNPY := filepath.Join(dir, "index.npy"), filepath.Join(dir, "rows.npy")
+	bareNPY(t, idxNPY, byIndex[1:])
+	bareNPY(t, rowNPY, byRow[1:])
+	for _, c := range []struct{ file, ids string }{{idxFile, "index"}, {rowFile, "rows"}, {idxNPY, "index"}, {rowNPY, "rows"}} {
 		if code, _, stderr := runCLI(t, "eval", "-emb", c.file, "-split", split, "-score", "dot"); code != 2 || !strings.Contains(stderr, "-emb-ids index") || !strings.Contains(stderr, "-emb-ids rows") {
 			t.Errorf("%s with -emb-ids auto: exit %d, %s", c.ids, code, stderr)
 		}
-		rep := filepath.Join(dir, c.ids+".json")
+		rep := filepath.Join(dir, filepath.Base(c.file)+".json")
 		if code, _, stderr := runCLI(t, "eval", "-emb", c.file, "-split", split, "-score", "dot", "-emb-ids", c.ids, "-report", rep); code != 0 {
 			t.Fatalf("-emb-ids %s: %s", c.ids, stderr)
 		}
@@ -1095,7 +1102,39 @@ func TestEvalEmbIDs(t *testing.T) {
 		}
 		readJSON(t, rep, &got)
 		if math.Abs(*got.LinkPrediction.TestAUC-*w.TestAUC) > 1e-6 {
-			t.Errorf("-emb-ids %s: test AUC %v, scikit-learn's %v", c.ids, *got.LinkPrediction.TestAUC, *w.TestAUC)
+			t.Errorf("%s, -emb-ids %s: test AUC %v, scikit-learn's %v", c.file, c.ids, *got.LinkPrediction.TestAUC, *w.TestAUC)
 		}
+	}
+}
+
+// bareNPY writes lines of "id x1 x2 …", ids 0..len(lines)−1 in any
+// order, as a float64 .npy whose row i is id i's vector, without an ids
+// file.
+func bareNPY(t *testing.T, path string, lines []string) {
+	t.Helper()
+	var y *mat.Dense
+	for _, ln := range lines {
+		f := strings.Fields(ln)
+		i, err := strconv.Atoi(f[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if y == nil {
+			y = mat.NewDense(len(lines), len(f)-1, nil)
+		}
+		for j, x := range f[1:] {
+			v, err := strconv.ParseFloat(x, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			y.Set(i, j, v)
+		}
+	}
+	var buf bytes.Buffer
+	if err := npyio.Write(&buf, y); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
