@@ -78,9 +78,17 @@ type Stats struct {
 // scale 22 that is 128M pairs and half a minute; when ctx is cancelled it
 // stops within a chunk of 65,536 pairs or a sort and returns ctx.Err().
 // A nil eval, as the methods' Run accept, has no pairs: every AUC is NaN.
+// A pair naming a row outside r's is an error wrapping ErrUnknownNode.
 func (r *Result) Score(ctx context.Context, eval *Split) error {
 	if eval == nil {
 		eval = &Split{}
+	}
+	n := 0 // the rows that L and R hold
+	if r.Half > 0 {
+		n = min(len(r.L), len(r.R)) / r.Half
+	}
+	if err := eval.CheckNodes(n); err != nil {
+		return err
 	}
 	selPos, selNeg := eval.Selection()
 	for _, m := range []struct {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -58,5 +59,25 @@ func TestResultScore(t *testing.T) {
 	}
 	if !math.IsNaN(res.TestDirectedAUC) {
 		t.Errorf("directed AUC %v without directed negatives, want NaN", res.TestDirectedAUC)
+	}
+	// A split of a larger graph names rows the result does not have.
+	for _, p := range []Pair{{U: 4, V: 0}, {U: 0, V: -1}} {
+		bad := &Split{Test: []Pair{p}, TestNeg: eval.TestNeg}
+		if err := res.Score(context.Background(), bad); !errors.Is(err, ErrUnknownNode) {
+			t.Errorf("test pair %v of 4 rows: %v, want ErrUnknownNode", p, err)
+		}
+	}
+}
+
+// TestEmptyGraphs: SplitEdges refuses a nil or empty graph with
+// ErrEmptyGraph, and LargestComponent returns it as is.
+func TestEmptyGraphs(t *testing.T) {
+	for _, g := range []*Graph{nil, {}} {
+		if _, err := SplitEdges(context.Background(), g, 0.5, 1); !errors.Is(err, ErrEmptyGraph) {
+			t.Errorf("SplitEdges(%v): %v, want ErrEmptyGraph", g, err)
+		}
+		if got := LargestComponent(g); got != g {
+			t.Errorf("LargestComponent(%v) = %v", g, got)
+		}
 	}
 }

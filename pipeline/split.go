@@ -118,6 +118,9 @@ func SplitEdges(ctx context.Context, g *Graph, testFrac float64, seed uint64) (*
 	if !(testFrac > 0 && testFrac < 1) {
 		return nil, fmt.Errorf("%w: test fraction %v must be strictly between 0 and 1", ErrSplit, testFrac)
 	}
+	if err := CheckGraph(g); err != nil {
+		return nil, err
+	}
 	n := g.N()
 	edges, loops := edgesOf(g)
 	if len(edges) < 2 {
@@ -289,8 +292,12 @@ func joinArcs(g *Graph) *unionFind {
 // equal size, the one holding the lowest row). Rows keep their relative
 // order, so a graph read by ReadEdgeList stays numbered by sorted original
 // id; the ids of the kept rows are kept. When g is connected, g itself is
-// returned. Time and memory O(N + nnz).
+// returned, as is a graph without nodes (or nil). Time and memory
+// O(N + nnz).
 func LargestComponent(g *Graph) *Graph {
+	if g == nil || g.Adj == nil || g.N() == 0 {
+		return g
+	}
 	n := g.N()
 	uf := joinArcs(g)
 	best, bestSize := int32(0), int32(-1)
