@@ -62,6 +62,9 @@ func Draw(path, title string, q []float64, names []string) error {
 	if len(q) == 0 {
 		return fmt.Errorf("qplot: %s: no context distribution to draw", path)
 	}
+	if err := checkQ(q); err != nil {
+		return fmt.Errorf("qplot: %s: %w", path, err)
+	}
 	p := plot.New()
 	p.Title.Text = "Learned context distribution Q — " + title
 	p.X.Label.Text = "k (power of the transition matrix)"
@@ -81,9 +84,6 @@ func Draw(path, title string, q []float64, names []string) error {
 	// The axis starts at the power of ten strictly below the smallest bar
 	// (so that every bar has a visible height, and Q = [1] still has an
 	// axis), but not below 1e-8.
-	if math.IsInf(floor, 1) {
-		return fmt.Errorf("qplot: %s: Q has no positive entry", path)
-	}
 	floor = math.Max(1e-8, math.Pow(10, math.Floor(math.Log10(floor*0.99))))
 	for k, x := range q {
 		if !(x > floor) {
@@ -99,6 +99,11 @@ func Draw(path, title string, q []float64, names []string) error {
 	}
 	p.X.Min, p.X.Max = 0.3, float64(len(q))+0.7
 	p.Y.Min, p.Y.Max = floor, 1
+	if floor >= 0.1 {
+		// One decade: LogTicks would label only its top.
+		p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0.1, Label: "0.1"}, {Value: 0.2, Label: "0.2"},
+			{Value: 0.3}, {Value: 0.4}, {Value: 0.5, Label: "0.5"}, {Value: 0.6}, {Value: 0.7}, {Value: 0.8}, {Value: 0.9}, {Value: 1, Label: "1"}})
+	}
 	ticks := make([]plot.Tick, len(q))
 	for k := range q {
 		ticks[k] = plot.Tick{Value: float64(k + 1), Label: labels[k]}
@@ -112,4 +117,24 @@ func Draw(path, title string, q []float64, names []string) error {
 		_, err := wt.WriteTo(w)
 		return err
 	})
+}
+
+// checkQ returns an error when q is not a distribution: an entry that is
+// not a number in [0, 1] (logits, say, or a NaN of a diverged run), or
+// entries that do not sum to 1 within 10⁻³.
+func checkQ(q []float64) error {
+	sum := 0.0
+	for k, x := range q {
+		if !(x >= 0 && x <= 1) {
+			return fmt.Errorf("Q_%d = %v is not a probability (Q = softmax(q) has entries in [0, 1] summing to 1; draw Q, not its logits q)", k+1, x)
+		}
+		sum += x
+	}
+	if sum == 0 {
+		return fmt.Errorf("Q has no positive entry")
+	}
+	if math.Abs(sum-1) > 1e-3 {
+		return fmt.Errorf("Q sums to %.6g, not 1 (Q = softmax(q); draw Q, not its logits q)", sum)
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,6 +75,11 @@ func TestPlotQErrors(t *testing.T) {
 		{"q.png", "no context distribution", nil},
 		{filepath.Join("absent", "q.png"), "cannot write", []float64{1}},
 		{"zero.png", "no positive entry", []float64{0, 0}},
+		{"nan.png", "Q_2 = NaN is not a probability", []float64{0.5, math.NaN(), 0.5}},
+		{"logits.png", "Q_4 = -1 is not a probability", []float64{0.3, 0.2, 0.5, -1}},
+		{"big.png", "Q_1 = 3 is not a probability", []float64{3, 2, 0.5}},
+		{"inf.png", "Q_1 = +Inf is not a probability", []float64{math.Inf(1)}},
+		{"sum.png", "Q sums to 0.5, not 1", []float64{0.25, 0.25}},
 	} {
 		err := Draw(filepath.Join(dir, c.path), "g", c.q, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
