@@ -45,7 +45,9 @@ Flags:
 
 // evalFlags is what one eval run does.
 type evalFlags struct {
-	emb              embFlags
+	emb embFlags
+	// firstLabelNode is the node of -labels' first data line.
+	firstLabelNode   string
 	split, planetoid string
 	directed, header bool
 	// node2vec's edge classifier and the ranking measures on -split.
@@ -325,11 +327,19 @@ func (c *evalFlags) run(ctx context.Context, stdout, stderr io.Writer) error {
 }
 
 // align returns the embeddings in the rows of ids, refusing missing nodes
-// unless -missing zero.
-func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeline.NodeIDs, n int, what string) ([]float32, int, error) {
+// unless -missing zero. Nodes that unused reports (nil: none) are not
+// scored, so they may miss their vector: their rows are zero.
+func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeline.NodeIDs, n int, what string, unused func(int) bool) ([]float32, int, error) {
 	y, missing := emb.Align(ids, n)
 	if extra := emb.N() - (n - len(missing)); extra > 0 {
 		fmt.Fprintf(stdout, "%d of the %d vectors in %s name no node of %s: left out\n", extra, emb.N(), c.emb.path, what)
+	}
+	if unused != nil {
+		all := len(missing)
+		missing = slices.DeleteFunc(missing, unused)
+		if skipped := all - len(missing); skipped > 0 {
+			fmt.Fprintf(stdout, "%d of the %d nodes of %s without a vector have no label either: not scored\n", skipped, all, what)
+		}
 	}
 	if len(missing) == 0 {
 		return y, 0, nil
@@ -345,7 +355,7 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 			fix = fmt.Sprintf("%s has no %s, so its row i is node id i (rows 0..%d); write the ids beside it, one per row", c.emb.path, filepath.Base(graphio.IDsPath(c.emb.path)), emb.N()-1)
 		case what == c.split && rowsNotIDs(rowNumbers(emb.IDs, n), n, len(missing)):
 			return nil, 0, usagef("%d of the %d nodes of %s have no vector in %s (e.g. id %q): the ids of %s are all among 0..%d, the split's row numbers (its .npy edge arrays hold those), not the ids of its index.tsv: give -emb-ids rows", len(missing), n, what, c.emb.path, name, c.emb.path, n-1)
-		case what == c.labels && !c.header && len(missing) == 1:
+		case what == c.labels && !c.header && len(missing) == 1 && name == c.firstLabelNode:
 			fix = fmt.Sprintf("if %q is a column name on line 1 of %s, skip that line (-header); else evaluate embeddings of the same graph", name, c.labels)
 		case integralFloatIDs(emb.IDs):
 			return nil, 0, fmt.Errorf("%d of the %d nodes of %s have no vector in %s (e.g. id %q): the ids of %s are whole numbers written with a fraction (e.g. %q, as pandas writes a float column): write them as integers (pandas: df.index = df.index.astype(int))", len(missing), n, what, c.emb.path, name, c.emb.path, emb.IDs.Name(0))
@@ -507,7 +517,7 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 	if err != nil {
 		return err
 	}
-	y, missing, err := c.align(stdout, emb, ids, s.N, c.split)
+	y, missing, err := c.align(stdout, emb, ids, s.N, c.split, nil)
 	if err != nil {
 		return err
 	}
@@ -733,7 +743,7 @@ func (c *evalFlags) classification(ctx context.Context, stdout io.Writer, emb *g
 	if err != nil {
 		return err
 	}
-	y, _, err := c.align(stdout, emb, g.IDs, g.N(), c.planetoid)
+	y, _, err := c.align(stdout, emb, g.IDs, g.N(), c.planetoid, nil)
 	if err != nil {
 		return err
 	}
@@ -829,6 +839,7 @@ func (c *evalFlags) multiLabelInput(ctx context.Context, stdout io.Writer) (*pip
 		if nl.Header != "" {
 			fmt.Fprintf(stdout, "skipped the header line %q of %s\n", nl.Header, c.labels)
 		}
+		c.firstLabelNode = nl.First
 		if nl.Duplicates > 0 {
 			fmt.Fprintf(stdout, "note: %d (node, label) pairs of %s are listed more than once: counted once\n", nl.Duplicates, c.labels)
 		}
@@ -852,7 +863,8 @@ func (c *evalFlags) multiLabel(ctx context.Context, stdout io.Writer, emb *graph
 		return err
 	}
 	n := len(lab.Of)
-	y, _, err := c.align(stdout, emb, ids, n, what)
+	// A node without labels is in no split and no cluster.
+	y, _, err := c.align(stdout, emb, ids, n, what, func(i int) bool { return len(lab.Of[i]) == 0 })
 	if err != nil {
 		return err
 	}
@@ -961,7 +973,7 @@ func (c *evalFlags) reconstruction(ctx context.Context, stdout io.Writer, emb *g
 	if lr != nil && lr.Header != "" {
 		fmt.Fprintf(stdout, "skipped the header line %q of %s\n", lr.Header, c.graph)
 	}
-	y, _, err := c.align(stdout, emb, g.IDs, g.N(), c.graph)
+	y, _, err := c.align(stdout, emb, g.IDs, g.N(), c.graph, nil)
 	if err != nil {
 		return err
 	}

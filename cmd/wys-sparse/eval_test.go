@@ -1138,3 +1138,58 @@ func bareNPY(t *testing.T, path string, lines []string) {
 		t.Fatal(err)
 	}
 }
+
+// TestEvalUnlabelledWithoutVectors: nodes a -labels file marks -1 (no
+// label) are in no split, so they need no vector: eval scores without
+// them as -missing zero does, and says so. A labelled node without a
+// vector on the last line is still refused, with no -header hint (that
+// is for the first line).
+func TestEvalUnlabelledWithoutVectors(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join("testdata", "evalcheck", "gensim.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, ln := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
+		id, _, _ := strings.Cut(ln, " ")
+		ids = append(ids, id)
+	}
+	tmp := t.TempDir()
+	var lab strings.Builder
+	for i, id := range ids {
+		fmt.Fprintf(&lab, "%s %d\n", id, i%3)
+	}
+	for i := range 5 {
+		fmt.Fprintf(&lab, "ghost%d -1\n", i)
+	}
+	labels := filepath.Join(tmp, "labels.txt")
+	os.WriteFile(labels, []byte(lab.String()), 0o644)
+	emb := filepath.Join("testdata", "evalcheck", "gensim.txt")
+	var micro [2][]float64
+	for i, extra := range [][]string{nil, {"-missing", "zero"}} {
+		rep := filepath.Join(tmp, fmt.Sprint(i, ".json"))
+		args := append([]string{"eval", "-emb", emb, "-labels", labels, "-ratios", "0.5", "-repeats", "2", "-report", rep}, extra...)
+		code, stdout, stderr := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, %s", extra, code, stderr)
+		}
+		if i == 0 && !strings.Contains(stdout, "5 of the 5 nodes of "+labels+" without a vector have no label either: not scored") {
+			t.Errorf("no note of the unlabelled nodes:\n%s", stdout)
+		}
+		var got struct {
+			MultiLabel struct{ Ratios []struct{ Micro []float64 } } `json:"multilabel"`
+		}
+		readJSON(t, rep, &got)
+		micro[i] = got.MultiLabel.Ratios[0].Micro
+	}
+	if len(micro[0]) != 2 || !slices.Equal(micro[0], micro[1]) {
+		t.Errorf("Micro-F1 %v, with -missing zero %v", micro[0], micro[1])
+	}
+	lab.WriteString("ghost9 1\n")
+	os.WriteFile(labels, []byte(lab.String()), 0o644)
+	code, _, stderr := runCLI(t, "eval", "-emb", emb, "-labels", labels, "-ratios", "0.5")
+	if code == 0 || !strings.Contains(stderr, `1 of the 66 nodes`) || strings.Contains(stderr, "-header") {
+		t.Errorf("a labelled node without a vector on the last line: exit %d, %s", code, stderr)
+	}
+}

@@ -26,6 +26,9 @@ type NodeLabels struct {
 	// Header is the line skipped as column names (ReadMultiLabels'
 	// header), or "".
 	Header string
+	// First is the node of the first line read as data: column names
+	// when the file has a header that was not skipped.
+	First string
 }
 
 // labelFields returns the fields of line ln of a label file, split as an
@@ -123,7 +126,7 @@ func ReadMultiLabels(ctx context.Context, r io.Reader, name string, header bool)
 			labels = append(labels, p.label)
 		}
 	}
-	out := &NodeLabels{IDs: pipeline.SortedIDs(nodes), Names: pipeline.SortedIDs(labels), Header: skipped}
+	out := &NodeLabels{IDs: pipeline.SortedIDs(nodes), Names: pipeline.SortedIDs(labels), Header: skipped, First: pairs[0].node}
 	if len(labels) == 0 {
 		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: every node has label -1 (none): nothing to classify", pipeline.ErrFormat)}
 	}
