@@ -806,10 +806,16 @@ func parseRatios(s string) ([]float64, error) {
 	if strings.TrimSpace(s) == "none" {
 		return nil, nil
 	}
-	return parseList(s, func(f string) (float64, bool) {
+	r, err := parseList(s, func(f string) (float64, bool) {
 		x, err := strconv.ParseFloat(f, 64)
 		return x, err == nil && x > 0 && x < 1
 	}, "-ratios %q: want comma-separated shares in (0, 1), e.g. 0.1,0.5,0.9")
+	for i, x := range r {
+		if slices.Contains(r[:i], x) {
+			return nil, usagef("-ratios %q: %v is listed twice (each share's splits are drawn once; more splits: -repeats)", s, x)
+		}
+	}
+	return r, err
 }
 
 // parseList reads the comma-separated values of a flag with parse, or

@@ -1193,3 +1193,14 @@ func TestEvalUnlabelledWithoutVectors(t *testing.T) {
 		t.Errorf("a labelled node without a vector on the last line: exit %d, %s", code, stderr)
 	}
 }
+
+// TestParseRatiosTwice: a share listed twice would score the same splits
+// twice and understate their spread; it is refused.
+func TestParseRatiosTwice(t *testing.T) {
+	if r, err := parseRatios("0.5,0.1,0.5"); err == nil || !strings.Contains(err.Error(), "0.5 is listed twice") {
+		t.Errorf("0.5,0.1,0.5: %v, %v", r, err)
+	}
+	if r, err := parseRatios("0.1,0.5"); err != nil || !slices.Equal(r, []float64{0.1, 0.5}) {
+		t.Errorf("0.1,0.5: %v, %v", r, err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/wys-project/wys/pipeline"
@@ -118,10 +119,10 @@ func (r *MultiLabelResult) Table() string {
 	b.WriteString("| labelled nodes for training | Micro-F1 | Macro-F1 |\n|---|---|---|\n")
 	for _, s := range r.Ratios {
 		if len(s.Micro) == 1 { // one split: no spread to give
-			fmt.Fprintf(&b, "| %.0f%% | %.4f | %.4f |\n", 100*s.Ratio, s.MicroMean, s.MacroMean)
+			fmt.Fprintf(&b, "| %s | %.4f | %.4f |\n", Percent(s.Ratio), s.MicroMean, s.MacroMean)
 			continue
 		}
-		fmt.Fprintf(&b, "| %.0f%% | %.4f ± %.4f | %.4f ± %.4f |\n", 100*s.Ratio, s.MicroMean, s.MicroStd, s.MacroMean, s.MacroStd)
+		fmt.Fprintf(&b, "| %s | %.4f ± %.4f | %.4f ± %.4f |\n", Percent(s.Ratio), s.MicroMean, s.MicroStd, s.MacroMean, s.MacroStd)
 	}
 	return b.String()
 }
@@ -284,4 +285,10 @@ func gatherRows(x []float64, f int, rows []int) []float64 {
 		out = append(out, x[v*f:(v+1)*f]...)
 	}
 	return out
+}
+
+// Percent writes a share as a percentage with as many digits as it needs,
+// up to four: 0.1 is "10%", 0.9999 "99.99%" (not "100%").
+func Percent(share float64) string {
+	return strconv.FormatFloat(100*share, 'g', 4, 64) + "%"
 }

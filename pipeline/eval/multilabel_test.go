@@ -342,3 +342,13 @@ func TestMultiLabelTable(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestPercent: a share is written with the digits it needs, so that 99.99%
+// is not rounded to 100%.
+func TestPercent(t *testing.T) {
+	for share, want := range map[float64]string{0.1: "10%", 0.5: "50%", 0.07: "7%", 0.9999: "99.99%", 0.125: "12.5%"} {
+		if got := Percent(share); got != want {
+			t.Errorf("Percent(%v) = %q, want %q", share, got, want)
+		}
+	}
+}

@@ -24,7 +24,7 @@ func section(name string, g *pipeline.Graph, lab *pipeline.MultiLabels, rows []r
 	head := "| method |"
 	rule := "|---|"
 	for _, r := range ratios {
-		head += fmt.Sprintf(" %.0f%% |", 100*r.Ratio)
+		head += " " + eval.Percent(r.Ratio) + " |"
 		rule += "---|"
 	}
 	for _, metric := range []string{"Macro", "Micro"} {
