@@ -183,7 +183,9 @@ func (f *MATFile) varErr(v *matVar, format string, args ...any) error {
 
 // Labels returns the variable name, an N x L matrix (sparse or dense, as
 // `group` in the DeepWalk and node2vec files), as a multi-label
-// assignment: row i carries label l when entry (i, l) is nonzero. Count is
+// assignment: row i carries label l when entry (i, l) is positive (a
+// negative entry is an error: ±1 codings would give every row every
+// label). Count is
 // L, the number of columns, whether or not every label is carried (so
 // that F1 averages over the file's labels, as scikit-learn does on the
 // indicator matrix).
@@ -199,6 +201,10 @@ func (f *MATFile) Labels(name string) (*pipeline.MultiLabels, error) {
 	err = v.entries(func(i, j int, x float64) error {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return f.varErr(v, "has the value %v at row %d, column %d (1-based); a label entry must be finite (nonzero: the row has the label)", x, i+1, j+1)
+		}
+		if x < 0 {
+			// A ±1 coding would give every row every label.
+			return f.varErr(v, "has the value %v at row %d, column %d (1-based); a label entry is 0 (no label) or positive (the label), and a negative one reads as neither: if it is coded ±1, set its negative entries to 0 (scipy: m[m < 0] = 0)", x, i+1, j+1)
 		}
 		lab.Of[i] = append(lab.Of[i], int32(j))
 		return nil

@@ -161,6 +161,8 @@ def main():
     files["bad_nonetwork.mat"] = save({"group": sp.csc_matrix(np.eye(2))}, False)
     files["bad_groupsize.mat"] = save({"network": sp.csc_matrix(np.ones((2, 2))), "group": sp.csc_matrix(np.eye(3))}, False)
     files["bad_char.mat"] = save({"network": "not a matrix"}, False)
+    # A `group` coded +1/-1, which LoadMAT refuses.
+    files["bad_group_pm1.mat"] = save({"network": sp.csc_matrix(np.ones((2, 2)) - np.eye(2)), "group": sp.csc_matrix(np.array([[1.0, -1], [-1, 1]]))}, False)
     b = io.BytesIO()
     scipy.io.savemat(b, {"network": np.eye(2)}, format="4")
     files["v4.mat"] = b.getvalue()
