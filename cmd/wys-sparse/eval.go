@@ -752,17 +752,19 @@ func (c *evalFlags) classification(ctx context.Context, stdout io.Writer, emb *g
 		return err
 	}
 	res := &pipeline.Result{N: g.N()}
+	single := ""
 	if emb.Halves {
 		res.Half = emb.Dim / 2
 		res.L, res.R = sides(y, emb.Dim)
 	} else {
 		res.Half = emb.Dim
+		single = "Y·Y"
 		if c.score == scoreCosine {
-			y = knn.Normalized(y, emb.Dim)
+			y, single = knn.Normalized(y, emb.Dim), "cos(Y, Y)"
 		}
 		res.L, res.R = y, y
 	}
-	cr, err := classify(ctx, stdout, res, lab, !emb.Halves)
+	cr, err := classify(ctx, stdout, res, lab, single)
 	rep.Classify = cr
 	if err != nil {
 		return err

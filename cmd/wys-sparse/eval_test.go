@@ -361,6 +361,11 @@ func TestClassifyLogRegMatchesSklearn(t *testing.T) {
 			t.Errorf("C = %s: the single table's kNN scores are not named Y·Y and 2·Y·Y:\n%s", c, stdout)
 		}
 	}
+	// With -score cosine the rows are unit vectors: the scores are cosines.
+	code, stdout, stderr := runCLI(t, "eval", "-emb", filepath.Join(dir, "gensim.txt"), "-planetoid", filepath.Join(dir, "planetoid"), "-score", "cosine")
+	if code != 0 || !strings.Contains(stdout, "best validation accuracy per score: cos(Y, Y) ") || !strings.Contains(stdout, ", 2·cos(Y, Y) ") || strings.Contains(stdout, "Y·Y") {
+		t.Errorf("-score cosine: exit %d, the kNN scores are not named cos(Y, Y) and 2·cos(Y, Y):\n%s%s", code, stdout, stderr)
+	}
 }
 
 // TestEdgeClassifierMatchesSklearn runs node2vec's protocol (-edge-ops

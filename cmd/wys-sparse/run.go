@@ -931,7 +931,7 @@ const unfitAUC = 0.6
 // of L for a baseline whose R is L (ProNE, eigenmaps), whose [L | R]
 // would repeat every column.
 func (c *config) classify(ctx context.Context, stdout io.Writer, res *pipeline.Result, lab *pipeline.Labels, rep *report) error {
-	cr, err := classify(ctx, stdout, res, lab, false)
+	cr, err := classify(ctx, stdout, res, lab, "")
 	rep.Classify = cr
 	if err != nil {
 		return err
@@ -961,17 +961,19 @@ func classifyLogReg(ctx context.Context, stdout io.Writer, x []float64, n, f int
 }
 
 // classify runs eval.Classify and prints the accuracies. For a single
-// table (L = R = Y) the scores are named by what they are: LR and sym
-// are both Y·Y, and dot is 2·Y·Y, the same score on a doubled α grid.
-func classify(ctx context.Context, stdout io.Writer, res *pipeline.Result, lab *pipeline.Labels, single bool) (*eval.ClassifyResult, error) {
+// table (L = R = Y) the scores are named by what they are, single being
+// the score of two rows ("Y·Y", or "cos(Y, Y)" for unit rows): LR and sym
+// are both that, and dot is twice it, the same score on a doubled α grid.
+// "" names [L | R]'s scores.
+func classify(ctx context.Context, stdout io.Writer, res *pipeline.Result, lab *pipeline.Labels, single string) (*eval.ClassifyResult, error) {
 	cr, err := eval.Classify(ctx, res, lab)
 	if err != nil {
 		return nil, err
 	}
 	name := func(score string) string { return score }
-	if single {
+	if single != "" {
 		name = func(score string) string {
-			if n, ok := map[string]string{"LR": "Y·Y", "sym": "Y·Y", "dot": "2·Y·Y"}[score]; ok {
+			if n, ok := map[string]string{"LR": single, "sym": single, "dot": "2·" + single}[score]; ok {
 				return n
 			}
 			return score
