@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -92,7 +93,7 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 			rows = append(rows, got...)
 		}
 	}
-	return h.WriteResult(h.Header("Link prediction by ranking on the released splits") + describe(o) + table(rows))
+	return h.WriteResult(h.Header("Link prediction by ranking on the released splits") + describe(o) + table(rows, o.candidates))
 }
 
 // parseFlags registers and parses the command's flags.
@@ -161,6 +162,9 @@ func embed(ctx context.Context, o *options, method string, tg *pipeline.Graph, s
 
 // score ranks s's test pairs by l_u·r_v (width w) and takes their AUC.
 func score(ctx context.Context, o *options, name string, l, r []float32, w int, s *pipeline.Split, took time.Duration) (row, error) {
+	if o.candidates >= s.N-2 {
+		return row{}, fmt.Errorf("-candidates %d: as many as the split's %d nodes other than a pair's two, or more: give fewer", o.candidates, s.N-2)
+	}
 	rk, err := eval.Rank(ctx, l, r, w, s.N, s.Test, eval.RankConfig{Negatives: o.candidates, Seed: o.seed})
 	if err != nil {
 		return row{}, err
@@ -187,13 +191,24 @@ func describe(o *options) string {
 	return b.String()
 }
 
-// table formats the rows.
-func table(rows []row) string {
+// table formats the rows; a Hits@k whose k exceeds the candidates is 1
+// by definition (a rank is at most candidates + 1) and marked so.
+func table(rows []row, candidates int) string {
 	var b strings.Builder
 	b.WriteString("| split | method | ROC-AUC | MRR | Hits@1 | Hits@10 | Hits@50 | mean rank | embedding time |\n|---|---|---|---|---|---|---|---|---|\n")
+	hits := func(r row, k int) string {
+		cell := fmt.Sprintf("%.4f", r.rank.Hits[strconv.Itoa(k)])
+		if k > candidates {
+			cell += "*"
+		}
+		return cell
+	}
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %s | %.4f | %.4f | %.4f | %.4f | %.4f | %.1f | %.0f s |\n",
-			r.dataset, r.name, r.auc, r.rank.MRR, r.rank.Hits["1"], r.rank.Hits["10"], r.rank.Hits["50"], r.rank.MeanRank, r.took.Seconds())
+		fmt.Fprintf(&b, "| %s | %s | %.4f | %.4f | %s | %s | %s | %.1f | %.0f s |\n",
+			r.dataset, r.name, r.auc, r.rank.MRR, hits(r, 1), hits(r, 10), hits(r, 50), r.rank.MeanRank, r.took.Seconds())
+	}
+	if candidates < 50 {
+		fmt.Fprintf(&b, "\n\\* k exceeds the %d candidates, so every rank is within it: 1 by definition, not a measurement.\n", candidates)
 	}
 	return b.String()
 }

@@ -16,6 +16,11 @@ func TestSmoke(t *testing.T) {
 	data := smoke.Data(t, "ca-HepTh/asymproj/train.txt.npy.gz")
 	smoke.Run(t, command, []string{"-data", data, "-datasets", "ca-HepTh", "-methods", "wys,prone", "-epochs", "2", "-dim", "8", "-candidates", "50"},
 		"| split | method | ROC-AUC | MRR |", "| ca-HepTh | wys (L_u·R_v) | 0.", "| ca-HepTh | ProNE | 0.", "against 50 nodes drawn uniformly")
+	// Hits@10 and Hits@50 against 5 candidates are 1 by definition.
+	smoke.Run(t, command, []string{"-data", data, "-datasets", "ca-HepTh", "-methods", "prone", "-dim", "8", "-candidates", "5"},
+		" | 1.0000* | 1.0000* | ", "k exceeds the 5 candidates")
+	smoke.Exit(t, command, []string{"-data", data, "-datasets", "ca-HepTh", "-methods", "prone", "-dim", "8", "-candidates", "100000"}, 1,
+		"-candidates 100000: as many as the split's 8636 nodes other than a pair's two, or more")
 }
 
 // TestGensim runs a short gensim DeepWalk when python3 has gensim.
