@@ -85,7 +85,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.StringVar(&c.planetoid, "planetoid", "", "node classification on `PREFIX`.edges.tsv, PREFIX.labels.tsv and PREFIX.split.tsv (plain or .gz): the paper's smooth-kNN rule, and a one-vs-rest logistic regression on the features (-features) of the train nodes")
 	fs.StringVar(&c.mat, "mat", "", "multi-label classification (DeepWalk/node2vec protocol) on the `FILE`.mat[.gz] with variables network and group (BlogCatalog, PPI, POS); rows are node ids 0..N-1")
 	fs.StringVar(&c.labels, "labels", "", "multi-label classification (the protocol of -mat) on the node labels of `FILE`: lines \"node label [label …]\" (split at tabs, else commas, else spaces, so that names may hold spaces in TSV or CSV; a node on several lines has each of their labels; -1, -1.0 or NaN: no label), as BlogCatalog's group-edges.csv or a node<TAB>class file; single-label files score Micro-F1 = accuracy")
-	fs.StringVar(&c.features, "features", eval.DefaultFeatures, "-mat, -labels, -planetoid and -edge-ops features of an [L | R] file: LR, L, R or L+R, each optionally +norm (unit rows); a single table uses its rows, and a file whose halves are equal in every row (a ProNE or eigenmaps baseline) L unless this is given")
+	fs.StringVar(&c.features, "features", eval.DefaultFeatures, "-mat, -labels, -planetoid and -edge-ops features of an [L | R] file: LR, L, R or L+R, each optionally +norm (unit rows); a single table uses its rows (Y, or Y+norm for unit rows), and a file whose halves are equal in every row (a ProNE or eigenmaps baseline) L unless this is given")
 	fs.StringVar(&c.ratios, "ratios", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "-mat and -labels: training shares of the labelled nodes, comma-separated, or none: no classification (with -cluster: clustering only)")
 	fs.IntVar(&c.repeats, "repeats", 10, "-mat and -labels: random splits per training share")
 	fs.BoolVar(&c.cluster, "cluster", false, "-mat and -labels: also cluster the nodes that have exactly one label by k-means on their features (-features; k: the number of their labels, the best of 10 k-means++ seedings from -seed) and score the clusters against the labels: NMI, ARI and accuracy")
@@ -1053,5 +1053,20 @@ func (c *evalFlags) nodeFeatures(emb *graphio.Embeddings, y []float32, n int) ([
 		}
 		return x, f, nil
 	}
-	return eval.Features(&pipeline.Result{N: n, Half: emb.Dim, L: y, R: y}, eval.FeaturesL)
+	variant := eval.FeaturesL
+	c.fs.Visit(func(f *flag.Flag) {
+		if f.Name == "features" {
+			variant = c.features
+		}
+	})
+	// A single table's rows are the features; of the variants only their
+	// unit rows mean something without [L | R].
+	switch variant {
+	case eval.FeaturesL, eval.FeaturesL + "+norm":
+	case "Y", "Y+norm":
+		variant = eval.FeaturesL + strings.TrimPrefix(variant, "Y")
+	default:
+		return nil, 0, usagef("-features %s picks sides of [L | R] embeddings, and %s holds a single table, whose rows are the features: leave -features out, or give -features Y+norm for unit rows", c.features, c.emb.path)
+	}
+	return eval.Features(&pipeline.Result{N: n, Half: emb.Dim, L: y, R: y}, variant)
 }

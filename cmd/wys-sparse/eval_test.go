@@ -1209,3 +1209,58 @@ func TestParseRatiosTwice(t *testing.T) {
 		t.Errorf("0.1,0.5: %v, %v", r, err)
 	}
 }
+
+// TestEvalFeaturesSingleTable: a single table's rows are its features:
+// -features Y+norm scores unit rows (as -features L+norm scores the
+// rows of a file holding them already normalised), and a variant that
+// picks sides of [L | R] is refused rather than ignored.
+func TestEvalFeaturesSingleTable(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join("testdata", "evalcheck", "gensim.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	unit := []string{lines[0]}
+	var lab strings.Builder
+	for i, ln := range lines[1:] {
+		f := strings.Fields(ln)
+		var norm float64
+		for _, x := range f[1:] {
+			v, _ := strconv.ParseFloat(x, 64)
+			norm += v * v
+		}
+		row := []string{f[0]}
+		for _, x := range f[1:] {
+			v, _ := strconv.ParseFloat(x, 64)
+			row = append(row, strconv.FormatFloat(v/math.Sqrt(norm), 'g', -1, 32))
+		}
+		unit = append(unit, strings.Join(row, " "))
+		fmt.Fprintf(&lab, "%s %d\n", f[0], i%3)
+	}
+	emb, unitEmb, labels := filepath.Join("testdata", "evalcheck", "gensim.txt"), filepath.Join(tmp, "unit.txt"), filepath.Join(tmp, "labels.txt")
+	os.WriteFile(unitEmb, []byte(strings.Join(unit, "\n")+"\n"), 0o644)
+	os.WriteFile(labels, []byte(lab.String()), 0o644)
+	micro := func(file string, extra ...string) []float64 {
+		rep := filepath.Join(tmp, "r.json")
+		args := append([]string{"eval", "-emb", file, "-labels", labels, "-ratios", "0.5", "-repeats", "3", "-report", rep}, extra...)
+		if code, _, stderr := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d, %s", args, code, stderr)
+		}
+		var got struct {
+			MultiLabel struct{ Ratios []struct{ Micro []float64 } } `json:"multilabel"`
+		}
+		readJSON(t, rep, &got)
+		return got.MultiLabel.Ratios[0].Micro
+	}
+	if a, b := micro(emb, "-features", "Y+norm"), micro(unitEmb); !slices.Equal(a, b) {
+		t.Errorf("-features Y+norm: Micro-F1 %v, the unit rows' %v", a, b)
+	}
+	for _, v := range []string{"LR", "R+norm", "L+R"} {
+		code, _, stderr := runCLI(t, "eval", "-emb", emb, "-labels", labels, "-features", v)
+		if code != 2 || !strings.Contains(stderr, "-features "+v+" picks sides of [L | R] embeddings") {
+			t.Errorf("-features %s on a single table: exit %d, %s", v, code, stderr)
+		}
+	}
+}
