@@ -70,6 +70,12 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 		return h.Usagef("%v", err)
 	}
 	cfg.EvalEvery = cfg.Epochs // one evaluation, at the end: the last step
+	// Refuse a partition count before any training.
+	for _, p := range ps {
+		if _, err := train.NewSchedule(g, cfg, p, roundBatches); err != nil {
+			return h.Usagef("%v", err)
+		}
+	}
 	var b strings.Builder
 	b.WriteString(h.Header("The bucketed schedule against the single-machine trainer"))
 	fmt.Fprintf(&b, "`%s`: %d nodes, %d training arcs. d = %d, %g epochs of %d-walk steps, seed %d, the random start, %s with negatives %s, otherwise the trainer's defaults; %d minibatch steps per bucket and round. Test AUC of the last step.\n\n",

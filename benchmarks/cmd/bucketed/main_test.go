@@ -20,6 +20,8 @@ func TestSmoke(t *testing.T) {
 		"# The bucketed schedule against the single-machine trainer\n", "\n| trainer | ", "\n| P = 2 | ")
 	smoke.Run(t, command, []string{"-data", data, "-epochs", "0.5", "-dim", "8", "-partitions", "2", "-optimizer", "rmsprop"},
 		"rmsprop with negatives pair by pair", "\n| trainer | ", "\n| P = 2 | ")
+	// More partitions than nodes are refused before the trainer's row.
+	smoke.Exit(t, command, []string{"-data", data, "-epochs", "50", "-dim", "8", "-partitions", "2,20000"}, 2, "20000")
 }
 
 // TestUsage refuses a bad number of partitions before reading any data.

@@ -82,8 +82,8 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	}
 	var b strings.Builder
 	b.WriteString(h.Header("A directed test graph: dense reference and sparse trainer"))
-	fmt.Fprintf(&b, "The graph induced by the first %d nodes of a breadth-first search (arcs followed both ways) from the node of largest degree of `%s`, its largest weakly connected component: %d nodes, %d training arcs, %d test arcs, as many uniform non-edges; the directed negatives add %d reversed test arcs that are not arcs to those non-edges. Split seed %d, written by `graphio.WriteSplitDir` to %s and read back. d = %d, code formulation, seed %d; dense %d PercentDelta steps; sparse defaults. Test AUC at the selected step (dense: the best train AUC; sparse: the last within two standard errors of it).\n\n",
-		o.nodes, o.graph, split.N, len(split.Train), len(split.Test), len(split.TestDirectedNeg)-len(split.TestNeg), o.seed, dir, o.dim, o.seed, o.steps)
+	fmt.Fprintf(&b, "The graph induced by the first %d nodes of a breadth-first search (arcs followed both ways) from the node of largest degree of `%s`, its largest weakly connected component: %d nodes, %d training arcs, %d test arcs, as many uniform non-edges; the directed negatives add %d reversed test arcs that are not arcs to those non-edges. Split seed %d, written by `graphio.WriteSplitDir` to %s and read back. d = %d, code formulation, seed %d; dense %d PercentDelta steps; sparse defaults, epochs %s. Test AUC at the selected step (dense: the best train AUC; sparse: the last within two standard errors of it).\n\n",
+		o.nodes, o.graph, split.N, len(split.Train), len(split.Test), len(split.TestDirectedNeg)-len(split.TestNeg), o.seed, dir, o.dim, o.seed, o.steps, benchmarks.EpochsText(o.epochs))
 	b.WriteString("| trainer | test AUC (non-edges) | test AUC (reversed arcs and non-edges) | time |\n|---|---|---|---|\n")
 	for _, tr := range strings.Split(o.trainers, ",") {
 		start := time.Now()
