@@ -180,7 +180,10 @@ type Config struct {
 	// Σ_j Q_j (T^j)_vu / Σ_j (T^j)_vu and the q-gradient gets every
 	// power's share, which is unbiased when the factored powers are
 	// exact (the first two are) and lowers the variance of the
-	// q-gradient.
+	// q-gradient. Its factorization iterates to convergence
+	// (lowrank.SeriesOptions.Converged): the others are still truncated
+	// at rank FactorRank, which on ca-HepTh leaves most of Σ_k T^k out
+	// (benchmarks/results/lowrank-accuracy.md), so the weights are biased.
 	Source string `json:"source"`
 	// FactorRank is the rank r of the factorization that SourceFactored
 	// and the spectral Start use; 0 means Dim/2.

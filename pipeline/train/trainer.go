@@ -571,9 +571,13 @@ func (t *trainer) factoredPair(out *shardOut, v, u int32, wPos float64, Q []floa
 
 // factorSeries factors the transition matrix of g at rank cfg.FactorRank
 // for the C powers (the first two exact), with the sketch drawn from seed.
+// The factored source's weights are the powers themselves, so it factors
+// to convergence (lowrank.SeriesOptions.Converged); the spectral start
+// alone takes the randomized factors, which end at the same test AUC on
+// the released splits (docs/results.md) in less time.
 func factorSeries(ctx context.Context, g *pipeline.Graph, cfg Config, seed uint64) (*lowrank.Series, error) {
 	return lowrank.NewSeries(ctx, g.Adj, lowrank.SeriesOptions{Options: lowrank.Options{Rank: cfg.FactorRank, Seed: seed},
-		C: cfg.Objective.C, Exact: 2, Directed: g.Directed, Workers: cfg.Workers})
+		C: cfg.Objective.C, Exact: 2, Directed: g.Directed, Workers: cfg.Workers, Converged: cfg.Source == SourceFactored})
 }
 
 // warmStart sets the leading columns of L and R (as many as the
