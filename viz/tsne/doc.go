@@ -24,8 +24,8 @@
 // # Errors
 //
 // Embed returns an error wrapping ErrInput for unusable data (fewer than
-// two points, no columns, a NaN or infinite value, a perplexity the data
-// cannot have), the error of Config.Validate for a bad configuration, an
+// two points, no columns, a NaN or infinite value, a perplexity outside
+// [1, N−1]), the error of Config.Validate for a bad configuration, an
 // error wrapping ErrNotFinite if the optimisation diverges, and ctx.Err()
 // unchanged when the context is cancelled.
 //

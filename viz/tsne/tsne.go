@@ -263,7 +263,10 @@ func conditionalP(ctx context.Context, data []float64, n, d int, perplexity floa
 // calibrateRow writes to row the distribution p_j ∝ exp(−β dist_j) over
 // j ≠ i (row[i] = 0) whose entropy is target nats, finding β by Newton's
 // method on the entropy, safeguarded by a bracket that doubling and
-// bisection maintain. dist is overwritten.
+// bisection maintain. dist is overwritten. A row with more than
+// exp(target) others at its smallest distance (duplicate points) cannot
+// reach the target: β grows until the search stops, spreading the row
+// evenly over those others, as scikit-learn's calibration does.
 func calibrateRow(row, dist []float64, i int, target float64) {
 	// Shifting the distances by their minimum changes no p_j and keeps
 	// the largest weight at 1, so the normaliser never underflows.
