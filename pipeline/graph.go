@@ -126,8 +126,9 @@ func (s *Split) ReciprocalTrain() int {
 // WeightsFrom sets the weight of every arc of g to the weight of the same
 // arc in w, a graph that holds every arc of g: the input a split was
 // drawn from, so that the split's training graph (TrainGraph, which is
-// unweighted) keeps the input's weights.
+// unweighted) keeps the input's weights. g is then Weighted as w is.
 func (g *Graph) WeightsFrom(w *Graph) {
+	g.Weighted = w.Weighted
 	for i := range g.N() {
 		idx, val := g.Adj.Row(i)
 		for k, j := range idx {

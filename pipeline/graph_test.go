@@ -11,7 +11,7 @@ import (
 
 // TestWeightsFrom: a split's training graph, unweighted, gets every arc's
 // weight from the graph it was drawn from, checked against the weights
-// as written.
+// as written, and is marked Weighted as that graph is.
 func TestWeightsFrom(t *testing.T) {
 	var src, dst []int32
 	var w []float64
@@ -27,7 +27,7 @@ func TestWeightsFrom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &Graph{Adj: adj, IDs: IdentityIDs(30)}
+	g := &Graph{Adj: adj, IDs: IdentityIDs(30), Weighted: true}
 	s, err := SplitEdges(context.Background(), g, 0.4, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -37,6 +37,9 @@ func TestWeightsFrom(t *testing.T) {
 		t.Fatal(err)
 	}
 	tg.WeightsFrom(g)
+	if !tg.Weighted {
+		t.Error("the training graph is not marked Weighted after WeightsFrom of a weighted graph")
+	}
 	arcs := 0
 	for i := range tg.N() {
 		idx, val := tg.Adj.Row(i)
