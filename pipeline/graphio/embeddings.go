@@ -63,7 +63,8 @@ func (e *Embeddings) N() int { return e.IDs.Len() }
 // Sides returns L and R of Y = [L | R], each N x Dim/2 row-major (copies).
 // It splits every row at Dim/2 whatever the layout: for a single table
 // (Halves false, such as another tool's .emb) the two halves mean
-// nothing, and use Y itself.
+// nothing, and use Y itself; an odd Dim (never Halves) leaves its last
+// column out of both.
 func (e *Embeddings) Sides() (l, r []float32) {
 	h := e.Dim / 2
 	n := e.N()
