@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -363,14 +364,16 @@ func TestSeriesBytes(t *testing.T) {
 }
 
 // TestConvergedSeries: with Converged, the factored series of a clustered
-// graph (four dense blocks: S's top four eigenvalues crowd near 1) is the
-// series of S's exact top-r eigenpairs, from gonum's dense EigenSym, and
-// keeps T^k's row sums of 1; a directed series at full rank is exact.
+// graph (four dense blocks: S's top four eigenvalues crowd near 1) and of
+// a bipartite one (two dense bipartite blocks: ±1 and ±0.9 or so) is the
+// series of S's exact r eigenpairs of largest magnitude, from gonum's
+// dense EigenSym, and keeps T^k's row sums of 1; a directed series at full
+// rank is exact.
 func TestConvergedSeries(t *testing.T) {
 	ctx := context.Background()
 	const n, blocks, r = 120, 4, 4
 	rng := rand.New(rand.NewPCG(5, 5))
-	var src, dst []int32
+	var src, dst, bsrc, bdst []int32
 	for u := int32(0); u < n; u++ {
 		for v := u + 1; v < n; v++ {
 			p := 0.01
@@ -380,58 +383,41 @@ func TestConvergedSeries(t *testing.T) {
 			if rng.Float64() < p {
 				src, dst = append(src, u), append(dst, v)
 			}
-		}
-	}
-	adj := build(n, src, dst, true)
-	c := []float64{0.3, 0.25, 0.2, 0.15, 0.1}
-	s, err := NewSeries(ctx, adj, SeriesOptions{Options: Options{Rank: r, Seed: 1}, C: len(c), Exact: -1, Converged: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := mat.NewDense(n, n, nil)
-	if err := s.DenseTo(got, c); err != nil {
-		t.Fatal(err)
-	}
-	// The dense twin: D^{-1/2} U f(Λ) Uᵀ D^{1/2} over the r largest
-	// eigenvalues of S = D^{-1/2} A D^{-1/2}, f(λ) = Σ c_k λ^k.
-	deg := make([]float64, n)
-	sym := mat.NewSymDense(n, nil)
-	for v := range n {
-		idx, _ := adj.Row(v)
-		deg[v] = float64(len(idx))
-	}
-	for v := range n {
-		idx, _ := adj.Row(v)
-		for _, u := range idx {
-			sym.SetSym(v, int(u), 1/math.Sqrt(deg[v]*deg[int(u)]))
-		}
-	}
-	var eig mat.EigenSym
-	if !eig.Factorize(sym, true) {
-		t.Fatal("EigenSym failed")
-	}
-	vals := eig.Values(nil) // ascending
-	var vecs mat.Dense
-	eig.VectorsTo(&vecs)
-	want := mat.NewDense(n, n, nil)
-	for j := n - r; j < n; j++ {
-		f := 0.0
-		for k := range c {
-			f += c[k] * math.Pow(vals[j], float64(k+1))
-		}
-		for v := range n {
-			for u := range n {
-				want.Set(v, u, want.At(v, u)+f*vecs.At(v, j)*vecs.At(u, j)*math.Sqrt(deg[u]/deg[v]))
+			// Bipartite: even and odd nodes, in two halves joined weakly.
+			p = 0.01
+			if u/(n/2) == v/(n/2) {
+				p = 0.4
+			}
+			if (u+v)%2 == 1 && rng.Float64() < p {
+				bsrc, bdst = append(bsrc, u), append(bdst, v)
 			}
 		}
 	}
-	if e := relFrobenius(got, want); e > 1e-6 {
-		t.Errorf("converged rank-%d series: relative error %.3g against the exact top eigenpairs (eigenvalues %.4f)", r, e, vals[n-r:])
-	}
-	// Σ_k c_k T^k has row sums Σ c_k = 1; the eigenvalue 1 carries them.
-	for v := range n {
-		if sum := mat.Sum(got.RowView(v)); math.Abs(sum-1) > 1e-6 {
-			t.Fatalf("row %d of the converged series sums to %.8f, want 1", v, sum)
+	c := []float64{0.3, 0.25, 0.2, 0.15, 0.1}
+	for _, g := range []struct {
+		name string
+		adj  *sparse.CSR
+	}{{"clustered", build(n, src, dst, true)}, {"bipartite", build(n, bsrc, bdst, true)}} {
+		s, err := NewSeries(ctx, g.adj, SeriesOptions{Options: Options{Rank: r, Seed: 1}, C: len(c), Exact: -1, Converged: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Residual > ConvergedTol {
+			t.Errorf("%s: residual %.3g, above %g", g.name, s.Residual, ConvergedTol)
+		}
+		got := mat.NewDense(n, n, nil)
+		if err := s.DenseTo(got, c); err != nil {
+			t.Fatal(err)
+		}
+		want, vals := topMagnitudeSeries(t, g.adj, c, r)
+		if e := relFrobenius(got, want); e > 1e-6 {
+			t.Errorf("%s: converged rank-%d series, relative error %.3g against the exact eigenpairs of largest magnitude (%.4f)", g.name, r, e, vals)
+		}
+		// Σ_k c_k T^k has row sums Σ c_k = 1; the eigenvalue 1 carries them.
+		for v := range n {
+			if sum := mat.Sum(got.RowView(v)); math.Abs(sum-1) > 1e-6 {
+				t.Fatalf("%s: row %d of the converged series sums to %.8f, want 1", g.name, v, sum)
+			}
 		}
 	}
 	for _, g := range testGraphs() {
@@ -455,4 +441,52 @@ func TestConvergedSeries(t *testing.T) {
 			t.Errorf("%s: converged full-rank series, relative error %.3g", g.name, e)
 		}
 	}
+}
+
+// topMagnitudeSeries returns the dense D^{-1/2} U f(Λ) Uᵀ D^{1/2},
+// f(λ) = Σ c_k λ^k, over the r eigenpairs of largest magnitude of
+// S = D^{-1/2} A D^{-1/2} (gonum's EigenSym of the dense S), and their
+// eigenvalues.
+func topMagnitudeSeries(t *testing.T, adj *sparse.CSR, c []float64, r int) (*mat.Dense, []float64) {
+	t.Helper()
+	n, _ := adj.Dims()
+	deg := make([]float64, n)
+	for v := range n {
+		idx, _ := adj.Row(v)
+		deg[v] = float64(len(idx))
+	}
+	sym := mat.NewSymDense(n, nil)
+	for v := range n {
+		idx, _ := adj.Row(v)
+		for _, u := range idx {
+			sym.SetSym(v, int(u), 1/math.Sqrt(deg[v]*deg[int(u)]))
+		}
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(sym, true) {
+		t.Fatal("EigenSym failed")
+	}
+	vals := eig.Values(nil)
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return math.Abs(vals[order[a]]) > math.Abs(vals[order[b]]) })
+	want := mat.NewDense(n, n, nil)
+	var kept []float64
+	for _, j := range order[:r] {
+		kept = append(kept, vals[j])
+		f := 0.0
+		for k := range c {
+			f += c[k] * math.Pow(vals[j], float64(k+1))
+		}
+		for v := range n {
+			for u := range n {
+				want.Set(v, u, want.At(v, u)+f*vecs.At(v, j)*vecs.At(u, j)*math.Sqrt(deg[u]/deg[v]))
+			}
+		}
+	}
+	return want, kept
 }

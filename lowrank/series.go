@@ -51,6 +51,75 @@ type Series struct {
 	vcores []*mat.Dense
 
 	Stats Stats
+	// Residual is the converged factorization's largest relative
+	// residual (SeriesOptions.Converged; TopEigSym's and TopSVD's
+	// Residual): above ConvergedTol, it stopped at its iteration cap
+	// before converging. 0 for the randomized factorizations.
+	Residual float64
+}
+
+// ConvergedTol is the residual that SeriesOptions.Converged aims at
+// (TopOptions' default Tol).
+const ConvergedTol = 1e-6
+
+// magnitudeEig returns the opt.Rank eigenpairs of largest magnitude of a
+// symmetric operator whose spectrum lies in [−1, 1], each end converged
+// by TopEigSym: the top of the operator and the top of its negation,
+// merged by magnitude (ties to the positive). A bipartite graph's
+// normalised adjacency has −λ for every λ, and an odd power of T needs
+// both. Iters adds the two runs', Residual is the larger.
+func magnitudeEig(ctx context.Context, op Operator, opt Options) (*Eigen, error) {
+	top := TopOptions{Options: opt, Lo: -1, Tol: ConvergedTol}
+	pos, err := TopEigSym(ctx, op, top)
+	if err != nil {
+		return nil, err
+	}
+	neg, err := TopEigSym(ctx, negated{op}, top)
+	if err != nil {
+		return nil, err
+	}
+	n, r := pos.U.RawMatrix().Rows, opt.Rank
+	out := &Eigen{U: mat.NewDense(n, r, nil), Values: make([]float64, r),
+		Iters: pos.Iters + neg.Iters, Residual: math.Max(pos.Residual, neg.Residual)}
+	st := pos.Stats
+	st.SpMM += neg.SpMM
+	st.QR += neg.QR
+	st.Small += neg.Small
+	st.Other += neg.Other
+	st.Total += neg.Total
+	out.Stats = st
+	i, j := 0, 0
+	for k := range r {
+		if j >= len(neg.Values) || (i < len(pos.Values) && pos.Values[i] >= neg.Values[j]) {
+			out.Values[k] = pos.Values[i]
+			out.U.ColView(k).(*mat.VecDense).CopyVec(pos.U.ColView(i))
+			i++
+			continue
+		}
+		out.Values[k] = -neg.Values[j]
+		out.U.ColView(k).(*mat.VecDense).CopyVec(neg.U.ColView(j))
+		j++
+	}
+	return out, nil
+}
+
+// negated is the operator −A.
+type negated struct{ Operator }
+
+func (o negated) MulBlockTo(ctx context.Context, dst, b []float64, k int) error {
+	err := o.Operator.MulBlockTo(ctx, dst, b, k)
+	for i := range dst {
+		dst[i] = -dst[i]
+	}
+	return err
+}
+
+func (o negated) MulTransBlockTo(ctx context.Context, dst, b []float64, k int) error {
+	err := o.Operator.MulTransBlockTo(ctx, dst, b, k)
+	for i := range dst {
+		dst[i] = -dst[i]
+	}
+	return err
 }
 
 // MaxCoreBytes bounds the memory of the directed series' precomputed
@@ -73,16 +142,17 @@ type SeriesOptions struct {
 	// Workers bounds the goroutines of the products; 0 means GOMAXPROCS.
 	// The series does not depend on it.
 	Workers int
-	// Converged factors by TopEigSym (undirected: the algebraically
-	// largest eigenpairs, Lo = −1) or TopSVD (directed), which iterate to
-	// convergence, instead of RandomizedEigSym and RandomizedSVD, whose
-	// few power iterations leave a crowded top of the spectrum
-	// unconverged: on ca-HepTh's largest component at rank 64 the
-	// randomized eigendecomposition's largest value is 0.73 where S's is
-	// 1, so that row 0 of the factored T³ sums to 0.054 instead of 1.
-	// It is slower (seconds on ca-HepTh) and worth it wherever the powers
-	// themselves are used; a start that only needs their leading
-	// directions does without.
+	// Converged factors by TopEigSym (undirected: the eigenpairs of
+	// largest magnitude, from the top of S and of −S) or TopSVD
+	// (directed), which iterate to convergence, instead of
+	// RandomizedEigSym and RandomizedSVD, whose few power iterations leave
+	// a crowded top of the spectrum unconverged: on ca-HepTh's largest
+	// component at rank 64 the randomized eigendecomposition's largest
+	// value is 0.73 where S's is 1, so that row 0 of the factored T³ sums
+	// to 0.054 instead of 1. It is slower (on ca-HepTh about 10 s at rank
+	// 64, minutes at ranks of several hundred; Series.Residual says how
+	// far it got) and worth it wherever the powers themselves are used; a
+	// start that only needs their leading directions does without.
 	Converged bool
 }
 
@@ -114,14 +184,14 @@ func NewSeries(ctx context.Context, adj *sparse.CSR, opt SeriesOptions) (*Series
 		var eig *Eigen
 		var err error
 		if opt.Converged {
-			eig, err = TopEigSym(ctx, op, TopOptions{Options: opt.Options, Lo: -1})
+			eig, err = magnitudeEig(ctx, op, opt.Options)
 		} else {
 			eig, err = RandomizedEigSym(ctx, op, opt.Options)
 		}
 		if err != nil {
 			return nil, err
 		}
-		s.u, s.lambda, s.Stats = eig.U, eig.Values, eig.Stats
+		s.u, s.lambda, s.Stats, s.Residual = eig.U, eig.Values, eig.Stats, eig.Residual
 		return s, nil
 	}
 	s.Directed = true
@@ -136,7 +206,7 @@ func NewSeries(ctx context.Context, adj *sparse.CSR, opt SeriesOptions) (*Series
 	if err != nil {
 		return nil, err
 	}
-	s.du, s.dv, s.Stats = svd.U, svd.V, svd.Stats
+	s.du, s.dv, s.Stats, s.Residual = svd.U, svd.V, svd.Stats, svd.Residual
 	r := len(svd.S)
 	// M = Σ Vᵀ U; cores: Σ, MΣ, M²Σ, …
 	var vtu mat.Dense

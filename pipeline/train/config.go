@@ -516,12 +516,18 @@ func (c Config) EstimateMemory(n, nnz, evalPairs int) int64 {
 	}
 	if d.Source == SourceFactored || d.Start == StartSpectral {
 		// The factors (n x r float64, and for a directed graph V and the
-		// C precomputed V·core_kᵀ), the transpose of T and the sketch.
+		// C precomputed V·core_kᵀ), the transpose of T and the sketch:
+		// four n x (r + 10) blocks for the randomized factorization, nine
+		// for the converged one of the factored source (TopEigSym's block,
+		// its product, the filter's three, the Ritz vectors, and the two
+		// ends' U and their merge; TopSVD's U, V and Gram blocks fit too).
 		r := int64(d.FactorRank + 10)
-		b += int64(n)*r*8*4 + int64(nnz)*12
+		blocks := int64(4)
 		if d.Source == SourceFactored {
+			blocks = 9
 			b += int64(d.Objective.C) * int64(n) * int64(d.FactorRank) * 8
 		}
+		b += int64(n)*r*8*blocks + int64(nnz)*12
 	}
 	if d.Start == StartLogSVD && d.Resume == nil {
 		b += logSVDBytes(n, d.Dim/2)

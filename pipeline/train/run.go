@@ -192,21 +192,9 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 		return nil, err
 	}
 
-	var series *lowrank.Series
-	var factorTime time.Duration
-	// A resumed run has its L and R: it factors only for the factored source.
-	if cfg.Source == SourceFactored || (cfg.Start == StartSpectral && cfg.Resume == nil) {
-		if cfg.FactorRank > n {
-			return nil, fmt.Errorf("train: factorization rank %d exceeds the %d nodes of the graph; lower the rank", cfg.FactorRank, n)
-		}
-		rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "factorize", Message: fmt.Sprintf("rank %d factorization of T (C = %d powers)", cfg.FactorRank, cfg.Objective.C)})
-		t0 := time.Now()
-		series, err = factorSeries(ctx, g, cfg, cfg.Seed)
-		if err != nil {
-			return nil, err
-		}
-		factorTime = time.Since(t0)
-		rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "factorize", Elapsed: factorTime})
+	series, factorTime, err := runFactorize(ctx, g, cfg, rec)
+	if err != nil {
+		return nil, err
 	}
 	t := newTrainer(g, cfg)
 	if err := ctx.Err(); err != nil { // the setup's steps take seconds at a million nodes
@@ -634,4 +622,32 @@ func (r *run) finish(ctx context.Context, eval *pipeline.Split) (*pipeline.Resul
 	}
 	res.Stats.PeakRSS = sysmem.PeakRSS()
 	return res, nil
+}
+
+// runFactorize factors T for the factored source or the spectral start (a
+// resumed run has its L and R: it factors only for the factored source),
+// recording the stage and a note when a converged factorization stopped
+// short; nil when neither needs it.
+func runFactorize(ctx context.Context, g *pipeline.Graph, cfg Config, rec pipeline.Recorder) (*lowrank.Series, time.Duration, error) {
+	if cfg.Source != SourceFactored && (cfg.Start != StartSpectral || cfg.Resume != nil) {
+		return nil, 0, nil
+	}
+	n := g.N()
+	if cfg.FactorRank > n {
+		return nil, 0, fmt.Errorf("train: factorization rank %d exceeds the %d nodes of the graph; lower the rank", cfg.FactorRank, n)
+	}
+	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "factorize", Message: fmt.Sprintf("rank %d factorization of T (C = %d powers)", cfg.FactorRank, cfg.Objective.C)})
+	t0 := time.Now()
+	series, err := factorSeries(ctx, g, cfg, cfg.Seed)
+	if err != nil {
+		return nil, 0, err
+	}
+	took := time.Since(t0)
+	if series.Residual > lowrank.ConvergedTol {
+		rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "factorize", Message: fmt.Sprintf(
+			"the factorization stopped at its iteration cap with a relative residual of %.2g, above its aim of %g (the top of the spectrum crowds): the factored powers are less accurate than converged ones",
+			series.Residual, lowrank.ConvergedTol)})
+	}
+	rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "factorize", Elapsed: took})
+	return series, took, nil
 }
