@@ -446,7 +446,7 @@ func (c *config) readGraph(ctx context.Context, opt graphio.LoadOptions, rep *re
 	if mat {
 		var f *graphio.MATFile
 		if f, err = graphio.ReadMAT(ctx, in, name); err == nil {
-			g, _, lr, err = f.Graph(ctx, opt)
+			g, lr, err = f.Network(ctx, opt) // its labels play no part in training
 		}
 	} else {
 		g, lr, err = graphio.ReadEdgeList(ctx, in, name, opt)

@@ -23,10 +23,26 @@ func IsMATPath(path string) bool {
 // LoadEdgeList.
 func LoadGraph(ctx context.Context, path string, opt LoadOptions) (*pipeline.Graph, *LoadReport, error) {
 	if IsMATPath(path) {
-		g, _, lr, err := LoadMAT(ctx, path, opt)
-		return g, lr, err
+		f, err := loadMATFile(ctx, path, opt)
+		if err != nil {
+			return nil, nil, err
+		}
+		return f.Network(ctx, opt)
 	}
 	return LoadEdgeList(ctx, path, opt)
+}
+
+// loadMATFile validates opt, opens path and reads it with ReadMAT.
+func loadMATFile(ctx context.Context, path string, opt LoadOptions) (*MATFile, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	fh, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	return ReadMAT(ctx, fh, path)
 }
 
 // LoadMAT opens path, a MATLAB .mat file plain or gzip-compressed (as
@@ -36,15 +52,7 @@ func LoadGraph(ctx context.Context, path string, opt LoadOptions) (*pipeline.Gra
 // Flickr files of DeepWalk and node2vec. labels is nil when the file has
 // no `group`.
 func LoadMAT(ctx context.Context, path string, opt LoadOptions) (*pipeline.Graph, *pipeline.MultiLabels, *LoadReport, error) {
-	if err := opt.Validate(); err != nil {
-		return nil, nil, nil, err
-	}
-	fh, err := OpenFile(path)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	defer fh.Close()
-	f, err := ReadMAT(ctx, fh, path)
+	f, err := loadMATFile(ctx, path, opt)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -75,19 +83,41 @@ const matFormat = "mat"
 // symmetric PPI and POS files, Duplicates counts each edge's second
 // entry, and UniqueEdges the edges.
 func (f *MATFile) Graph(ctx context.Context, opt LoadOptions) (*pipeline.Graph, *pipeline.MultiLabels, *LoadReport, error) {
-	if err := opt.Validate(); err != nil {
-		return nil, nil, nil, err
-	}
-	v, err := f.matrixVar("network")
+	g, rep, err := f.Network(ctx, opt)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if err := f.checkSize(v); err != nil {
+	n := g.N()
+	if !slices.Contains(f.Names(), "group") {
+		return g, nil, rep, nil
+	}
+	lab, err := f.Labels("group")
+	if err != nil {
 		return nil, nil, nil, err
+	}
+	if len(lab.Of) != n {
+		return nil, nil, nil, &pipeline.ParseError{File: f.name, Err: fmt.Errorf("%w: variable \"group\" has %d rows but \"network\" has %d nodes; both must have one row per node", pipeline.ErrFormat, len(lab.Of), n)}
+	}
+	return g, lab, rep, nil
+}
+
+// Network returns the graph held in the variable `network`, as Graph
+// does, without reading `group`: for callers that train on the graph
+// alone, whom a label matrix they never use should not stop.
+func (f *MATFile) Network(ctx context.Context, opt LoadOptions) (*pipeline.Graph, *LoadReport, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, nil, err
+	}
+	v, err := f.matrixVar("network")
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := f.checkSize(v); err != nil {
+		return nil, nil, err
 	}
 	n := v.dims[0]
 	if v.dims[1] != n {
-		return nil, nil, nil, f.varErr(v, "is %d x %d; an adjacency matrix must be square (N x N)", v.dims[0], v.dims[1])
+		return nil, nil, f.varErr(v, "is %d x %d; an adjacency matrix must be square (N x N)", v.dims[0], v.dims[1])
 	}
 	// At most one entry per stored value.
 	src, dst, w := make([]int32, 0, len(v.re)), make([]int32, 0, len(v.re)), make([]float64, 0, len(v.re))
@@ -102,38 +132,27 @@ func (f *MATFile) Graph(ctx context.Context, opt LoadOptions) (*pipeline.Graph, 
 		return nil
 	})
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	if len(src) == 0 {
-		return nil, nil, nil, &pipeline.ParseError{File: f.name, Err: fmt.Errorf("%w: variable \"network\" has no nonzero entry", pipeline.ErrEmptyGraph)}
+		return nil, nil, &pipeline.ParseError{File: f.name, Err: fmt.Errorf("%w: variable \"network\" has no nonzero entry", pipeline.ErrEmptyGraph)}
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	rep := &LoadReport{File: f.name, Format: matFormat, EdgesRead: len(src), Nodes: n, NumericIDs: true,
 		Directed: opt.Directed, Weighted: opt.Weighted, KeptSelfLoops: opt.KeepSelfLoops}
 	if !opt.Directed {
 		if rep.Asymmetric, err = asymmetric(ctx, n, src, dst, w, opt.Weighted); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 	}
 	edge := func(e int) (int32, int32, float64) { return src[e], dst[e], w[e] }
 	adj, err := assemble(ctx, f.name, n, len(src), edge, opt, rep)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	g := &pipeline.Graph{Adj: adj, IDs: pipeline.IdentityIDs(n), Directed: opt.Directed, Weighted: opt.Weighted}
-	if !slices.Contains(f.Names(), "group") {
-		return g, nil, rep, nil
-	}
-	lab, err := f.Labels("group")
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if len(lab.Of) != n {
-		return nil, nil, nil, &pipeline.ParseError{File: f.name, Err: fmt.Errorf("%w: variable \"group\" has %d rows but \"network\" has %d nodes; both must have one row per node", pipeline.ErrFormat, len(lab.Of), n)}
-	}
-	return g, lab, rep, nil
+	return &pipeline.Graph{Adj: adj, IDs: pipeline.IdentityIDs(n), Directed: opt.Directed, Weighted: opt.Weighted}, rep, nil
 }
 
 // asymmetric counts the off-diagonal entries (src[e], dst[e]) whose

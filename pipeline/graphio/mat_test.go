@@ -269,6 +269,13 @@ func TestMATErrors(t *testing.T) {
 			t.Errorf("%s: got %v, want an error containing %q", file, err, want)
 		}
 	}
+	// A graph-only load does not read the labels it leaves out.
+	for _, file := range []string{"bad_group_pm1.mat", "bad_groupsize.mat"} {
+		g, _, err := LoadGraph(context.Background(), filepath.Join("testdata", "mat", file), LoadOptions{})
+		if err != nil || g.N() != 2 || g.Adj.NNZ() == 0 {
+			t.Errorf("LoadGraph(%s): %v, %v", file, g, err)
+		}
+	}
 	if _, err := readMATFixture(t, "sparse.mat").Sparse(t.Context(), "nope"); err == nil || !strings.Contains(err.Error(), `no variable "nope"`) {
 		t.Errorf("missing variable: %v", err)
 	}
