@@ -67,12 +67,20 @@ func run(ctx context.Context, h *benchmarks.Harness) error {
 	if err := o.gensim.CheckMethods(ctx, h, o.methods); err != nil {
 		return err
 	}
-	var rows []row
-	for _, ds := range o.datasets {
-		s, err := graphio.LoadSplitDir(ctx, filepath.Join(h.Data, ds, "asymproj"), false)
-		if err != nil {
+	// Every split is read, and -candidates checked against it, before
+	// any method runs.
+	splits := make([]*pipeline.Split, len(o.datasets))
+	for i, ds := range o.datasets {
+		if splits[i], err = graphio.LoadSplitDir(ctx, filepath.Join(h.Data, ds, "asymproj"), false); err != nil {
 			return err
 		}
+		if o.candidates >= splits[i].N-2 {
+			return h.Usagef("-candidates %d: as many as %s's %d nodes other than a pair's two, or more: give fewer", o.candidates, ds, splits[i].N-2)
+		}
+	}
+	var rows []row
+	for i, ds := range o.datasets {
+		s := splits[i]
 		tg, err := s.TrainGraph(ctx)
 		if err != nil {
 			return err
@@ -162,9 +170,6 @@ func embed(ctx context.Context, o *options, method string, tg *pipeline.Graph, s
 
 // score ranks s's test pairs by l_u·r_v (width w) and takes their AUC.
 func score(ctx context.Context, o *options, name string, l, r []float32, w int, s *pipeline.Split, took time.Duration) (row, error) {
-	if o.candidates >= s.N-2 {
-		return row{}, fmt.Errorf("-candidates %d: as many as the split's %d nodes other than a pair's two, or more: give fewer", o.candidates, s.N-2)
-	}
 	rk, err := eval.Rank(ctx, l, r, w, s.N, s.Test, eval.RankConfig{Negatives: o.candidates, Seed: o.seed})
 	if err != nil {
 		return row{}, err
