@@ -772,6 +772,8 @@ func (c *evalFlags) classification(ctx context.Context, stdout io.Writer, emb *g
 	what := "the rows of the file"
 	if emb.Halves {
 		what = c.features
+	} else if strings.HasSuffix(c.singleFeatures(), "+norm") {
+		what = "the rows of the file, scaled to unit length"
 	}
 	rep.ClassifyLogReg, err = classifyLogReg(ctx, stdout, x, g.N(), f, lab, what, c.logregC, c.workers)
 	return err
@@ -1053,20 +1055,29 @@ func (c *evalFlags) nodeFeatures(emb *graphio.Embeddings, y []float32, n int) ([
 		}
 		return x, f, nil
 	}
+	variant := c.singleFeatures()
+	if variant == "" {
+		return nil, 0, usagef("-features %s picks sides of [L | R] embeddings, and %s holds a single table, whose rows are the features: leave -features out, or give -features Y+norm for unit rows", c.features, c.emb.path)
+	}
+	return eval.Features(&pipeline.Result{N: n, Half: emb.Dim, L: y, R: y}, variant)
+}
+
+// singleFeatures returns the eval.Features variant of a single table
+// (given as L = R = Y) for -features: its rows, or with +norm their unit
+// rows; Y and L (the same table) name them. "" for a variant that needs
+// [L | R] (R, LR, L+R).
+func (c *evalFlags) singleFeatures() string {
 	variant := eval.FeaturesL
 	c.fs.Visit(func(f *flag.Flag) {
 		if f.Name == "features" {
 			variant = c.features
 		}
 	})
-	// A single table's rows are the features; of the variants only their
-	// unit rows mean something without [L | R].
 	switch variant {
 	case eval.FeaturesL, eval.FeaturesL + "+norm":
+		return variant
 	case "Y", "Y+norm":
-		variant = eval.FeaturesL + strings.TrimPrefix(variant, "Y")
-	default:
-		return nil, 0, usagef("-features %s picks sides of [L | R] embeddings, and %s holds a single table, whose rows are the features: leave -features out, or give -features Y+norm for unit rows", c.features, c.emb.path)
+		return eval.FeaturesL + strings.TrimPrefix(variant, "Y")
 	}
-	return eval.Features(&pipeline.Result{N: n, Half: emb.Dim, L: y, R: y}, variant)
+	return ""
 }

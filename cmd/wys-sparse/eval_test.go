@@ -361,6 +361,10 @@ func TestClassifyLogRegMatchesSklearn(t *testing.T) {
 			t.Errorf("C = %s: the single table's kNN scores are not named Y·Y and 2·Y·Y:\n%s", c, stdout)
 		}
 	}
+	// -features Y+norm: the logistic regression says its rows were scaled.
+	if code, stdout, stderr := runCLI(t, "eval", "-emb", filepath.Join(dir, "gensim.txt"), "-planetoid", filepath.Join(dir, "planetoid"), "-features", "Y+norm"); code != 0 || !strings.Contains(stdout, "(the rows of the file, scaled to unit length)") {
+		t.Errorf("-features Y+norm: exit %d, the logistic regression does not say its rows were scaled:\n%s%s", code, stdout, stderr)
+	}
 	// With -score cosine the rows are unit vectors: the scores are cosines.
 	code, stdout, stderr := runCLI(t, "eval", "-emb", filepath.Join(dir, "gensim.txt"), "-planetoid", filepath.Join(dir, "planetoid"), "-score", "cosine")
 	if code != 0 || !strings.Contains(stdout, "best validation accuracy per score: cos(Y, Y) ") || !strings.Contains(stdout, ", 2·cos(Y, Y) ") || strings.Contains(stdout, "Y·Y") {
