@@ -74,7 +74,6 @@ func Draw(path, title string, q []float64, names []string) error {
 	}
 	p.Y.Label.Text = "Q_k (log scale)"
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	floor := math.Inf(1)
 	for _, x := range q {
 		if x > 0 {
@@ -99,11 +98,7 @@ func Draw(path, title string, q []float64, names []string) error {
 	}
 	p.X.Min, p.X.Max = 0.3, float64(len(q))+0.7
 	p.Y.Min, p.Y.Max = floor, 1
-	if floor >= 0.1 {
-		// One decade: LogTicks would label only its top.
-		p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0.1, Label: "0.1"}, {Value: 0.2, Label: "0.2"},
-			{Value: 0.3}, {Value: 0.4}, {Value: 0.5, Label: "0.5"}, {Value: 0.6}, {Value: 0.7}, {Value: 0.8}, {Value: 0.9}, {Value: 1, Label: "1"}})
-	}
+	p.Y.Tick.Marker = yTicks(floor)
 	ticks := make([]plot.Tick, len(q))
 	for k := range q {
 		ticks[k] = plot.Tick{Value: float64(k + 1), Label: labels[k]}
@@ -137,4 +132,15 @@ func checkQ(q []float64) error {
 		return fmt.Errorf("Q sums to %.6g, not 1 (Q = softmax(q); draw Q, not its logits q)", sum)
 	}
 	return nil
+}
+
+// yTicks returns the ticks of a log axis from floor to 1: LogTicks, except
+// over one decade (floor 0.1), where they would label only its top, so
+// 0.1, 0.2, 0.5 and 1 are labelled.
+func yTicks(floor float64) plot.Ticker {
+	if floor < 0.1 {
+		return plot.LogTicks{Prec: -1}
+	}
+	return plot.ConstantTicks([]plot.Tick{{Value: 0.1, Label: "0.1"}, {Value: 0.2, Label: "0.2"},
+		{Value: 0.3}, {Value: 0.4}, {Value: 0.5, Label: "0.5"}, {Value: 0.6}, {Value: 0.7}, {Value: 0.8}, {Value: 0.9}, {Value: 1, Label: "1"}})
 }

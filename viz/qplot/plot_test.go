@@ -102,3 +102,24 @@ func TestTickLabels(t *testing.T) {
 		t.Errorf("no names: labels %q, legend %q", labels, legend)
 	}
 }
+
+// TestYTicks: the labels of the Q axis, one decade (every Q_k above 0.1)
+// or three: every power of ten is labelled, and over one decade 0.2 and
+// 0.5 as well (LogTicks alone labels only 1 there).
+func TestYTicks(t *testing.T) {
+	labels := func(floor float64) []string {
+		var out []string
+		for _, tk := range yTicks(floor).Ticks(floor, 1) {
+			if tk.Label != "" {
+				out = append(out, tk.Label)
+			}
+		}
+		return out
+	}
+	if got, want := labels(0.1), []string{"0.1", "0.2", "0.5", "1"}; !slices.Equal(got, want) {
+		t.Errorf("one decade: labels %q, want %q", got, want)
+	}
+	if got := labels(0.001); !slices.Contains(got, "0.001") || !slices.Contains(got, "0.01") || !slices.Contains(got, "0.1") || !slices.Contains(got, "1") {
+		t.Errorf("three decades: labels %q, want every power of ten", got)
+	}
+}
