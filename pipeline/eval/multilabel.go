@@ -40,7 +40,10 @@ func MultiLabelSplits(rows []int, ratios []float64, repeats int, seed uint64) ([
 		return nil, fmt.Errorf("eval: %d repeats per ratio; want 1 to %d", repeats, maxRepeats)
 	}
 	var out []LabelSplit
-	for _, ratio := range ratios {
+	for i, ratio := range ratios {
+		if slices.Contains(ratios[:i], ratio) {
+			return nil, fmt.Errorf("eval: training ratio %v listed twice (its splits would be drawn twice, the same; more splits: repeats)", ratio)
+		}
 		nTrain := int(ratio * float64(len(rows)))
 		if !(ratio > 0 && ratio < 1) || nTrain < 1 || nTrain >= len(rows) {
 			return nil, fmt.Errorf("eval: training ratio %v of %d labelled nodes leaves an empty train or test set", ratio, len(rows))

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -350,5 +351,17 @@ func TestPercent(t *testing.T) {
 		if got := Percent(share); got != want {
 			t.Errorf("Percent(%v) = %q, want %q", share, got, want)
 		}
+	}
+}
+
+// TestMultiLabelSplitsRatioTwice: a ratio listed twice would score the
+// same splits twice and understate their spread; it is refused.
+func TestMultiLabelSplitsRatioTwice(t *testing.T) {
+	rows := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+	if _, err := MultiLabelSplits(rows, []float64{0.5, 0.2, 0.5}, 2, 1); err == nil || !strings.Contains(err.Error(), "0.5 listed twice") {
+		t.Errorf("0.5, 0.2, 0.5: %v", err)
+	}
+	if s, err := MultiLabelSplits(rows, []float64{0.2, 0.5}, 2, 1); err != nil || len(s) != 4 {
+		t.Errorf("0.2, 0.5: %d splits, %v", len(s), err)
 	}
 }
