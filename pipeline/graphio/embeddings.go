@@ -293,7 +293,7 @@ func (t *textTable) line(ln int, text string) error {
 		return formatErr(t.name, ln, "more rows than the %d the header announces: fix the header", t.headerN)
 	}
 	if prev, dup := t.firstLine[f[0]]; dup {
-		if _, err := strconv.ParseFloat(f[0], 64); err == nil && strings.ContainsAny(f[0], ".eE") {
+		if x, err := strconv.ParseFloat(f[0], 64); err == nil && x != math.Trunc(x) {
 			return formatErr(t.name, ln, "node id %.40q already has a vector on line %d, and is a number with a fraction: the first column is likely a coordinate, not an id: write each row's node id first (pandas: to_csv with the ids as the index)", f[0], prev)
 		}
 		return formatErr(t.name, ln, "node id %.40q already has a vector on line %d: each id once", f[0], prev)

@@ -138,6 +138,7 @@ func TestEmbeddingsTextErrors(t *testing.T) {
 		{"header-huge", "1000000000000 2\na 1 2\n", "f:2: malformed input: the header announces 1000000000000 rows but the file holds 1"},
 		{"header-fewer", "1 2\na 1 2\nb 1 2\n", "f:3: malformed input: more rows than the 1 the header announces"},
 		{"duplicate", "a 1 2\nb 1 2\na 3 4\n", "f:3: malformed input: node id \"a\" already has a vector on line 1"},
+		{"duplicate whole float", "1.0 1 2\n2.0 1 2\n1.0 3 4\n", "f:3: malformed input: node id \"1.0\" already has a vector on line 1: each id once"},
 		{"duplicate coordinate", "0.5 1 2\n0.25 1 2\n0.5 3 4\n", "f:3: malformed input: node id \"0.5\" already has a vector on line 1, and is a number with a fraction: the first column is likely a coordinate"},
 		{"empty", "2 3\n", "f: malformed input: no embedding rows"},
 		{"id-only", "a\n", "f:1: malformed input: a node id with no vector"},
