@@ -371,7 +371,7 @@ func (r *run) loop(ctx context.Context) error {
 	}
 	switch {
 	case r.res.Stats.Stopped != "":
-	case r.annealFrom > 0:
+	case r.annealFrom > 0 && r.batches < r.capBatches: // the annealing shortened the run
 		r.res.Stats.Stopped = "converged"
 	default:
 		r.res.Stats.Stopped = "length"

@@ -134,7 +134,10 @@ func plantedSplit(t *testing.T) (*pipeline.Split, *pipeline.Graph) {
 }
 
 // TestStopped: the result says what ended the run: its planned length, an
-// early stop, or the time budget (1ns: over at the first evaluation).
+// early stop, the time budget (1ns: over at the first evaluation), or the
+// convergence rule (Tolerance 1: it fires at MinEpochs = 10) when its
+// annealing ends the run before its length, but not when the annealing
+// (a quarter of the run so far: 2.5 epochs) reaches the length anyway.
 func TestStopped(t *testing.T) {
 	t.Parallel()
 	s, tg := plantedSplit(t)
@@ -145,6 +148,8 @@ func TestStopped(t *testing.T) {
 		{train.Config{Dim: 8, Epochs: 20, Seed: 2}, "length"},
 		{train.Config{Dim: 8, Epochs: 400, EvalEvery: 1, Patience: 1, Seed: 2}, "patience"},
 		{train.Config{Dim: 8, Epochs: 400, TimeBudget: 1, Seed: 2}, "time"},
+		{train.Config{Dim: 8, Epochs: 40, EvalEvery: 1, Converge: true, Tolerance: 1, Seed: 2}, "converged"},
+		{train.Config{Dim: 8, Epochs: 12, EvalEvery: 1, Converge: true, Tolerance: 1, Seed: 2}, "length"},
 	} {
 		res, err := train.Run(context.Background(), tg, s, c.cfg, nil)
 		if err != nil {
