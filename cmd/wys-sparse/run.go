@@ -509,6 +509,20 @@ func repeats(lr *graphio.LoadReport) string {
 	return what + ")"
 }
 
+// partlyBothWays reports an edge list read as undirected whose repeated
+// lines cover between 2% and 98% of its edges: an undirected list writes
+// every edge once (SNAP's ego-Facebook) or every edge both ways (its
+// CA-HepTh, Email-Enron), while a directed graph's reciprocated arcs are
+// some of them (soc-Slashdot0902: 73%, web-NotreDame: 35%).
+func partlyBothWays(lr *graphio.LoadReport) bool {
+	edges := lr.UniqueEdges - lr.SelfLoops
+	if lr.Directed || lr.Format == "mat" || edges <= 0 {
+		return false
+	}
+	share := float64(lr.Duplicates) / float64(edges)
+	return share > 0.02 && share < 0.98
+}
+
 // reciprocated counts the arcs of g whose reverse is an arc too.
 func reciprocated(g *pipeline.Graph) int {
 	n := 0
@@ -592,6 +606,10 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	}
 	if g.Directed && g.Adj.NNZ() > 0 && reciprocated(g) == g.Adj.NNZ() {
 		prog.dataNote(stdout, "load", "every arc of the graph comes with its reverse, as in an undirected graph listed both ways: read it without -directed, unless the two directions are meant to differ (as it is, a held-out arc's reverse stays among the training arcs)")
+	}
+	if partlyBothWays(lr) {
+		prog.dataNote(stdout, "load", "%d of the %d edges were listed twice (in both directions, or repeated), where an undirected edge list has every edge once or every edge both ways: the graph may be directed (as SNAP's soc-Slashdot0902 and web-NotreDame are), and read without -directed its arcs lose their direction; add -directed if they have one",
+			lr.Duplicates, lr.UniqueEdges-lr.SelfLoops)
 	}
 	idNotes(prog, stdout, lr)
 	if lr.ExtraColumns > 0 {

@@ -1757,7 +1757,9 @@ func TestSummaryAveraged(t *testing.T) {
 // TestDirectedBothWaysNote: a graph read with -directed whose every arc
 // has its reverse gets a note (an undirected edge list listed both ways,
 // as SNAP's CA-HepTh); one with an arc without its reverse does not. A
-// weighted run's -save-split says that the split holds no weights.
+// weighted run's -save-split says that the split holds no weights; an
+// edge list read as undirected with some but not all edges both ways gets
+// a note that it may be directed.
 func TestDirectedBothWaysNote(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
@@ -1775,6 +1777,16 @@ func TestDirectedBothWaysNote(t *testing.T) {
 		code, stdout, stderr := runCLI(t, "-graph", path, "-directed", "-dim", "2", "-epochs", "1", "-progress", "none")
 		if code != 0 || strings.Contains(stdout, note) != want {
 			t.Errorf("%s: exit %d, note %v, want %v\n%s%s", path, code, strings.Contains(stdout, note), want, stdout, stderr)
+		}
+	}
+	// Read without -directed: a list with some edges both ways (3 of 4)
+	// looks directed; all or none both ways is an undirected list.
+	const partly = "of the 4 edges were listed twice"
+	once := writeFile(t, tmp, "once.txt", "1 2\n2 3\n3 1\n3 4\n")
+	for path, want := range map[string]bool{both: false, oneWay: true, once: false} {
+		code, stdout, stderr := runCLI(t, "-graph", path, "-dim", "2", "-epochs", "1", "-progress", "none")
+		if code != 0 || strings.Contains(stdout, partly) != want {
+			t.Errorf("%s undirected: exit %d, note %v, want %v\n%s%s", path, code, strings.Contains(stdout, partly), want, stdout, stderr)
 		}
 	}
 	weighted := writeFile(t, tmp, "w.txt", "1 2 3\n2 3 1\n3 1 2\n3 4 1\n4 5 2\n5 1 1\n")
