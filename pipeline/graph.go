@@ -123,6 +123,24 @@ func (s *Split) ReciprocalTrain() int {
 	return n
 }
 
+// ReversedTest returns the number of Test pairs (u, v), u ≠ v, whose
+// reverse (v, u) is a Train pair: on a directed split read as undirected
+// those test edges are training edges too (soc-Epinions1's released split
+// has 53,600 of 254,420).
+func (s *Split) ReversedTest() int {
+	train := make(map[Pair]bool, len(s.Train))
+	for _, p := range s.Train {
+		train[p] = true
+	}
+	n := 0
+	for _, p := range s.Test {
+		if p.U != p.V && train[Pair{p.V, p.U}] {
+			n++
+		}
+	}
+	return n
+}
+
 // WeightsFrom sets the weight of every arc of g to the weight of the same
 // arc in w, a graph that holds every arc of g: the input a split was
 // drawn from, so that the split's training graph (TrainGraph, which is

@@ -122,7 +122,8 @@ func TestHoldOutValidationErrors(t *testing.T) {
 }
 
 // TestReciprocalTrain compares ReciprocalTrain with a count over every
-// two train pairs, on lists with repeats, self-loops and reversed pairs.
+// two train pairs, on lists with repeats, self-loops and reversed pairs,
+// and ReversedTest with a count over every test and train pair.
 func TestReciprocalTrain(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 9))
@@ -142,6 +143,25 @@ func TestReciprocalTrain(t *testing.T) {
 		s := &pipeline.Split{Train: train}
 		if got := s.ReciprocalTrain(); got != want || want == 0 {
 			t.Errorf("seed %d: %d reciprocal pairs, want %d (and some)", seed, got, want)
+		}
+	}
+	// ReversedTest against a count over every test and train pair.
+	for seed := uint64(1); seed <= 5; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 10))
+		var train, test []pipeline.Pair
+		for range 200 {
+			train = append(train, pipeline.Pair{U: int32(rng.IntN(20)), V: int32(rng.IntN(20))})
+			test = append(test, pipeline.Pair{U: int32(rng.IntN(20)), V: int32(rng.IntN(20))})
+		}
+		want := 0
+		for _, p := range test {
+			if p.U != p.V && slices.Contains(train, pipeline.Pair{U: p.V, V: p.U}) {
+				want++
+			}
+		}
+		s := &pipeline.Split{Train: train, Test: test}
+		if got := s.ReversedTest(); got != want || want == 0 {
+			t.Errorf("seed %d: %d reversed test pairs, want %d (and some)", seed, got, want)
 		}
 	}
 	once := &pipeline.Split{Train: []pipeline.Pair{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 2}, {U: 0, V: 1}}}

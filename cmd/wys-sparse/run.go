@@ -1076,10 +1076,15 @@ func directedNote(s *pipeline.Split) string {
 	if s.Directed {
 		return " (directed)"
 	}
-	if n := s.ReciprocalTrain(); n > 0 {
-		return fmt.Sprintf("\nnote: %d train pairs are listed both ways (u v and v u), as in a directed split, and are read as undirected edges: add -directed to read them as arcs", n)
+	n := s.ReciprocalTrain()
+	if n == 0 {
+		return ""
 	}
-	return ""
+	note := fmt.Sprintf("\nnote: %d train pairs are listed both ways (u v and v u), as in a directed split, and are read as undirected edges", n)
+	if r := s.ReversedTest(); r > 0 {
+		note += fmt.Sprintf("; %d of the %d test pairs are the reverse of a train pair, and so are training edges too when read so", r, len(s.Test))
+	}
+	return note + ": add -directed to read them as arcs"
 }
 
 // formatQ formats Q ten values to a line. Above qShown+10 powers, k =
