@@ -607,11 +607,29 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	if g.Directed && g.Adj.NNZ() > 0 && reciprocated(g) == g.Adj.NNZ() {
 		prog.dataNote(stdout, "load", "every arc of the graph comes with its reverse, as in an undirected graph listed both ways: read it without -directed, unless the two directions are meant to differ (as it is, a held-out arc's reverse stays among the training arcs)")
 	}
+	idNotes(prog, stdout, lr)
+	lineNotes(prog, stdout, lr)
+	if c.lcc {
+		before := g.N()
+		g = pipeline.LargestComponent(g)
+		fmt.Fprintf(stdout, "largest connected component: %d of %d nodes\n", g.N(), before)
+	}
+	return g, nil
+}
+
+// lineNotes notes what the read left out or could not tell from the lines
+// (or matrix entries) lr describes: repeats that suggest a directed graph,
+// weights not read, ids holding spaces or written as floats, and lines
+// wider than an edge.
+func lineNotes(prog *progress, stdout io.Writer, lr *graphio.LoadReport) {
 	if partlyBothWays(lr) {
 		prog.dataNote(stdout, "load", "%d of the %d edges were listed twice (in both directions, or repeated), where an undirected edge list has every edge once or every edge both ways: the graph may be directed (as SNAP's soc-Slashdot0902 and web-NotreDame are), and read without -directed its arcs lose their direction; add -directed if they have one",
 			lr.Duplicates, lr.UniqueEdges-lr.SelfLoops)
 	}
-	idNotes(prog, stdout, lr)
+	if lr.UnreadWeights > 0 {
+		prog.dataNote(stdout, "load", "%d of the %d entries of the network hold a value other than 1, which is not read: add -weighted if the values are the edge weights",
+			lr.UnreadWeights, lr.EdgesRead)
+	}
 	if lr.ExtraColumns > 0 {
 		prog.dataNote(stdout, "load", "%d of the %d edge lines %s a third column, which is not read: add -weighted if it holds the edge weights",
 			lr.ExtraColumns, lr.EdgesRead, has(lr.ExtraColumns))
@@ -629,12 +647,6 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 		prog.dataNote(stdout, "load", "%d of the %d edge lines %s more than three columns, of which only \"u v [weight]\" are read: if each line is a node and its neighbours (an adjacency list, as networkx's write_adjlist writes), write an edge list instead (write_edgelist)",
 			lr.WideLines, lr.EdgesRead, has(lr.WideLines))
 	}
-	if c.lcc {
-		before := g.N()
-		g = pipeline.LargestComponent(g)
-		fmt.Fprintf(stdout, "largest connected component: %d of %d nodes\n", g.N(), before)
-	}
-	return g, nil
 }
 
 // idNotes notes how the ids of the edge list lr describes were read:

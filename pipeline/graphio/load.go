@@ -194,6 +194,9 @@ type LoadReport struct {
 	// ExtraColumns counts the edge lines of an unweighted read that have
 	// a third column, which is not read (with Weighted it is the weight).
 	ExtraColumns int `json:"extra_columns,omitempty"`
+	// UnreadWeights counts the entries of a .mat network, read without
+	// Weighted, whose value is not 1: weights that the read drops.
+	UnreadWeights int `json:"unread_weights,omitempty"`
 	// WideLines counts the edge lines with more than three columns, whose
 	// columns after the third are never read (an adjacency list, one
 	// node and its neighbours per line, is not an edge list).

@@ -142,6 +142,13 @@ func (f *MATFile) Network(ctx context.Context, opt LoadOptions) (*pipeline.Graph
 	}
 	rep := &LoadReport{File: f.name, Format: matFormat, EdgesRead: len(src), Nodes: n, NumericIDs: true,
 		Directed: opt.Directed, Weighted: opt.Weighted, KeptSelfLoops: opt.KeepSelfLoops}
+	if !opt.Weighted {
+		for _, x := range w {
+			if x != 1 {
+				rep.UnreadWeights++
+			}
+		}
+	}
 	if !opt.Directed {
 		if rep.Asymmetric, err = asymmetric(ctx, n, src, dst, w, opt.Weighted); err != nil {
 			return nil, nil, err

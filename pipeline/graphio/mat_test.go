@@ -177,6 +177,15 @@ func TestMATGraph(t *testing.T) {
 			if rep.Asymmetric != asym || rep.EdgesRead != len(net.Triples) || rep.Arcs != len(wantAdj) || rep.Format != "mat" {
 				t.Errorf("%s %+v: report %+v; want %d asymmetric, %d entries, %d arcs", file, opt, rep, asym, len(net.Triples), len(wantAdj))
 			}
+			unread := 0 // the entries whose value an unweighted read drops
+			for _, e := range net.Triples {
+				if !opt.Weighted && e[2] != 1 {
+					unread++
+				}
+			}
+			if rep.UnreadWeights != unread {
+				t.Errorf("%s %+v: %d unread weights, scipy's entries have %d", file, opt, rep.UnreadWeights, unread)
+			}
 			if g.IDs.Len() != g.N() || g.IDs.Name(g.N()-1) != strconv.Itoa(g.N()-1) {
 				t.Errorf("%s: ids are not the row numbers", file)
 			}
