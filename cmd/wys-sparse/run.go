@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -509,6 +510,18 @@ func repeats(lr *graphio.LoadReport) string {
 	return what + ")"
 }
 
+// numbersOnly reports whether every field of line (split at tabs, commas
+// or spaces) is a number.
+func numbersOnly(line string) bool {
+	f := strings.FieldsFunc(line, func(r rune) bool { return r == '\t' || r == ',' || r == ' ' })
+	for _, x := range f {
+		if _, err := strconv.ParseFloat(x, 64); err != nil {
+			return false
+		}
+	}
+	return len(f) > 0
+}
+
 // partlyBothWays reports an edge list read as undirected whose repeated
 // lines cover between 2% and 98% of its edges: an undirected list writes
 // every edge once (SNAP's ego-Facebook) or every edge both ways (its
@@ -587,6 +600,9 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 		display, count(lr.Nodes, "node", "nodes"), count(edges, unit, units), loops, repeats(lr), time.Since(t0).Seconds())
 	if lr.Header != "" {
 		fmt.Fprintf(stdout, "skipped the header line %q\n", lr.Header)
+		if lr.NumericIDs && numbersOnly(lr.Header) {
+			prog.dataNote(stdout, "load", "the line -header skipped holds only numbers, as an edge does (SNAP's \"# FromNodeId ToNodeId\" is a comment, skipped without -header): if it is an edge, drop -header")
+		}
 	}
 	if lr.Format == "mtx" {
 		fmt.Fprintln(stdout, "read as Matrix Market: its size line skipped and its entry count checked, each entry \"row column [value]\" an edge")

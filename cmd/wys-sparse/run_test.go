@@ -1795,3 +1795,25 @@ func TestDirectedBothWaysNote(t *testing.T) {
 		t.Errorf("weighted -save-split: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestHeaderThatIsAnEdge: -header on a file whose first line is an edge
+// (SNAP's, whose column names are a comment) skips that edge, and a note
+// says so; a line of names skipped by -header gets no such note.
+func TestHeaderThatIsAnEdge(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	const note = "the line -header skipped holds only numbers"
+	for text, want := range map[string]bool{
+		"# FromNodeId\tToNodeId\n0\t1\n1\t2\n2\t0\n2\t3\n": true,
+		"from,to\n0,1\n1,2\n2,0\n2,3\n":                    false,
+	} {
+		path := filepath.Join(tmp, fmt.Sprint(want, ".txt"))
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runCLI(t, "-graph", path, "-header", "-test-fraction", "0", "-dim", "2", "-epochs", "1", "-progress", "none")
+		if code != 0 || strings.Contains(stdout, note) != want {
+			t.Errorf("%q: exit %d, note %v, want %v\n%s%s", text, code, strings.Contains(stdout, note), want, stdout, stderr)
+		}
+	}
+}
