@@ -1102,6 +1102,9 @@ Run 'wys-sparse -help' for every flag.
 // how to read them as arcs.
 func directedNote(s *pipeline.Split) string {
 	if s.Directed {
+		if ascending(s.Train) && ascending(s.Test) {
+			return " (directed)\nnote: every train and test pair is written u < v, the layout of an undirected split (the paper's ca-HepTh, ego-Facebook and PPI): read as arcs, each edge keeps one direction, chosen by its ids; drop -directed unless the split is directed"
+		}
 		return " (directed)"
 	}
 	n := s.ReciprocalTrain()
@@ -1113,6 +1116,19 @@ func directedNote(s *pipeline.Split) string {
 		note += fmt.Sprintf("; %d of the %d test pairs are the reverse of a train pair, and so are training edges too when read so", r, len(s.Test))
 	}
 	return note + ": add -directed to read them as arcs"
+}
+
+// ascending reports whether every pair but self-loops has U < V, and
+// some has.
+func ascending(pairs []pipeline.Pair) bool {
+	some := false
+	for _, p := range pairs {
+		if p.U > p.V {
+			return false
+		}
+		some = some || p.U < p.V
+	}
+	return some
 }
 
 // formatQ formats Q ten values to a line. Above qShown+10 powers, k =

@@ -859,7 +859,8 @@ func TestValidationFraction(t *testing.T) {
 // refused without -directed, by training and eval alike. Without them, a
 // split whose train pairs come both ways, read without -directed, gets a
 // note with their number (counted here over every two pairs); with
-// -directed, or an undirected split, it does not.
+// -directed, or an undirected split, it does not. An undirected split read
+// with -directed gets a note that its pairs are all written u < v.
 func TestSplitReadAsUndirectedNote(t *testing.T) {
 	tmp := t.TempDir()
 	directed, undirected := filepath.Join(tmp, "d"), filepath.Join(tmp, "u")
@@ -882,10 +883,17 @@ func TestSplitReadAsUndirectedNote(t *testing.T) {
 	}
 	note := fmt.Sprintf("note: %d train pairs are listed both ways", both)
 	emb := map[string]string{}
+	// Read with -directed, the undirected split (its pairs written u < v)
+	// gets a note, and the directed one does not.
+	const ascending = "every train and test pair is written u < v"
 	for _, dir := range []string{directed, undirected} {
 		emb[dir] = dir + ".npy"
-		if code, _, stderr := runCLI(t, "-split", dir, "-directed", "-epochs", "1", "-dim", "4", "-out", emb[dir], "-progress", "none"); code != 0 {
+		code, stdout, stderr := runCLI(t, "-split", dir, "-directed", "-epochs", "1", "-dim", "4", "-out", emb[dir], "-progress", "none")
+		if code != 0 {
 			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+		if strings.Contains(stdout, ascending) != (dir == undirected) {
+			t.Errorf("%s -directed: the u < v note printed %v:\n%s", dir, strings.Contains(stdout, ascending), stdout)
 		}
 	}
 	reversed := filepath.Join(directed, "test.directed.neg.txt.npy")
