@@ -319,6 +319,9 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 		prog.end("load", time.Since(t0))
 		in.split, in.ids = s, s.IDs
 		fmt.Fprintf(stdout, "%s%s\n", graphio.SplitSummary(c.split, s), directedNote(s))
+		if s.Directed && len(s.TestDirectedNeg) == 0 {
+			prog.dataNote(stdout, "load", "%s has no test.directed.neg.txt.npy (reversed test arcs): the test AUC is against its random non-edges only", c.split)
+		}
 		if g, err = s.TrainGraph(ctx); err != nil {
 			return nil, err
 		}

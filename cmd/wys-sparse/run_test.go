@@ -924,6 +924,12 @@ func TestSplitReadAsUndirectedNote(t *testing.T) {
 			if got := strings.Contains(stdout, note); got != c.want {
 				t.Errorf("%v: note %q printed %v, want %v:\n%s", args, note, got, c.want, stdout)
 			}
+			// Training, as eval, says that a directed split without its
+			// reversed arcs is scored against random non-edges only.
+			const noReversed = "has no test.directed.neg.txt.npy (reversed test arcs)"
+			if got := strings.Contains(stdout, noReversed); got != (len(c.flags) > 0) {
+				t.Errorf("%v: note %q printed %v:\n%s", args, noReversed, got, stdout)
+			}
 		}
 	}
 }
