@@ -136,7 +136,7 @@ func (opt TopOptions) withDefaults() TopOptions {
 		opt.MaxIters = 50
 	}
 	if opt.Tol == 0 {
-		opt.Tol = 1e-6
+		opt.Tol = ConvergedTol
 	}
 	return opt
 }

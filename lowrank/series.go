@@ -25,8 +25,8 @@ const MaxDenseNodes = 16384
 // CSR per pair); the others come from a rank-r factorization:
 //
 //   - undirected (A symmetric): S = D^{-1/2} A D^{-1/2} ≈ U Λ Uᵀ (the
-//     eigenpairs of largest magnitude, or with SeriesOptions.Converged
-//     the algebraically largest), so T^k ≈ D^{-1/2} U Λ^k Uᵀ D^{1/2};
+//     eigenpairs of largest magnitude, converged with
+//     SeriesOptions.Converged), so T^k ≈ D^{-1/2} U Λ^k Uᵀ D^{1/2};
 //   - directed: T ≈ U Σ Vᵀ (a truncated SVD), so
 //     T^k ≈ U (Σ Vᵀ U)^{k−1} Σ Vᵀ with an r x r core.
 //
@@ -58,8 +58,8 @@ type Series struct {
 	Residual float64
 }
 
-// ConvergedTol is the residual that SeriesOptions.Converged aims at
-// (TopOptions' default Tol).
+// ConvergedTol is the residual that SeriesOptions.Converged aims at:
+// TopOptions' default Tol.
 const ConvergedTol = 1e-6
 
 // magnitudeEig returns the opt.Rank eigenpairs of largest magnitude of a
@@ -69,7 +69,7 @@ const ConvergedTol = 1e-6
 // normalised adjacency has −λ for every λ, and an odd power of T needs
 // both. Iters adds the two runs', Residual is the larger.
 func magnitudeEig(ctx context.Context, op Operator, opt Options) (*Eigen, error) {
-	top := TopOptions{Options: opt, Lo: -1, Tol: ConvergedTol}
+	top := TopOptions{Options: opt, Lo: -1}
 	pos, err := TopEigSym(ctx, op, top)
 	if err != nil {
 		return nil, err

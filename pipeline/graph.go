@@ -110,10 +110,7 @@ func (s *Split) CheckNodes(n int) error {
 // suggests a directed split (soc-Epinions1's released split has 42,170,
 // those of ca-HepTh, ego-Facebook and PPI none).
 func (s *Split) ReciprocalTrain() int {
-	seen := make(map[Pair]bool, len(s.Train))
-	for _, p := range s.Train {
-		seen[p] = true
-	}
+	seen := pairSet(s.Train)
 	n := 0
 	for p := range seen {
 		if p.U != p.V && seen[Pair{p.V, p.U}] {
@@ -128,10 +125,7 @@ func (s *Split) ReciprocalTrain() int {
 // those test edges are training edges too (soc-Epinions1's released split
 // has 53,600 of 254,420).
 func (s *Split) ReversedTest() int {
-	train := make(map[Pair]bool, len(s.Train))
-	for _, p := range s.Train {
-		train[p] = true
-	}
+	train := pairSet(s.Train)
 	n := 0
 	for _, p := range s.Test {
 		if p.U != p.V && train[Pair{p.V, p.U}] {
@@ -139,6 +133,15 @@ func (s *Split) ReversedTest() int {
 		}
 	}
 	return n
+}
+
+// pairSet returns the set of pairs.
+func pairSet(pairs []Pair) map[Pair]bool {
+	set := make(map[Pair]bool, len(pairs))
+	for _, p := range pairs {
+		set[p] = true
+	}
+	return set
 }
 
 // WeightsFrom sets the weight of every arc of g to the weight of the same

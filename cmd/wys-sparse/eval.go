@@ -538,7 +538,7 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 	if !math.IsNaN(directed) {
 		fmt.Fprintf(stdout, "  against reversed arcs and random non-edges: %.4f\n", directed)
 	} else if c.directed {
-		fmt.Fprintf(stdout, "note: %s has no test.directed.neg.txt.npy (reversed test arcs): the test AUC is against its random non-edges only\n", c.split)
+		fmt.Fprintf(stdout, "note: %s\n", noReversedArcs(c.split))
 	}
 	if note := fewTestPairs(test, len(s.Test), len(s.TestNeg), "score on a split with more test edges"); note != "" {
 		fmt.Fprintln(stdout, note)
@@ -1031,9 +1031,7 @@ func (c *evalFlags) sameHalvesFeatures(stdout io.Writer, emb *graphio.Embeddings
 	if !emb.Halves || (c.mat == "" && c.labels == "" && c.planetoid == "" && c.edgeOps == "") {
 		return
 	}
-	set := false
-	c.fs.Visit(func(f *flag.Flag) { set = set || f.Name == "features" })
-	if set {
+	if c.given("features") {
 		return
 	}
 	l, r := emb.Sides()
@@ -1068,11 +1066,9 @@ func (c *evalFlags) nodeFeatures(emb *graphio.Embeddings, y []float32, n int) ([
 // [L | R] (R, LR, L+R).
 func (c *evalFlags) singleFeatures() string {
 	variant := eval.FeaturesL
-	c.fs.Visit(func(f *flag.Flag) {
-		if f.Name == "features" {
-			variant = c.features
-		}
-	})
+	if c.given("features") {
+		variant = c.features
+	}
 	switch variant {
 	case eval.FeaturesL, eval.FeaturesL + "+norm":
 		return variant
@@ -1080,4 +1076,11 @@ func (c *evalFlags) singleFeatures() string {
 		return eval.FeaturesL + strings.TrimPrefix(variant, "Y")
 	}
 	return ""
+}
+
+// given reports whether the flag name is on the command line.
+func (c *evalFlags) given(name string) bool {
+	set := false
+	c.fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

@@ -91,8 +91,6 @@ func help(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitUsage
 }
 
-// run is the whole command: it parses args, does the work and returns the
-// exit code. It never calls os.Exit, so tests drive it in-process.
 // asksJSON reports whether args give -progress json (or --progress,
 // or =json), for a command line whose parsing stopped before reaching it:
 // its error is then a JSON error event too.
@@ -110,6 +108,8 @@ func asksJSON(args []string) bool {
 	return false
 }
 
+// run is the whole command: it parses args, does the work and returns the
+// exit code. It never calls os.Exit, so tests drive it in-process.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		if sc, ok := subcommands[args[0]]; ok {
@@ -320,7 +320,7 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 		in.split, in.ids = s, s.IDs
 		fmt.Fprintf(stdout, "%s%s\n", graphio.SplitSummary(c.split, s), directedNote(s))
 		if s.Directed && len(s.TestDirectedNeg) == 0 {
-			prog.dataNote(stdout, "load", "%s has no test.directed.neg.txt.npy (reversed test arcs): the test AUC is against its random non-edges only", c.split)
+			prog.dataNote(stdout, "load", "%s", noReversedArcs(c.split))
 		}
 		if g, err = s.TrainGraph(ctx); err != nil {
 			return nil, err
@@ -1119,6 +1119,12 @@ func directedNote(s *pipeline.Split) string {
 		note += fmt.Sprintf("; %d of the %d test pairs are the reverse of a train pair, and so are training edges too when read so", r, len(s.Test))
 	}
 	return note + ": add -directed to read them as arcs"
+}
+
+// noReversedArcs says that the directed split in dir has no reversed test
+// arcs to score against.
+func noReversedArcs(dir string) string {
+	return dir + " has no test.directed.neg.txt.npy (reversed test arcs): the test AUC is against its random non-edges only"
 }
 
 // ascending reports whether every pair but self-loops has U < V, and
