@@ -19,8 +19,11 @@ NEG > 0 its negative part by NEG uniform columns per row, each reweighted
 to stay unbiased, as the sparse trainer's walks and negative pairs are;
 with exact1, the positive part of the first power (a row's neighbours)
 stays exact and the POS pairs are drawn from the other powers' weights. OPTIONS is a
-comma-separated list of exact1 and anneal; with anneal the learning rate
-falls linearly from LR to LR/100 over the STEPS steps.
+comma-separated list of exact1, anneal and snr; with anneal the learning
+rate falls linearly from LR to LR/100 over the STEPS steps; with snr it
+prints, before the first step and after the last, the noise energy of the
+positive part sampled at 64, 512 and 4096 pairs per row over the energy
+of the exact gradient (both parts), for L and R.
 Comparing POS, NEG = 0, 0 with either sampled separates the noise of the
 two parts. The dense N x N arrays limit it to small graphs (ego-Facebook:
 about 1 GB). It does not learn q: Q is the dense run's, so that only the
@@ -46,7 +49,7 @@ def main():
     split, qjson, dim, steps, npos, nneg = sys.argv[1:7]
     lr = float(sys.argv[7]) if len(sys.argv) > 7 else 0.01
     opts = sys.argv[8].split(",") if len(sys.argv) > 8 else []
-    exact1, anneal = "exact1" in opts, "anneal" in opts
+    exact1, anneal, snr = "exact1" in opts, "anneal" in opts, "snr" in opts
     dim, steps, npos, nneg = int(dim), int(steps), int(npos), int(nneg)
     r = dim // 2
     tr, te, ten = load(split, "train.txt.npy"), load(split, "test.txt.npy"), load(split, "test.neg.txt.npy")
@@ -89,6 +92,28 @@ def main():
     print("step 0: test AUC %.4f" % auc(*params))
     rowsum = drawn.sum(1)
     cum = np.cumsum(drawn / np.maximum(rowsum, 1e-30)[:, None], axis=1)
+
+    def noise(step):
+        # The sampled positive part's noise energy (3 draws) over the
+        # exact gradient's, for L and R.
+        sg = 1 / (1 + np.exp(-(params[0] @ params[1].T)))
+        gt = (-pos * (1 - sg) + neg * sg) / n
+        exact = [np.sum((gt @ params[1]) ** 2), np.sum((gt.T @ params[0]) ** 2)]
+        for k in (64, 512, 4096):
+            err = [0.0, 0.0]
+            for _ in range(3):
+                g = np.zeros((n, n), np.float32)
+                for v in range(n):
+                    cols = np.minimum(np.searchsorted(cum[v], rng.random(k)), n - 1)
+                    np.add.at(g[v], cols, -(rowsum[v] / k) * (1 - sg[v, cols]))
+                g = (g + pos * (1 - sg)) / n
+                err[0] += np.sum((g @ params[1]) ** 2) / 3
+                err[1] += np.sum((g.T @ params[0]) ** 2) / 3
+            print("step %d, %d positives per row: noise over exact gradient energy, L %.2f, R %.2f"
+                  % (step, k, err[0] / exact[0], err[1] / exact[1]), flush=True)
+
+    if snr:
+        noise(0)
     for step in range(1, steps + 1):
         sg = 1 / (1 + np.exp(-(params[0] @ params[1].T)))
         if npos == 0:
@@ -113,6 +138,8 @@ def main():
             params[i] -= rate * (mom[i] / (1 - 0.9 ** step)) / (np.sqrt(var[i] / (1 - 0.999 ** step)) + 1e-8)
         if step % 10 == 0:
             print("step %d: test AUC %.4f" % (step, auc(*params)), flush=True)
+    if snr:
+        noise(steps)
 
 
 if __name__ == "__main__":
