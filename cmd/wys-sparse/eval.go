@@ -509,7 +509,7 @@ func (c *evalFlags) linkPrediction(ctx context.Context, stdout io.Writer, emb *g
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s%s\n", graphio.SplitSummary(c.split, s), directedNote(s))
+	fmt.Fprintln(stdout, splitLines(c.split, s))
 	if c.score == scoreSym && len(s.TestDirectedNeg) > 0 {
 		return usagef("-score sym scores u→v and v→u alike, and %s is a directed split (it has reversed-arc negatives): use -score lr", c.split)
 	}

@@ -318,7 +318,7 @@ func (c *config) load(ctx context.Context, prog *progress, stdout io.Writer, rep
 		}
 		prog.end("load", time.Since(t0))
 		in.split, in.ids = s, s.IDs
-		fmt.Fprintf(stdout, "%s%s\n", graphio.SplitSummary(c.split, s), directedNote(s))
+		fmt.Fprintln(stdout, splitLines(c.split, s))
 		if s.Directed && len(s.TestDirectedNeg) == 0 {
 			prog.dataNote(stdout, "load", "%s", noReversedArcs(c.split))
 		}
@@ -1099,6 +1099,33 @@ or reproduce the paper on a released split:
   wys-sparse -split ../shared/datasets/ca-HepTh/asymproj
 Run 'wys-sparse -help' for every flag.
 `
+
+// splitLines is the summary of the split s read from dir, with the notes
+// on how its pairs are read (directedNote, loopsNote).
+func splitLines(dir string, s *pipeline.Split) string {
+	return graphio.SplitSummary(dir, s) + directedNote(s) + loopsNote(s)
+}
+
+// loopsNote says, on a line of its own, how many of the split's train and
+// test pairs are self-loops, which a split keeps as released (-graph
+// drops them), or is "" when none is.
+func loopsNote(s *pipeline.Split) string {
+	loops := func(pairs []pipeline.Pair) int {
+		n := 0
+		for _, p := range pairs {
+			if p.U == p.V {
+				n++
+			}
+		}
+		return n
+	}
+	train, test := loops(s.Train), loops(s.Test)
+	if train+test == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\nnote: %d of the %d train pairs and %d of the %d test pairs are self-loops (u u), kept as the split has them: the train graph holds those loops (-graph drops a graph's self-loops) and each test self-loop is scored L_u·R_u",
+		train, len(s.Train), test, len(s.Test))
+}
 
 // directedNote says how a released split's pairs are read: " (directed)",
 // or, for a split read as undirected whose train pairs come both ways,

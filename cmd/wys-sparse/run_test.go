@@ -1831,3 +1831,63 @@ func TestHeaderThatIsAnEdge(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitSelfLoopsNote: a split whose train and test pairs hold
+// self-loops says how many, in training and in eval, and trains on a
+// graph that keeps the train loops; a split without any says nothing.
+func TestSplitSelfLoopsNote(t *testing.T) {
+	tmp := t.TempDir()
+	plain, loops := filepath.Join(tmp, "plain"), filepath.Join(tmp, "loops")
+	writeSplit(t, plain, false)
+	s, err := graphio.LoadSplitDir(context.Background(), plain, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range append(slices.Clone(s.Train), s.Test...) {
+		if p.U == p.V {
+			t.Fatalf("the test split already has self-loop %v", p)
+		}
+	}
+	s.Train = append(s.Train, pipeline.Pair{U: 1, V: 1}, pipeline.Pair{U: 5, V: 5}, pipeline.Pair{U: 9, V: 9})
+	s.Test = append(s.Test, pipeline.Pair{U: 2, V: 2}, pipeline.Pair{U: 7, V: 7})
+	if err := graphio.WriteSplitDir(context.Background(), loops, s); err != nil {
+		t.Fatal(err)
+	}
+	read, err := graphio.LoadSplitDir(context.Background(), loops, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := read.TrainGraph(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	diag := 0
+	for v := range g.N() {
+		if g.Adj.Has(v, v) {
+			diag++
+		}
+	}
+	if diag != 3 {
+		t.Errorf("the train graph has %d self-loops, want the split's 3", diag)
+	}
+	note := fmt.Sprintf("note: 3 of the %d train pairs and 2 of the %d test pairs are self-loops", len(s.Train), len(s.Test))
+	for _, dir := range []string{plain, loops} {
+		emb := dir + ".npy"
+		code, stdout, stderr := runCLI(t, "-split", dir, "-epochs", "1", "-dim", "4", "-out", emb, "-progress", "none")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+		code, evalOut, stderr := runCLI(t, "eval", "-emb", emb, "-split", dir)
+		if code != 0 {
+			t.Fatalf("eval: exit %d\n%s", code, stderr)
+		}
+		for _, out := range []string{stdout, evalOut} {
+			if got, want := strings.Contains(out, note), dir == loops; got != want {
+				t.Errorf("%s: the self-loop note %q printed %v, want %v:\n%s", dir, note, got, want, out)
+			}
+			if dir == plain && strings.Contains(out, "self-loops (u u)") {
+				t.Errorf("%s: a split without self-loops got a note:\n%s", dir, out)
+			}
+		}
+	}
+}
