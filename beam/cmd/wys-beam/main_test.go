@@ -226,8 +226,9 @@ func TestMainHelpOnStdout(t *testing.T) {
 	}
 }
 
-// TestMainRefusesBeforeWork: settings the bucketed schedule cannot use
-// and a second input are usage errors (exit 2) before the preprocessing
+// TestMainRefusesBeforeWork: settings the bucketed schedule cannot use,
+// a second input and a -temp_location that is a file (or a path through
+// one) are usage errors (exit 2) before the preprocessing
 // pipeline runs, whose summary line would be on stdout.
 func TestMainRefusesBeforeWork(t *testing.T) {
 	tmp := t.TempDir()
@@ -239,6 +240,8 @@ func TestMainRefusesBeforeWork(t *testing.T) {
 		{[]string{"-graph", graph, "-optimizer", "rowrms"}, "wys-beam: train: the bucketed schedule supports the adam, rmsprop and sgd optimizers, not rowrms"},
 		{[]string{"-graph", graph, "-split", tmp}, "wys-beam: give one input: -graph FILE or -split DIR"},
 		{[]string{"-epochs", "1"}, "wys-beam: give one input: -graph FILE or -split DIR"},
+		{[]string{"-graph", graph, "-temp_location", graph}, "wys-beam: -temp_location " + graph + ": " + graph + " is a file, not a directory; give a directory"},
+		{[]string{"-graph", graph, "-temp_location", filepath.Join(graph, "runs")}, "wys-beam: -temp_location " + filepath.Join(graph, "runs") + ": " + graph + " is a file"},
 	} {
 		code, stdout, stderr := runMain(t, tmp, c.args...)
 		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, c.want) {

@@ -7,9 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -144,6 +147,9 @@ func (c *config) checkOut() error {
 			return err
 		}
 	}
+	if err := checkTempRoot(tempRoot()); err != nil {
+		return err
+	}
 	if c.out != "" {
 		if err := outcheck.Embeddings("wys-beam", c.out, c.format); err != nil {
 			return err
@@ -182,6 +188,28 @@ func (c *config) outsOutsideGlob(outs []outcheck.File) error {
 		}
 	}
 	return nil
+}
+
+// checkTempRoot refuses a local -temp_location, root, that cannot hold
+// the run's directory: a file, or a path through one. A missing
+// directory is created by the run; a URL is the runner's to check.
+func checkTempRoot(root string) error {
+	if strings.Contains(root, "://") {
+		return nil
+	}
+	for p := filepath.Clean(root); ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		switch {
+		case err == nil && fi.IsDir():
+			return nil
+		case err == nil:
+			return fmt.Errorf("-temp_location %s: %s is a file, not a directory; give a directory (a missing one is created)", root, p)
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			return fmt.Errorf("-temp_location %s: %v", root, err)
+		case filepath.Dir(p) == p:
+			return nil
+		}
+	}
 }
 
 // checkLocalOutput refuses an output path ("" is none) that the driver
