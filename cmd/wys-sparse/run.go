@@ -919,22 +919,16 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	}
 	// A model that cannot tell its own training arcs from non-edges did
 	// not learn (a diverging step size, an input read wrong).
-	if c.method == "wys" && !split.HasValidation() && fit < unfitAUC {
-		how := "close to chance (0.5)"
-		if fit < 0.5 {
-			how = "worse than chance (0.5)"
+	if c.method == "wys" && !split.HasValidation() {
+		steps := int64(-1)
+		if n := len(res.Curve); n > 0 {
+			steps = int64(res.Curve[n-1].Step)
 		}
-		fix := "check the learning rate (-lr) and how the input was read"
-		if n := len(res.Curve); n > 0 && res.Curve[n-1].Step < fewSteps {
-			fix += fmt.Sprintf("; the run took only %d minibatch steps (an epoch is N walks, so a small graph gets few): it may be too short (more -epochs)", res.Curve[n-1].Step)
+		if note := outcheck.Unfit("the selected model", fit, steps); note != "" {
+			fmt.Fprintln(stdout, note)
 		}
-		fmt.Fprintf(stdout, "note: the selected model tells its own training arcs from non-edges at AUC %.4f, %s: training did not fit the graph; %s\n", fit, how, fix)
 	}
 }
-
-// fewSteps is the number of minibatch steps below which a run that did
-// not fit its graph is said to have been too short, not mistuned.
-const fewSteps = 200
 
 // moreTestPairs says how to score a run on more test pairs than split's.
 func (c *config) moreTestPairs(split *pipeline.Split) string {
@@ -970,10 +964,6 @@ func fewTestPairs(auc float64, pos, neg int, fix string) string {
 	}
 	return fmt.Sprintf("note: the test AUC is measured on only %d %s against %d %s: at chance its standard error would be %.2f (Hanley and McNeil), too large to tell methods apart; %s", pos, edges, neg, nonEdges, se, fix)
 }
-
-// unfitAUC is the train AUC below which a run is said not to have fit
-// its graph: a trained model scores its own arcs near 1.
-const unfitAUC = 0.6
 
 // classify scores the embeddings with the paper's node classification
 // rule and with a logistic regression on the [L | R] rows, or on the rows

@@ -1,6 +1,7 @@
 // Package outcheck holds the checks of an embedding file's name and
 // format flags that wys-sparse and wys-beam share, so that both commands
-// refuse the same -out and -format before any work, in the same words.
+// refuse the same -out and -format before any work, in the same words,
+// and the note both print on a model that did not fit its graph.
 // Its errors are one line that names the flag, the file and the fix, as
 // a command prints them after its name; the commands turn them into
 // usage errors (exit 2).

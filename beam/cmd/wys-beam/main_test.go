@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -283,5 +284,45 @@ func TestMainRefusesOutInGlob(t *testing.T) {
 	}
 	if b, err := os.ReadFile(a); err != nil || string(b) != "1 2\n2 3\n" {
 		t.Errorf("the input changed: %q, %v", b, err)
+	}
+}
+
+// TestMainUnfitNote: as in wys-sparse, a run whose model scores its own
+// training arcs near chance (here a diverging learning rate) says so,
+// and that a run of so few steps may be too short; the same graph at the
+// default rate and more epochs fits, and gets no note.
+func TestMainUnfitNote(t *testing.T) {
+	tmp := t.TempDir()
+	var b strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&b, "%d %d\n%d %d\n", i, (i+1)%60, i, (i+7)%60)
+	}
+	graph := writeFile(t, tmp, "ring.txt", b.String())
+	const note = "tells its own training arcs from non-edges at AUC"
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-lr", "1e6", "-epochs", "2"}, true},
+		{[]string{"-epochs", "200"}, false},
+	} {
+		args := append([]string{"-graph", graph, "-dim", "8", "-partitions", "2", "-seed", "3"}, c.args...)
+		code, stdout, stderr := runMain(t, tmp, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		fit := regexp.MustCompile(`ROC-AUC (0\.\d+)`).FindStringSubmatch(stdout)
+		if fit == nil {
+			t.Fatalf("%v: no fit AUC in %q", c.args, stdout)
+		}
+		if auc, _ := strconv.ParseFloat(fit[1], 64); (auc < outcheck.UnfitAUC) != c.want {
+			t.Fatalf("%v: fit %v does not make the case this test wants (unfit: %v)", c.args, auc, c.want)
+		}
+		if got := strings.Contains(stdout, "note: the trained model "+note); got != c.want {
+			t.Errorf("%v: note printed %v, want %v:\n%s", c.args, got, c.want, stdout)
+		}
+		if got := strings.Contains(stdout, "it may be too short (more -epochs)"); got != c.want {
+			t.Errorf("%v: too-short hint printed %v, want %v:\n%s", c.args, got, c.want, stdout)
+		}
 	}
 }

@@ -449,7 +449,8 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 
 // score returns the trained model m as a result scored on split and
 // prints its AUCs; a whole-graph run (no split) gets its fit to a sample
-// of g's own arcs, on the pairs wys-sparse's whole-graph runs score.
+// of g's own arcs, on the pairs wys-sparse's whole-graph runs score. A
+// model that does not fit its training arcs gets outcheck.Unfit's note.
 func score(ctx context.Context, stdout io.Writer, s *train.Schedule, m *train.Model, g *pipeline.Graph, split *pipeline.Split) (*pipeline.Result, error) {
 	res, err := s.Result(ctx, m, split)
 	if err != nil {
@@ -461,6 +462,9 @@ func score(ctx context.Context, stdout io.Writer, s *train.Schedule, m *train.Mo
 		fmt.Fprintf(stdout, "fit to the graph's own arcs (a sample of them against random non-edges): ROC-AUC %.4f\n", res.TrainAUC)
 	} else {
 		fmt.Fprintf(stdout, "train AUC %.4f, test AUC %.4f\n", res.TrainAUC, res.TestAUC)
+	}
+	if note := outcheck.Unfit("the trained model", res.TrainAUC, s.Steps()); note != "" {
+		fmt.Fprintln(stdout, note)
 	}
 	return res, nil
 }
