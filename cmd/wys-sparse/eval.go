@@ -348,6 +348,14 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 	if ids != nil {
 		name = ids.Name(missing[0])
 	}
+	if shift := shiftedByOne(emb.IDs, ids, n); shift != 0 {
+		how := "id + 1, as a file numbered from 1 for a graph numbered from 0 has it: renumber the file's ids (id − 1)"
+		if shift < 0 {
+			how = "id − 1, as a file numbered from 0 for a graph numbered from 1 has it: renumber the file's ids (id + 1)"
+		}
+		return nil, 0, fmt.Errorf("%d of the %d nodes of %s have no vector in %s (e.g. id %q), while every node has one under its %s, so that each vector is scored as its own node's",
+			len(missing), n, what, c.emb.path, name, how)
+	}
 	if c.missing != "zero" {
 		fix := "evaluate embeddings of the same graph"
 		switch {
@@ -366,6 +374,39 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 	}
 	fmt.Fprintf(stdout, "%d of the %d nodes of %s have no vector (e.g. id %q): scored as zero vectors (-missing zero)\n", len(missing), n, what, name)
 	return y, len(missing), nil
+}
+
+// shiftedByOne returns +1 when each of the n nodes named by ids (nil:
+// "0".."n−1") is an integer v with a vector under id v+1 in the file
+// whose ids are embIDs (a file numbered from 1 for a graph numbered from
+// 0), −1 when under v−1, else 0. align asks when some node has no vector
+// under its own id: read by their ids, such a file's vectors would score
+// each node as its neighbour in the numbering, without a sign.
+func shiftedByOne(embIDs, ids *pipeline.NodeIDs, n int) int {
+	if embIDs == nil {
+		return 0
+	}
+	name := func(i int) string {
+		if ids == nil {
+			return strconv.Itoa(i)
+		}
+		return ids.Name(i)
+	}
+	for _, shift := range []int{1, -1} {
+		all := n > 0
+		for i := 0; i < n && all; i++ {
+			v, err := strconv.Atoi(name(i))
+			if err == nil && strconv.Itoa(v) == name(i) {
+				_, all = embIDs.Row(strconv.Itoa(v + shift))
+			} else {
+				all = false
+			}
+		}
+		if all {
+			return shift
+		}
+	}
+	return 0
 }
 
 // splitIDs returns the ids to match the rows of emb to the nodes of the

@@ -1268,3 +1268,56 @@ func TestEvalFeaturesSingleTable(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalShiftedIDs: a file whose ids are the graph's plus one (numbered
+// from 1 for a graph numbered from 0) is refused, with or without
+// -missing zero, where reading it by its ids would score each node with
+// another's vector; a file that merely lacks some nodes still gets the
+// -missing zero hint.
+func TestEvalShiftedIDs(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	split := filepath.Join(tmp, "split")
+	writeSplit(t, split, false)
+	emb := filepath.Join(tmp, "emb.txt")
+	if code, _, stderr := runCLI(t, "-split", split, "-epochs", "1", "-dim", "4", "-out", emb, "-progress", "none"); code != 0 {
+		t.Fatal(stderr)
+	}
+	b, err := os.ReadFile(emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	shifted, fewer := []string{lines[0]}, []string{}
+	for _, line := range lines[1:] {
+		id, rest, _ := strings.Cut(line, " ")
+		v, err := strconv.Atoi(id)
+		if err != nil {
+			t.Fatalf("id %q in %s is not an integer", id, emb)
+		}
+		shifted = append(shifted, strconv.Itoa(v+1)+" "+rest)
+		if v >= 2 {
+			fewer = append(fewer, line)
+		}
+	}
+	head := strings.Fields(lines[0])
+	fewer = append([]string{strconv.Itoa(len(fewer)) + " " + head[1]}, fewer...)
+	write := func(name string, lines []string) string {
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	shiftedPath, fewerPath := write("shifted.txt", shifted), write("fewer.txt", fewer)
+	for _, extra := range [][]string{nil, {"-missing", "zero"}} {
+		code, _, stderr := runCLI(t, append([]string{"eval", "-emb", shiftedPath, "-split", split}, extra...)...)
+		if code != 1 || !strings.Contains(stderr, "while every node has one under its id + 1, as a file numbered from 1 for a graph numbered from 0 has it") {
+			t.Errorf("ids plus one %v: exit %d, %q; want them refused", extra, code, stderr)
+		}
+	}
+	code, _, stderr := runCLI(t, "eval", "-emb", fewerPath, "-split", split)
+	if code != 1 || !strings.Contains(stderr, "2 of the ") || !strings.Contains(stderr, "or give -missing zero") || strings.Contains(stderr, "under its id") {
+		t.Errorf("two nodes without vectors: exit %d, %q; want the -missing zero hint", code, stderr)
+	}
+}
