@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -95,6 +97,11 @@ type marker struct {
 	Rows   int    `json:"rows"`
 	Dim    int    `json:"dim"`
 	Score  string `json:"score"`
+	// SHA256 is the hex SHA-256 of the embedding file's bytes as written,
+	// so that a marker left beside a file that has since been replaced
+	// (another tool's table of the same shape) is caught. Markers written
+	// before it have none.
+	SHA256 string `json:"sha256,omitempty"`
 }
 
 // MarkerPath returns the marker file written beside an embedding file:
@@ -167,8 +174,20 @@ func setLayout(e *Embeddings, path, layout string) error {
 	if err := json.Unmarshal(b, &m); err != nil || m.Layout != LayoutHalves {
 		return &pipeline.ParseError{File: MarkerPath(path), Err: fmt.Errorf("%w: not a wys layout marker (want {\"layout\": \"halves\", …}); delete it", pipeline.ErrFormat)}
 	}
-	if m.Rows != e.N() || m.Dim != e.Dim || e.Dim%2 != 0 {
+	switch {
+	case m.Rows != e.N() || m.Dim != e.Dim:
 		return &pipeline.ParseError{File: MarkerPath(path), Err: fmt.Errorf("%w: says %d x %d but %s holds %d x %d: it belongs to another file; delete it", pipeline.ErrFormat, m.Rows, m.Dim, path, e.N(), e.Dim)}
+	case e.Dim%2 != 0:
+		return &pipeline.ParseError{File: MarkerPath(path), Err: fmt.Errorf("%w: says %s is [L | R], but its %d columns cannot be split into halves: it belongs to another file; delete it", pipeline.ErrFormat, path, e.Dim)}
+	}
+	if m.SHA256 != "" {
+		sum, err := fileSHA256(path)
+		if err != nil {
+			return err
+		}
+		if sum != m.SHA256 {
+			return &pipeline.ParseError{File: MarkerPath(path), Err: fmt.Errorf("%w: was written for other contents of %s (the file's SHA-256 is not the one the marker records: it was replaced or changed since wys wrote it): delete the marker, or read the file with -layout halves if it is still a [L | R] table", pipeline.ErrFormat, path)}
+		}
 	}
 	if e.ByRow {
 		// wys writes a .npy's ids beside it: without them row i is not
@@ -179,9 +198,24 @@ func setLayout(e *Embeddings, path, layout string) error {
 	return nil
 }
 
-// writeMarker writes the marker that says path holds rows x dim [L | R].
-func writeMarker(path string, rows, dim int) error {
-	return WriteJSON(MarkerPath(path), marker{Layout: LayoutHalves, Rows: rows, Dim: dim, Score: "L_u·R_v: the first dim/2 columns of u's row times the last dim/2 of v's"})
+// writeMarker writes the marker that says path, whose bytes have the
+// SHA-256 sum (hex), holds rows x dim [L | R].
+func writeMarker(path string, rows, dim int, sum string) error {
+	return WriteJSON(MarkerPath(path), marker{Layout: LayoutHalves, Rows: rows, Dim: dim, Score: "L_u·R_v: the first dim/2 columns of u's row times the last dim/2 of v's", SHA256: sum})
+}
+
+// fileSHA256 returns the hex SHA-256 of the file at path.
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("graphio: %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // textTable accumulates the rows of a text embedding file.

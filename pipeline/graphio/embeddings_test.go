@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -436,5 +438,70 @@ func TestHalfToFloat32(t *testing.T) {
 	}
 	if x := halfToFloat32(0x7e00); x == x {
 		t.Error("0x7e00 is not NaN")
+	}
+}
+
+// TestMarkerChecksum: the marker WriteEmbeddings writes records the
+// SHA-256 of the file's bytes (sha256sum's, for each format); a file
+// replaced by another table of the same shape, its marker kept, is
+// refused, while a marker without a sum (written before it had one) is
+// still read; a marker beside a table of an odd width says so.
+func TestMarkerChecksum(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	res := randomResult(6, 4, 3)
+	for _, name := range []string{"e.npy", "e.txt", "e.txt.gz", "e.csv"} {
+		path := filepath.Join(dir, name)
+		if err := WriteEmbeddings(context.Background(), path, "", res, nil); err != nil {
+			t.Fatal(err)
+		}
+		var m marker
+		if b, err := os.ReadFile(MarkerPath(path)); err != nil || json.Unmarshal(b, &m) != nil {
+			t.Fatalf("%s: marker %v", name, err)
+		}
+		out, err := exec.Command("sha256sum", path).Output()
+		if err != nil {
+			t.Skip("no sha256sum:", err)
+		}
+		if want := strings.Fields(string(out))[0]; m.SHA256 != want {
+			t.Errorf("%s: marker's sha256 %q, sha256sum's %q", name, m.SHA256, want)
+		}
+		if e, err := ReadEmbeddings(context.Background(), path, ReadOptions{}); err != nil || !e.Marked {
+			t.Errorf("%s: read back %v", name, err)
+		}
+	}
+	// Another table of the same shape in place of e.npy.
+	npy := filepath.Join(dir, "e.npy")
+	other := filepath.Join(dir, "other.npy")
+	if err := WriteEmbeddings(context.Background(), other, "", randomResult(6, 4, 4), nil); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(other)
+	if err := os.WriteFile(npy, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadEmbeddings(context.Background(), npy, ReadOptions{})
+	if want := "e.npy.wys.json: malformed input: was written for other contents of " + npy; err == nil || !strings.Contains(err.Error(), want) || !errors.Is(err, pipeline.ErrFormat) {
+		t.Errorf("replaced file: error %v, want %q", err, want)
+	}
+	// A marker without a sum, as written before markers had one.
+	if err := os.WriteFile(MarkerPath(npy), []byte(`{"layout":"halves","rows":6,"dim":8}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if e, err := ReadEmbeddings(context.Background(), npy, ReadOptions{}); err != nil || !e.Halves {
+		t.Errorf("marker without a sum: %v", err)
+	}
+	// A marker beside a table of 7 columns.
+	odd := filepath.Join(dir, "odd.txt")
+	text := "2 7\na 1 2 3 4 5 6 7\nb 7 6 5 4 3 2 1\n"
+	if err := os.WriteFile(odd, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(MarkerPath(odd), []byte(`{"layout":"halves","rows":2,"dim":7}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadEmbeddings(context.Background(), odd, ReadOptions{})
+	if want := "says " + odd + " is [L | R], but its 7 columns cannot be split into halves"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("odd width: error %v, want %q", err, want)
 	}
 }

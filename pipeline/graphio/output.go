@@ -3,7 +3,9 @@ package graphio
 import (
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -135,7 +137,8 @@ func appendVector(buf []byte, res *pipeline.Result, i int, sep byte) []byte {
 // the ids go to path with ".ids.txt" in place of ".npy", one per line in
 // row order. The score of an arc u→v is L_u·R_v: the first d/2 columns
 // of u's row times the last d/2 columns of v's row. A small JSON marker
-// at MarkerPath(path) records this layout for ReadEmbeddings; the
+// at MarkerPath(path) records this layout, and the file's SHA-256, for
+// ReadEmbeddings; the
 // embedding file itself is exactly what numpy and gensim read. It checks
 // ctx every checkRows rows and, when cancelled, returns its error and
 // leaves no file (1M rows of d = 128 take about 15 s as text, 3 s as .npy).
@@ -147,10 +150,11 @@ func WriteEmbeddings(ctx context.Context, path, format string, res *pipeline.Res
 	if err := CheckIDs(path, format, ids); err != nil {
 		return err
 	}
-	if err := writeEmbeddings(ctx, path, format, res, ids); err != nil {
+	h := sha256.New()
+	if err := writeEmbeddings(ctx, path, format, res, ids, h); err != nil {
 		return err
 	}
-	return writeMarker(path, res.N, 2*res.Half)
+	return writeMarker(path, res.N, 2*res.Half, hex.EncodeToString(h.Sum(nil)))
 }
 
 // CheckIDs returns an error when a node id cannot be written to path in
@@ -191,8 +195,9 @@ func cancelled(ctx context.Context, i int) error {
 	return nil
 }
 
-// writeEmbeddings writes the embedding file (and for .npy the ids).
-func writeEmbeddings(ctx context.Context, path, format string, res *pipeline.Result, ids *pipeline.NodeIDs) error {
+// writeEmbeddings writes the embedding file (and for .npy the ids),
+// adding the embedding file's bytes to sum.
+func writeEmbeddings(ctx context.Context, path, format string, res *pipeline.Result, ids *pipeline.NodeIDs, sum io.Writer) error {
 	if ids == nil {
 		ids = pipeline.IdentityIDs(res.N)
 	}
@@ -203,6 +208,7 @@ func writeEmbeddings(ctx context.Context, path, format string, res *pipeline.Res
 	switch format {
 	case FormatWord2Vec, FormatTSV, FormatCSV:
 		return atomicfile.Write(path, func(w io.Writer) error {
+			w = io.MultiWriter(w, sum)
 			if isGz(path) {
 				// gzip's header carries no time, so the bytes depend on
 				// the embeddings only. BestSpeed: the default level took
@@ -236,6 +242,7 @@ func writeEmbeddings(ctx context.Context, path, format string, res *pipeline.Res
 				}
 				return nil
 			}
+			w = io.MultiWriter(w, sum)
 			if err := writeNPYHeader(w, "<f4", res.N, d); err != nil {
 				return err
 			}
