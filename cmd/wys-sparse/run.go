@@ -1093,7 +1093,19 @@ Run 'wys-sparse -help' for every flag.
 // splitLines is the summary of the split s read from dir, with the notes
 // on how its pairs are read (directedNote, loopsNote).
 func splitLines(dir string, s *pipeline.Split) string {
-	return graphio.SplitSummary(dir, s) + directedNote(s) + loopsNote(s)
+	return graphio.SplitSummary(dir, s) + directedNote(s) + loopsNote(s) + indexNote(dir, s.N)
+}
+
+// indexNote says, on a line of its own, that the split in dir, of n
+// nodes, has no index.tsv, so that its nodes are named by their rows; it
+// is "" for a split with one.
+func indexNote(dir string, n int) string {
+	for _, name := range []string{"index.tsv", "index.tsv.gz"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return ""
+		}
+	}
+	return fmt.Sprintf("\nnote: %s has no index.tsv, so its nodes are named by their rows in its .npy arrays, 0..%d, not by the ids of the graph it was cut from", dir, n-1)
 }
 
 // loopsNote says, on a line of its own, how many of the split's train and

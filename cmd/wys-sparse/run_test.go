@@ -1891,3 +1891,39 @@ func TestSplitSelfLoopsNote(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitWithoutIndexNote: a split without index.tsv says that its
+// nodes are named by their rows, in training and in eval; one with it
+// does not.
+func TestSplitWithoutIndexNote(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "split")
+	writeSplit(t, dir, false)
+	const note = "has no index.tsv, so its nodes are named by their rows in its .npy arrays"
+	for _, indexed := range []bool{true, false} {
+		if !indexed {
+			removed := 0
+			for _, name := range []string{"index.tsv", "index.tsv.gz"} {
+				if os.Remove(filepath.Join(dir, name)) == nil {
+					removed++
+				}
+			}
+			if removed != 1 {
+				t.Fatalf("removed %d index files from the test split, want 1", removed)
+			}
+		}
+		emb := filepath.Join(t.TempDir(), "e.npy")
+		code, stdout, stderr := runCLI(t, "-split", dir, "-epochs", "1", "-dim", "4", "-out", emb, "-progress", "none")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+		code, evalOut, stderr := runCLI(t, "eval", "-emb", emb, "-split", dir)
+		if code != 0 {
+			t.Fatalf("eval: exit %d\n%s", code, stderr)
+		}
+		for _, out := range []string{stdout, evalOut} {
+			if strings.Contains(out, note) == indexed {
+				t.Errorf("index.tsv %v: the note printed %v:\n%s", indexed, !indexed, out)
+			}
+		}
+	}
+}

@@ -69,9 +69,13 @@ func openSplitFile(dir, name string) (*os.File, string, error) {
 // it the ids would be the rows of the .npy arrays, which an index that
 // renumbers the nodes does not keep, and embeddings would name the wrong
 // nodes elsewhere.
-func pickledIndexError(dir string) error {
-	return &pipeline.ParseError{File: filepath.Join(dir, "index.pkl"), Err: fmt.Errorf("%w: the split's index is a Python pickle, which is not read; write it as %s beside it: python3 -c \"import pickle; d = pickle.load(open('%s', 'rb'), encoding='latin1')['index']; open('%s', 'w').write('# original_id\\tnode\\n' + ''.join('%%s\\t%%d\\n' %% kv for kv in sorted(d.items(), key=lambda kv: kv[1])))\" (gunzip an index.pkl.gz first)",
-		pipeline.ErrFormat, splitIndex, filepath.Join(dir, "index.pkl"), filepath.Join(dir, splitIndex))}
+func pickledIndexError(dir, pkl string) error {
+	open := fmt.Sprintf("open('%s', 'rb')", pkl)
+	if strings.HasSuffix(pkl, ".gz") {
+		open = fmt.Sprintf("gzip.open('%s')", pkl)
+	}
+	return &pipeline.ParseError{File: pkl, Err: fmt.Errorf("%w: the split's index is a Python pickle, which is not read; write it as %s beside it (in a copy of the directory if it is read-only): python3 -c \"import gzip, pickle; d = pickle.load(%s, encoding='latin1')['index']; open('%s', 'w').write('# original_id\\tnode\\n' + ''.join('%%s\\t%%d\\n' %% kv for kv in sorted(d.items(), key=lambda kv: kv[1])))\"",
+		pipeline.ErrFormat, splitIndex, open, filepath.Join(dir, splitIndex))}
 }
 
 // noSplitError is the error of LoadSplitDir for a directory with none of
@@ -360,9 +364,9 @@ func LoadSplitDir(ctx context.Context, dir string, directed bool) (*pipeline.Spl
 		}
 		s.N = s.IDs.Len()
 	case errors.Is(err, fs.ErrNotExist):
-		if pkl, _, perr := openSplitFile(dir, "index.pkl"); perr == nil {
+		if pkl, pklPath, perr := openSplitFile(dir, "index.pkl"); perr == nil {
 			pkl.Close()
-			return nil, pickledIndexError(dir)
+			return nil, pickledIndexError(dir, pklPath)
 		}
 		for _, t := range targets {
 			for _, p := range *t.dst {

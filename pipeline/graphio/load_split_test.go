@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -406,6 +407,56 @@ func TestOpenDirectory(t *testing.T) {
 	for i, err := range []error{err1, err2, err3, err4, err5, err6} {
 		if !errors.Is(err, ErrIsDir) || !strings.Contains(err.Error(), dir) {
 			t.Errorf("loader %d: got %v, want %s %v", i+1, err, dir, ErrIsDir)
+		}
+	}
+}
+
+// TestPickledIndexCommand runs the Python line that LoadSplitDir's error
+// gives for a split whose index is only AsymProj's pickle (plain and
+// gzipped, as the released splits ship it): the index.tsv it writes is
+// read, and names the nodes as the pickle does.
+func TestPickledIndexCommand(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	ctx := context.Background()
+	for _, name := range []string{"index.pkl", "index.pkl.gz"} {
+		dir := t.TempDir()
+		put := func(name string, data []byte) {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		put(splitTrain, mkNPY("<i4", "(2, 2)", le32(0, 1, 1, 2)))
+		put(splitTest, mkNPY("<i4", "(1, 2)", le32(0, 3)))
+		put(splitTrainNeg, mkNPY("<i4", "(1, 2)", le32(0, 2)))
+		put(splitTestNeg, mkNPY("<i4", "(1, 2)", le32(1, 3)))
+		// The pickle AsymProj writes: {"index": {original id: row}}.
+		write := "open(p, 'wb')"
+		if strings.HasSuffix(name, ".gz") {
+			write = "gzip.open(p, 'wb')"
+		}
+		pkl := filepath.Join(dir, name)
+		mk := fmt.Sprintf("import gzip, pickle, sys; p = sys.argv[1]; pickle.dump({'index': {'n7': 2, 'n10': 0, 'x': 3, 'n2': 1}}, %s, protocol=2)", write)
+		if out, err := exec.Command(python, "-c", mk, pkl).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, out)
+		}
+		_, err := LoadSplitDir(ctx, dir, false)
+		msg := fmt.Sprint(err)
+		i, j := strings.Index(msg, `python3 -c "`), strings.LastIndex(msg, `"`)
+		if !errors.Is(err, pipeline.ErrFormat) || !strings.HasPrefix(msg, pkl+": ") || i < 0 || j <= i+len(`python3 -c "`) {
+			t.Fatalf("%s: got %v, want an ErrFormat naming %s with a python3 -c line", name, err, pkl)
+		}
+		if out, err := exec.Command(python, "-c", msg[i+len(`python3 -c "`):j]).CombinedOutput(); err != nil {
+			t.Fatalf("%s: the error's command failed: %v\n%s", name, err, out)
+		}
+		s, err := LoadSplitDir(ctx, dir, false)
+		if err != nil {
+			t.Fatalf("%s: after the command: %v", name, err)
+		}
+		if got := []string{s.IDs.Name(0), s.IDs.Name(1), s.IDs.Name(2), s.IDs.Name(3)}; s.N != 4 || !slices.Equal(got, []string{"n10", "n2", "n7", "x"}) {
+			t.Errorf("%s: after the command, %d nodes named %v; want the pickle's n10 n2 n7 x", name, s.N, got)
 		}
 	}
 }
