@@ -283,19 +283,28 @@ func TestReadIndexTSV(t *testing.T) {
 	}
 }
 
-func TestLoadSplitDirRange(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	dir := t.TempDir()
+// tinySplit writes the four .npy arrays of a split on nodes 0..3 and
+// last (train 0-1, 1-2; test 0-last) into dir, and returns a function
+// that writes another file there.
+func tinySplit(t *testing.T, dir string, last int32) func(name string, data []byte) {
+	t.Helper()
 	put := func(name string, data []byte) {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	put(splitTrain, mkNPY("<i4", "(2, 2)", le32(0, 1, 1, 2)))
-	put(splitTest, mkNPY("<i4", "(1, 2)", le32(0, 4)))
+	put(splitTest, mkNPY("<i4", "(1, 2)", le32(0, last)))
 	put(splitTrainNeg, mkNPY("<i4", "(1, 2)", le32(0, 2)))
 	put(splitTestNeg, mkNPY("<i4", "(1, 2)", le32(1, 3)))
+	return put
+}
+
+func TestLoadSplitDirRange(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	put := tinySplit(t, dir, 4)
 	// Without an index, N is 1 + the largest id.
 	s, err := LoadSplitDir(ctx, dir, true)
 	if err != nil {
@@ -423,15 +432,7 @@ func TestPickledIndexCommand(t *testing.T) {
 	ctx := context.Background()
 	for _, name := range []string{"index.pkl", "index.pkl.gz"} {
 		dir := t.TempDir()
-		put := func(name string, data []byte) {
-			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		put(splitTrain, mkNPY("<i4", "(2, 2)", le32(0, 1, 1, 2)))
-		put(splitTest, mkNPY("<i4", "(1, 2)", le32(0, 3)))
-		put(splitTrainNeg, mkNPY("<i4", "(1, 2)", le32(0, 2)))
-		put(splitTestNeg, mkNPY("<i4", "(1, 2)", le32(1, 3)))
+		tinySplit(t, dir, 3)
 		// The pickle AsymProj writes: {"index": {original id: row}}.
 		write := "open(p, 'wb')"
 		if strings.HasSuffix(name, ".gz") {
