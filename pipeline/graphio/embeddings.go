@@ -229,6 +229,9 @@ type textTable struct {
 	firstLine map[string]int
 	fields    []string // the last line's fields, reused
 	columns   string   // the first line, skipped as column names
+	// badHeader is line 1 when it is two integers that make no header
+	// "N D" (N < 0 or D ≤ 0), read as a row of one number.
+	badHeader string
 }
 
 // ReadEmbeddingsText reads word2vec text or TSV embeddings (see
@@ -309,12 +312,19 @@ func (t *textTable) line(ln int, text string) error {
 			t.headerN, t.dim = n, d
 			return nil
 		}
+		if err1 == nil && err2 == nil {
+			// Read as a row of one number, unless the next is wider.
+			t.badHeader = strings.TrimSpace(text)
+		}
 	}
 	if t.dim == 0 {
 		t.dim = len(f) - 1
 		if t.dim == 0 {
 			return formatErr(t.name, ln, "a node id with no vector: each line is \"id x1 … xD\"")
 		}
+	}
+	if len(f)-1 != t.dim && t.badHeader != "" && len(t.names) == 1 {
+		return formatErr(t.name, 1, "%q reads as a header \"N D\" (line %d holds %d numbers after its id), but N rows and D columns must be N ≥ 0 and D > 0: write the number of rows and the vectors' width there, as gensim does, or drop the line", t.badHeader, ln, len(f)-1)
 	}
 	if len(f)-1 != t.dim {
 		what := "the first row"

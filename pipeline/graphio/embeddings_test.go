@@ -139,6 +139,8 @@ func TestEmbeddingsTextErrors(t *testing.T) {
 		// A header is read, not trusted: nothing is sized by it.
 		{"header-huge", "1000000000000 2\na 1 2\n", "f:2: malformed input: the header announces 1000000000000 rows but the file holds 1"},
 		{"header-fewer", "1 2\na 1 2\nb 1 2\n", "f:3: malformed input: more rows than the 1 the header announces"},
+		{"header-zero-width", "2 0\na 1 2\nb 1 2\n", "f:1: malformed input: \"2 0\" reads as a header \"N D\" (line 2 holds 2 numbers after its id), but N rows and D columns must be N ≥ 0 and D > 0"},
+		{"header-negative", "-1 2\n\na 1 2\n", "f:1: malformed input: \"-1 2\" reads as a header \"N D\" (line 3 holds 2 numbers after its id)"},
 		{"duplicate", "a 1 2\nb 1 2\na 3 4\n", "f:3: malformed input: node id \"a\" already has a vector on line 1"},
 		{"duplicate whole float", "1.0 1 2\n2.0 1 2\n1.0 3 4\n", "f:3: malformed input: node id \"1.0\" already has a vector on line 1: each id once"},
 		{"duplicate coordinate", "0.5 1 2\n0.25 1 2\n0.5 3 4\n", "f:3: malformed input: node id \"0.5\" already has a vector on line 1, and is a number with a fraction: the first column is likely a coordinate"},
