@@ -275,6 +275,24 @@ func readEmbeddingsText(ctx context.Context, r io.Reader, name string, csv bool)
 	return &Embeddings{IDs: ids, Dim: t.dim, Y: t.y, Header: t.columns}, nil
 }
 
+// otherFormat is the end of the error for a first row that holds an id
+// alone: when the line's text splits in another text format, the hint to
+// read the file in that one.
+func (t *textTable) otherFormat(text string) string {
+	var as, ext string
+	switch {
+	case !t.csv && strings.Count(text, ",") > 0:
+		as, ext = "CSV", ".csv"
+	case t.csv && strings.Contains(text, "\t"):
+		as, ext = "TSV", ".tsv"
+	case t.csv && len(strings.Fields(text)) > 1:
+		as, ext = "word2vec text", ".txt"
+	default:
+		return ""
+	}
+	return fmt.Sprintf(" (the line splits as %s: name the file %s, or give its format)", as, ext)
+}
+
 // line reads line ln of a text embedding file.
 func (t *textTable) line(ln int, text string) error {
 	var f []string
@@ -320,7 +338,7 @@ func (t *textTable) line(ln int, text string) error {
 	if t.dim == 0 {
 		t.dim = len(f) - 1
 		if t.dim == 0 {
-			return formatErr(t.name, ln, "a node id with no vector: each line is \"id x1 … xD\"")
+			return formatErr(t.name, ln, "a node id with no vector: each line is \"id x1 … xD\"%s", t.otherFormat(text))
 		}
 	}
 	if len(f)-1 != t.dim && t.badHeader != "" && len(t.names) == 1 {
@@ -619,6 +637,13 @@ func ReadMatrixNPY(ctx context.Context, r io.Reader, name string) (y []float32, 
 	}
 	if pre[0] == 0x1f && pre[1] == 0x8b {
 		return nil, 0, 0, bad("gzip-compressed: a .npy is read as numpy writes it; gunzip it first")
+	}
+	if !bytes.HasPrefix(pre, []byte("\x93NUMPY")) {
+		text := ""
+		if utf8.Valid(pre) && !bytes.ContainsRune(pre, 0) {
+			text = "; it starts like text: name it .txt, .tsv or .csv, or give its format"
+		}
+		return nil, 0, 0, bad("not a NumPy .npy file (it does not start with numpy's magic bytes \\x93NUMPY)%s", text)
 	}
 	hlen, start := 0, 10
 	if len(pre) >= 10 && pre[6] == 1 {
