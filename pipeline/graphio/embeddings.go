@@ -275,6 +275,27 @@ func readEmbeddingsText(ctx context.Context, r io.Reader, name string, csv bool)
 	return &Embeddings{IDs: ids, Dim: t.dim, Y: t.y, Header: t.columns}, nil
 }
 
+// header reads line 1, its fields f and text, as the header "N D" when it
+// is two integers that make one, and reports whether it did. Two that
+// make none (N < 0 or D ≤ 0) are kept as badHeader, the line being read
+// as a row of one number unless the next row is wider.
+func (t *textTable) header(f []string, text string) bool {
+	if len(f) != 2 {
+		return false
+	}
+	n, err1 := strconv.Atoi(f[0])
+	d, err2 := strconv.Atoi(f[1])
+	switch {
+	case err1 != nil || err2 != nil:
+		return false
+	case n >= 0 && d > 0:
+		t.headerN, t.dim = n, d
+		return true
+	}
+	t.badHeader = strings.TrimSpace(text)
+	return false
+}
+
 // otherFormat is the end of the error for a first row that holds an id
 // alone: when the line's text splits in another text format, the hint to
 // read the file in that one.
@@ -323,17 +344,8 @@ func (t *textTable) line(ln int, text string) error {
 	if f[0] == "" {
 		return formatErr(t.name, ln, "an empty node id: each line is \"id,x1,…,xD\"")
 	}
-	if ln == 1 && len(f) == 2 {
-		n, err1 := strconv.Atoi(f[0])
-		d, err2 := strconv.Atoi(f[1])
-		if err1 == nil && err2 == nil && n >= 0 && d > 0 {
-			t.headerN, t.dim = n, d
-			return nil
-		}
-		if err1 == nil && err2 == nil {
-			// Read as a row of one number, unless the next is wider.
-			t.badHeader = strings.TrimSpace(text)
-		}
+	if ln == 1 && t.header(f, text) {
+		return nil
 	}
 	if t.dim == 0 {
 		t.dim = len(f) - 1
