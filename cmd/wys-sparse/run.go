@@ -135,8 +135,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if c.progress == "json" || asksJSON(args) { // -progress json, before the bad flag or after it
 			return failure(stderr, "json", exitUsage, strings.TrimSpace(flagOut.String())+"; run 'wys-sparse -help' for the flags")
 		}
-		io.Copy(stderr, &flagOut)
-		fmt.Fprintln(stderr, "wys-sparse: run 'wys-sparse -help' for the flags")
+		fmt.Fprintf(stderr, "wys-sparse: %s; run 'wys-sparse -help' for the flags\n", strings.TrimSpace(flagOut.String()))
 		return exitUsage
 	}
 	if c.quiet {

@@ -37,7 +37,7 @@ var subcommands = map[string]*subcommand{
 func runSub(ctx context.Context, sc *subcommand, args []string, stdout, stderr io.Writer) int {
 	prefix := "wys-sparse " + sc.name
 	fs := flag.NewFlagSet(prefix, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // its error is printed below, on one line
 	fs.Usage = func() {}
 	work := sc.flags(fs)
 	err := fs.Parse(args)
@@ -50,7 +50,7 @@ func runSub(ctx context.Context, sc *subcommand, args []string, stdout, stderr i
 		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: run '%s -help' for the flags\n", prefix, prefix)
+		fmt.Fprintf(stderr, "%s: %v; run '%s -help' for the flags\n", prefix, err, prefix)
 		return exitUsage
 	}
 	if fs.NArg() > 0 {

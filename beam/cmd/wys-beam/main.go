@@ -94,15 +94,16 @@ func main() {
 	helpBeam := flag.Bool("help-beam", false, "list the Beam SDK's flags too")
 	logLevel := flag.String("log-level", "", "`LEVEL` of the Beam SDK's and the runner's log lines on standard error: "+strings.Join(beamrun.LogLevels, ", ")+" (default: warn on Prism, whose info lines are a dozen per pipeline; info on the other runners, whose info lines name the submitted job and its console; below info a failed pipeline's records are left out, its error being the last line)")
 	// -h and -help list the flags on standard output, as wys-sparse -help
-	// does; a bad flag gets its error (the flag package's line) and, as
-	// wys-sparse, one line pointing to -help.
+	// does; a bad flag gets its error (the flag package's) on one line
+	// that points to -help, as wys-sparse's does.
 	flag.CommandLine.Init(os.Args[0], flag.ContinueOnError)
+	flag.CommandLine.SetOutput(io.Discard) // its error is printed below, on one line
 	flag.Usage = func() {}
 	if err := flag.CommandLine.Parse(os.Args[1:]); errors.Is(err, flag.ErrHelp) {
 		printUsage(os.Stdout, flag.CommandLine, sdk, *helpBeam)
 		os.Exit(0)
 	} else if err != nil {
-		fmt.Fprintln(os.Stderr, "wys-beam: run 'wys-beam -help' for the flags")
+		fmt.Fprintf(os.Stderr, "wys-beam: %v; run 'wys-beam -help' for the flags\n", err)
 		os.Exit(2)
 	}
 	if *helpBeam {

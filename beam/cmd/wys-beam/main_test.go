@@ -222,7 +222,7 @@ func TestMainHelpOnStdout(t *testing.T) {
 		}
 	}
 	code, stdout, stderr := runMain(t, tmp, "-nosuch")
-	if want := "flag provided but not defined: -nosuch\nwys-beam: run 'wys-beam -help' for the flags\n"; code != 2 || stdout != "" || stderr != want {
+	if want := "wys-beam: flag provided but not defined: -nosuch; run 'wys-beam -help' for the flags\n"; code != 2 || stdout != "" || stderr != want {
 		t.Errorf("-nosuch: exit %d, stdout %q, stderr %q; want 2 and %q on stderr (as wys-sparse: two lines, not the flag list)", code, stdout, stderr, want)
 	}
 }
