@@ -96,7 +96,7 @@ var evalCommand = &subcommand{name: "eval", usage: evalUsage, flags: func(fs *fl
 	fs.StringVar(&c.embIDs, "emb-ids", "auto", "-split: what the ids of the embedding file name: index (the split's index.tsv ids, the graph's own, as wys-sparse and a tool run on the original edge list write them), rows (the rows of the split's .npy arrays, as a tool run on train.txt.npy writes them), or auto: index (rows for a bare .npy), and refused when the file's ids are 0..N-1 (a bare .npy: its rows cover the index's ids) and the index renumbers them, so that either reading fits")
 	fs.StringVar(&c.missing, "missing", "error", "`MODE` for nodes without a vector: error, or zero (score them as zero vectors)")
 	fs.StringVar(&c.rep, "report", "", "write the numbers as JSON to `FILE`")
-	fs.BoolVar(&c.quiet, "quiet", false, "print only errors")
+	fs.BoolVar(&c.quiet, "quiet", false, "print only errors (the results go to -report FILE, which it needs)")
 	return c.run
 }}
 
@@ -207,6 +207,9 @@ func (c *evalFlags) check() error {
 	}
 	if err := checkOutputPath(c.rep); err != nil {
 		return err
+	}
+	if c.quiet && c.rep == "" {
+		return usagef("-quiet prints only errors, so without -report FILE the results would go nowhere: add -report FILE, or drop -quiet")
 	}
 	return usage(outcheck.Collisions(c.inputs(), []outcheck.File{{Flag: "-report", Path: c.rep}}))
 }

@@ -820,6 +820,22 @@ func TestEvalNotes(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "note: no precision@1000: more than the 590 pairs ranked (rank more rows with -rows)") {
 		t.Errorf("large k on sampled rows: exit %d\n%s%s", code, stdout, stderr)
 	}
+	// -quiet needs -report, where its results go; with it, stdout is empty.
+	code, stdout, stderr = runCLI(t, "eval", "-emb", emb, "-split", filepath.Join(dir, "split"), "-quiet")
+	if code != 2 || stdout != "" || !strings.Contains(stderr, "-quiet prints only errors, so without -report FILE the results would go nowhere") {
+		t.Errorf("-quiet without -report: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	rep := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, stderr = runCLI(t, "eval", "-emb", emb, "-split", filepath.Join(dir, "split"), "-quiet", "-report", rep)
+	var r struct {
+		LinkPrediction *struct {
+			TestAUC *float64 `json:"test_auc"`
+		} `json:"link_prediction"`
+	}
+	readJSON(t, rep, &r)
+	if code != 0 || stdout != "" || r.LinkPrediction == nil || r.LinkPrediction.TestAUC == nil {
+		t.Errorf("-quiet -report: exit %d, stdout %q, stderr %q, report %+v", code, stdout, stderr, r)
+	}
 }
 
 // TestEvalBareNPYRowIsID: a .npy without its ids file holds node id i in

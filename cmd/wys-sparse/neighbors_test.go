@@ -250,6 +250,9 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var out, errb strings.Builder
 			args := append([]string{c.args[0], "-quiet"}, c.args[1:]...)
+			if c.args[0] == "eval" && !slices.Contains(args, "-report") {
+				args = append(args, "-report", filepath.Join(tmp, c.name+".json")) // what eval -quiet needs
+			}
 			code := run(context.Background(), args, &out, &errb)
 			got := "exit " + strconv.Itoa(code) + "\n" + strings.ReplaceAll(errb.String(), tmp, "TMP")
 			checkErrorGolden(t, c.name, got, code, errb.String(), true)
