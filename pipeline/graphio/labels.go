@@ -6,8 +6,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/wys-project/wys/pipeline"
 )
@@ -153,6 +155,31 @@ func PlanetoidFiles(prefix string) []string {
 	return files
 }
 
+// planetoidHint is the end of LoadPlanetoid's error for a missing file of
+// prefix: when prefix names Planetoid's own pickles (prefix.graph, as
+// ind.cora.graph), that they are not read; and the prefixes of the TSV
+// files beside it, if any.
+func planetoidHint(prefix string) string {
+	hint := ""
+	for _, p := range []string{prefix + ".graph", prefix + ".graph.gz"} {
+		if _, err := os.Stat(p); err == nil {
+			hint = fmt.Sprintf("; %s names Planetoid's pickled files, which are not read: give the prefix of the TSV files PREFIX%s, PREFIX%s and PREFIX%s", prefix, planetoidSuffixes[0], planetoidSuffixes[1], planetoidSuffixes[2])
+			break
+		}
+	}
+	found, _ := filepath.Glob(filepath.Join(filepath.Dir(prefix), "*"+planetoidSuffixes[0]+"*"))
+	var others []string
+	for _, f := range found {
+		if p, _, ok := strings.Cut(f, planetoidSuffixes[0]); ok && p != prefix && !slices.Contains(others, p) {
+			others = append(others, p)
+		}
+	}
+	if len(others) > 0 {
+		hint += fmt.Sprintf("; beside it: -planetoid %s", strings.Join(others, " or "))
+	}
+	return hint
+}
+
 // LoadPlanetoid reads a Planetoid node-classification dataset in text
 // form: prefix.edges.tsv (an edge list, read with opt), prefix.labels.tsv
 // and prefix.split.tsv (see ReadLabels), each plain or with a ".gz"
@@ -166,7 +193,7 @@ func LoadPlanetoid(ctx context.Context, prefix string, opt LoadOptions) (*pipeli
 				return p, nil
 			}
 		}
-		return "", fmt.Errorf("%s%s (or .gz) is missing: %w", prefix, suffix, fs.ErrNotExist)
+		return "", fmt.Errorf("%s%s (or .gz): %w%s", prefix, suffix, fs.ErrNotExist, planetoidHint(prefix))
 	}
 	var files [3]string
 	for i, suffix := range planetoidSuffixes {

@@ -461,3 +461,26 @@ func TestPickledIndexCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanetoidMissingHint: a -planetoid prefix that names Planetoid's
+// own pickles (ind.cora.graph) is told they are not read, and a prefix
+// whose TSV files are missing is shown the prefixes of those beside it.
+func TestPlanetoidMissingHint(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, name := range []string{"ind.cora.graph", "ind.cora.x", "cora.edges.tsv.gz", "cora.labels.tsv.gz", "cora.split.tsv.gz"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	beside := "; beside it: -planetoid " + filepath.Join(dir, "cora")
+	for prefix, want := range map[string]string{
+		"ind.cora": filepath.Join(dir, "ind.cora") + ".edges.tsv (or .gz): file does not exist; " + filepath.Join(dir, "ind.cora") + " names Planetoid's pickled files, which are not read" + ": give the prefix of the TSV files PREFIX.edges.tsv, PREFIX.labels.tsv and PREFIX.split.tsv" + beside,
+		"citeseer": filepath.Join(dir, "citeseer") + ".edges.tsv (or .gz): file does not exist" + beside,
+	} {
+		_, _, _, err := LoadPlanetoid(context.Background(), filepath.Join(dir, prefix), LoadOptions{})
+		if err == nil || err.Error() != want || !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: error %v, want %q", prefix, err, want)
+		}
+	}
+}
