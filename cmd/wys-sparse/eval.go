@@ -361,6 +361,9 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 	}
 	if c.missing != "zero" {
 		fix := "evaluate embeddings of the same graph"
+		if len(missing) == n && emb.IDs != nil && emb.N() > 0 {
+			fix = fmt.Sprintf("none of its ids (e.g. %q) names a node of %s; evaluate embeddings of the same graph", emb.IDs.Name(0), what)
+		}
 		switch {
 		case emb.ByRow:
 			fix = fmt.Sprintf("%s has no %s, so its row i is node id i (rows 0..%d); write the ids beside it, one per row", c.emb.path, filepath.Base(graphio.IDsPath(c.emb.path)), emb.N()-1)
