@@ -18,6 +18,10 @@ var (
 	// ErrUnknownNode reports a node id that is not in the graph, or a row
 	// outside the node range.
 	ErrUnknownNode = errors.New("unknown node id")
+	// ErrBadGraph reports a Graph built in code that breaks what every
+	// method assumes (see CheckGraph), or a split that does not belong
+	// to the graph it is given with (see Split.CheckGraph).
+	ErrBadGraph = errors.New("invalid graph")
 )
 
 // ParseError is an error in an input file, with its position, modelled on

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"sort"
 
 	"github.com/wys-project/wys/sparse"
 )
@@ -68,13 +70,61 @@ func (s *Split) Selection() (pos, neg []Pair) {
 }
 
 // CheckGraph returns an error wrapping ErrEmptyGraph for a graph that no
-// method can embed: nil, or without arcs.
+// method can embed, nil or without arcs, and one wrapping ErrBadGraph for
+// a graph that breaks what the methods assume (the loaders never build
+// one; a Graph built in code may be): an adjacency matrix that is not
+// square, a weight that is not positive and finite, an undirected graph
+// whose matrix is not symmetric (both arcs of every edge stored, with the
+// same weight), or IDs of another length than the nodes.
 func CheckGraph(g *Graph) error {
 	switch {
 	case g == nil || g.Adj == nil:
 		return fmt.Errorf("%w: no graph (nil)", ErrEmptyGraph)
 	case g.N() == 0 || g.Adj.NNZ() == 0:
 		return fmt.Errorf("%w: the training graph has no arcs", ErrEmptyGraph)
+	}
+	if r, c := g.Adj.Dims(); r != c {
+		return fmt.Errorf("%w: the adjacency matrix is %d x %d: want N x N", ErrBadGraph, r, c)
+	}
+	for i, w := range g.Adj.Data {
+		if !(w > 0) || math.IsInf(w, 1) {
+			v := sort.Search(g.N(), func(v int) bool { return g.Adj.Indptr[v+1] > i })
+			return fmt.Errorf("%w: arc (%d, %d) has weight %v: weights must be positive and finite (leave the arc out instead)", ErrBadGraph, v, g.Adj.Indices[i], w)
+		}
+	}
+	if !g.Directed && !g.Adj.IsSymmetric() {
+		return fmt.Errorf("%w: an undirected graph (Directed false) stores both arcs of every edge with the same weight, and this adjacency matrix is not symmetric: add the reverse arcs (A + Aᵀ), or set Directed", ErrBadGraph)
+	}
+	if g.IDs != nil && g.IDs.Len() != g.N() {
+		return fmt.Errorf("%w: %d ids for %d nodes", ErrBadGraph, g.IDs.Len(), g.N())
+	}
+	return nil
+}
+
+// CheckGraph returns an error when s, which may be nil, is not a split of
+// g's nodes (it checks CheckNodes(g.N()) and that a split that says its N
+// says g's), wrapping ErrUnknownNode, or when every one of its test pairs
+// is an arc of g, wrapping ErrBadGraph: g is then the graph the split was
+// cut from, not its training graph (TrainGraph), and the test AUC would
+// score edges the model was trained on. The trainers and baselines call
+// it before any work.
+func (s *Split) CheckGraph(g *Graph) error {
+	if s == nil {
+		return nil
+	}
+	if s.N > 0 && s.N != g.N() {
+		return fmt.Errorf("%w: a split of %d nodes for a graph of %d (is the split of another graph?)", ErrUnknownNode, s.N, g.N())
+	}
+	if err := s.CheckNodes(g.N()); err != nil {
+		return err
+	}
+	for _, p := range s.Test {
+		if !g.Adj.Has(int(p.U), int(p.V)) {
+			return nil
+		}
+	}
+	if len(s.Test) > 0 {
+		return fmt.Errorf("%w: all %d test pairs of the split are arcs of the graph it is trained on: train on the split's training graph (Split.TrainGraph), not the graph it was cut from", ErrBadGraph, len(s.Test))
 	}
 	return nil
 }

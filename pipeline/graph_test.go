@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,5 +91,84 @@ func TestCheckNodes(t *testing.T) {
 		if !strings.Contains(err.Error(), name+" pair") {
 			t.Errorf("%s: %q does not name the list", name, err)
 		}
+	}
+}
+
+// TestCheckGraphBuiltInCode: graphs built in code that break what the
+// methods assume are refused with ErrBadGraph, naming the problem; the
+// same graph built right passes.
+func TestCheckGraphBuiltInCode(t *testing.T) {
+	ctx := context.Background()
+	coo := func(rows, cols int, src, dst []int32, w []float64) *sparse.CSR {
+		t.Helper()
+		m, err := sparse.NewFromCOO(ctx, rows, cols, src, dst, w, sparse.DupSum)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	// The path 0-1-2 with both arcs of each edge.
+	src, dst := []int32{0, 1, 1, 2}, []int32{1, 0, 2, 1}
+	good := &Graph{Adj: coo(3, 3, src, dst, nil)}
+	if err := CheckGraph(good); err != nil {
+		t.Fatalf("a symmetric path: %v", err)
+	}
+	if err := CheckGraph(&Graph{Adj: coo(3, 3, src[:2], dst[:2], nil), Directed: true}); err != nil {
+		t.Fatalf("one arc each way, directed: %v", err)
+	}
+	for name, c := range map[string]struct {
+		g    *Graph
+		want string
+	}{
+		"not square":         {&Graph{Adj: coo(3, 5, src, dst, nil)}, "the adjacency matrix is 3 x 5"},
+		"negative":           {&Graph{Adj: coo(3, 3, src, dst, []float64{1, 1, -3, -3})}, "arc (1, 2) has weight -3"},
+		"zero":               {&Graph{Adj: coo(3, 3, src, dst, []float64{0, 0, 1, 1})}, "arc (0, 1) has weight 0"},
+		"one way only":       {&Graph{Adj: coo(3, 3, []int32{0, 1}, []int32{1, 2}, nil)}, "is not symmetric"},
+		"asymmetric weights": {&Graph{Adj: coo(3, 3, src, dst, []float64{1, 2, 1, 1})}, "is not symmetric"},
+		"ids":                {&Graph{Adj: good.Adj, IDs: IdentityIDs(2)}, "2 ids for 3 nodes"},
+	} {
+		err := CheckGraph(c.g)
+		if !errors.Is(err, ErrBadGraph) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want ErrBadGraph with %q", name, err, c.want)
+		}
+	}
+}
+
+// TestSplitCheckGraph: a split is refused with the graph it was cut from
+// (every test edge an arc of it) and with a graph of another size; with
+// its training graph, or with test edges some of which are arcs (a
+// released split read undirected), it passes.
+func TestSplitCheckGraph(t *testing.T) {
+	ctx := context.Background()
+	g, err := PlantedPartition(60, 3, 0.3, 0.02, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := SplitEdges(ctx, g, 0.5, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := s.TrainGraph(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CheckGraph(tg); err != nil {
+		t.Errorf("the training graph: %v", err)
+	}
+	if err := s.CheckGraph(g); !errors.Is(err, ErrBadGraph) || !strings.Contains(err.Error(), "test pairs of the split are arcs of the graph it is trained on") {
+		t.Errorf("the whole graph: got %v, want ErrBadGraph", err)
+	}
+	// One test edge that is not an arc of g is enough.
+	some := *s
+	some.Test = append(slices.Clone(s.Test), s.TestNeg[0])
+	if err := some.CheckGraph(g); err != nil {
+		t.Errorf("some test pairs arcs: %v", err)
+	}
+	small, err := PlantedPartition(30, 3, 0.3, 0.02, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CheckGraph(small); !errors.Is(err, ErrUnknownNode) || !strings.Contains(err.Error(), "a split of 60 nodes for a graph of 30") {
+		t.Errorf("a graph of 30 nodes: got %v", err)
 	}
 }

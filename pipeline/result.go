@@ -25,7 +25,8 @@ type Result struct {
 	Curve []CurvePoint
 	// BestStep is the step (or epoch) whose embeddings are returned,
 	// chosen by the train AUC when train pairs exist (each method says
-	// how), else the last.
+	// how; the sparse trainer, without them, by the AUC of a sample of
+	// the graph's own arcs), else the last.
 	BestStep int
 	// TrainAUC, TestAUC and TestDirectedAUC are measured at BestStep;
 	// NaN when the pairs were not given. TrainAUC is the model-selection

@@ -124,7 +124,7 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	if n := g.N(); method == MethodNetMF && n > NetMFMaxNodes {
 		return nil, fmt.Errorf("baseline: netmf builds a dense %d x %d matrix; it takes graphs of at most %d nodes (use -method wys or svd)", n, n, NetMFMaxNodes)
 	}
-	if err := eval.CheckNodes(g.N()); err != nil {
+	if err := eval.CheckGraph(g); err != nil {
 		return nil, fmt.Errorf("baseline: %w", err)
 	}
 	if eval == nil {

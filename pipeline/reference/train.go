@@ -162,7 +162,7 @@ func Run(ctx context.Context, g *pipeline.Graph, split *pipeline.Split, cfg Conf
 	if err := pipeline.CheckGraph(g); err != nil {
 		return nil, fmt.Errorf("reference: %w", err)
 	}
-	if err := split.CheckNodes(g.N()); err != nil {
+	if err := split.CheckGraph(g); err != nil {
 		return nil, fmt.Errorf("reference: %w", err)
 	}
 	n := g.N()

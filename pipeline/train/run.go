@@ -19,13 +19,17 @@ import (
 // the split has them; the last step whose train AUC is within
 // SelectionStdErrs standard errors of the best is kept) and
 // testing (Test against TestNeg, and TestDirectedNeg when present); its
-// graph is not used. Without train pairs the embeddings of the last step
-// are returned. cfg is validated and resolved for g (see Config.Resolve);
-// progress goes to rec, which may be nil.
+// graph is not used, so g must be its training graph (Split.TrainGraph).
+// Without train pairs the model is selected in the same way on a sample
+// of g's own arcs against as many uniform non-edges (FitPairs), whose AUC
+// is in the result's Curve while its TrainAUC stays NaN. cfg is validated
+// and resolved for g (see Config.Resolve); progress goes to rec, which
+// may be nil.
 //
-// A split whose pairs name rows outside g is an error wrapping
-// pipeline.ErrUnknownNode (see pipeline.Split.CheckNodes). Run stops
-// between batches when ctx is cancelled and returns ctx.Err().
+// A graph that pipeline.CheckGraph refuses, and a split that
+// pipeline.Split.CheckGraph refuses for g (one of another graph, or
+// whose test edges are all arcs of g), are errors. Run stops between
+// batches when ctx is cancelled and returns ctx.Err().
 func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline.Recorder) (*pipeline.Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -33,7 +37,7 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 	if err := checkSampleable(g); err != nil {
 		return nil, err
 	}
-	if err := eval.CheckNodes(g.N()); err != nil {
+	if err := eval.CheckGraph(g); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	cfg = cfg.Resolve(g.N(), g.Adj.NNZ())

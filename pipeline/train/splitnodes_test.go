@@ -15,7 +15,8 @@ import (
 // with a smaller training graph, names rows the graph does not have.
 // Every method returns an error wrapping pipeline.ErrUnknownNode before
 // any work (each panicked with an index out of range when it scored the
-// pairs).
+// pairs); given with the whole graph it was drawn from, one wrapping
+// pipeline.ErrBadGraph.
 func TestRunSplitOfAnotherGraph(t *testing.T) {
 	ctx := context.Background()
 	big, err := pipeline.PlantedPartition(60, 3, 0.3, 0.02, 1)
@@ -30,25 +31,32 @@ func TestRunSplitOfAnotherGraph(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := map[string]func() error{
-		"train": func() error {
-			_, err := train.Run(ctx, small, split, train.Config{Dim: 8, Epochs: 1, Seed: 1}, nil)
-			return err
-		},
-		"reference": func() error {
-			_, err := reference.Run(ctx, small, split, reference.Config{Dim: 8, Steps: 1}, nil)
-			return err
-		},
-		"baseline": func() error {
-			_, err := baseline.Run(ctx, small, split, baseline.Config{Dim: 8}, nil)
-			return err
-		},
-	}
-	for name, run := range runs {
-		t.Run(name, func(t *testing.T) {
-			if err := run(); !errors.Is(err, pipeline.ErrUnknownNode) {
-				t.Fatalf("got %v, want an error wrapping ErrUnknownNode", err)
-			}
-		})
+	// Given with the graph it was cut from, whose arcs its test edges
+	// are, the split would score trained edges as held out: refused too.
+	for _, c := range []struct {
+		g    *pipeline.Graph
+		want error
+	}{{small, pipeline.ErrUnknownNode}, {big, pipeline.ErrBadGraph}} {
+		runs := map[string]func() error{
+			"train": func() error {
+				_, err := train.Run(ctx, c.g, split, train.Config{Dim: 8, Epochs: 1, Seed: 1}, nil)
+				return err
+			},
+			"reference": func() error {
+				_, err := reference.Run(ctx, c.g, split, reference.Config{Dim: 8, Steps: 1}, nil)
+				return err
+			},
+			"baseline": func() error {
+				_, err := baseline.Run(ctx, c.g, split, baseline.Config{Dim: 8}, nil)
+				return err
+			},
+		}
+		for name, run := range runs {
+			t.Run(name, func(t *testing.T) {
+				if err := run(); !errors.Is(err, c.want) {
+					t.Fatalf("%d nodes: got %v, want an error wrapping %v", c.g.N(), err, c.want)
+				}
+			})
+		}
 	}
 }
