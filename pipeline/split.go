@@ -114,13 +114,14 @@ func edgesOf(g *Graph) (edges, loops []Pair) {
 // comes from seed, in named streams, so the same seed gives the same
 // split. An error wrapping ErrSplit says when g has too few edges outside
 // a spanning forest to hold out that many, or no non-edges; one wrapping
-// ErrEmptyGraph, when g is nil or has no adjacency matrix.
+// ErrEmptyGraph or ErrBadGraph, when CheckGraph refuses g (nil, without
+// arcs, or built in code against its rules).
 func SplitEdges(ctx context.Context, g *Graph, testFrac float64, seed uint64) (*Split, error) {
 	if !(testFrac > 0 && testFrac < 1) {
 		return nil, fmt.Errorf("%w: test fraction %v must be strictly between 0 and 1", ErrSplit, testFrac)
 	}
-	if g == nil || g.Adj == nil {
-		return nil, fmt.Errorf("%w: no graph (nil)", ErrEmptyGraph)
+	if err := CheckGraph(g); err != nil {
+		return nil, err
 	}
 	n := g.N()
 	edges, loops := edgesOf(g)
