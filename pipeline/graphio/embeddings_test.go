@@ -514,3 +514,33 @@ func TestMarkerChecksum(t *testing.T) {
 		t.Errorf("odd width: error %v, want %q", err, want)
 	}
 }
+
+// TestWriteEmbeddingsRefusesBadResult: a result that would not read back
+// (nil, empty, short L, a NaN) is an error and leaves no file, where it
+// panicked or wrote a file ReadEmbeddings refuses.
+func TestWriteEmbeddingsRefusesBadResult(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	nan := randomResult(3, 2, 1)
+	nan.R[5] = float32(math.NaN())
+	for name, c := range map[string]struct {
+		res  *pipeline.Result
+		want string
+	}{
+		"nil":   {nil, "no result (nil) to write"},
+		"empty": {&pipeline.Result{}, "a result of 0 rows and 0 columns per side"},
+		"short": {&pipeline.Result{N: 3, Half: 2, L: make([]float32, 4), R: make([]float32, 6)}, "L holds 4 and R 6 numbers, want N·Half = 6 each"},
+		"nan":   {nan, "R[2][1] is NaN"},
+	} {
+		for _, ext := range []string{".npy", ".txt"} {
+			path := filepath.Join(dir, name+ext)
+			err := WriteEmbeddings(context.Background(), path, "", c.res, nil)
+			if err == nil || !strings.Contains(err.Error(), c.want) || name == "nan" && !errors.Is(err, pipeline.ErrNotFinite) {
+				t.Errorf("%s%s: error %v, want %q", name, ext, err, c.want)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Fatalf("%s%s: left %d files", name, ext, len(entries))
+			}
+		}
+	}
+}

@@ -142,9 +142,15 @@ func appendVector(buf []byte, res *pipeline.Result, i int, sep byte) []byte {
 // embedding file itself is exactly what numpy and gensim read. It checks
 // ctx every checkRows rows and, when cancelled, returns its error and
 // leaves no file (1M rows of d = 128 take about 15 s as text, 3 s as .npy).
+// A result it cannot write as a table ReadEmbeddings reads back (nil,
+// empty, L or R of the wrong length, a NaN or infinite entry) is an
+// error, before any file is touched.
 func WriteEmbeddings(ctx context.Context, path, format string, res *pipeline.Result, ids *pipeline.NodeIDs) error {
 	format, err := ResolveFormat(format, path)
 	if err != nil {
+		return err
+	}
+	if err := checkResult(path, res); err != nil {
 		return err
 	}
 	if err := CheckIDs(path, format, ids); err != nil {
@@ -155,6 +161,29 @@ func WriteEmbeddings(ctx context.Context, path, format string, res *pipeline.Res
 		return err
 	}
 	return writeMarker(path, res.N, 2*res.Half, hex.EncodeToString(h.Sum(nil)))
+}
+
+// checkResult refuses a result that WriteEmbeddings cannot write as a
+// table ReadEmbeddings reads back: nil, without rows or columns, with L
+// or R not N x Half, or holding a NaN or infinite entry (a diverged run;
+// the error wraps pipeline.ErrNotFinite).
+func checkResult(path string, res *pipeline.Result) error {
+	switch {
+	case res == nil:
+		return fmt.Errorf("graphio: %s: no result (nil) to write", path)
+	case res.N <= 0 || res.Half <= 0:
+		return fmt.Errorf("graphio: %s: a result of %d rows and %d columns per side: nothing to write", path, res.N, res.Half)
+	case len(res.L) != res.N*res.Half || len(res.R) != res.N*res.Half:
+		return fmt.Errorf("graphio: %s: L holds %d and R %d numbers, want N·Half = %d each", path, len(res.L), len(res.R), res.N*res.Half)
+	}
+	for side, y := range [][]float32{res.L, res.R} {
+		for i, x := range y {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return fmt.Errorf("graphio: %s: %s[%d][%d] is %v: embeddings %w (a diverged run) are not written", path, [2]string{"L", "R"}[side], i/res.Half, i%res.Half, x, pipeline.ErrNotFinite)
+			}
+		}
+	}
+	return nil
 }
 
 // CheckIDs returns an error when a node id cannot be written to path in
