@@ -213,7 +213,7 @@ func (g *Graph) WeightsFrom(w *Graph) {
 // is undirected). Duplicate pairs are merged; self-loops are kept. It
 // stops within 1,048,576 pairs or arcs of a cancel and returns ctx.Err().
 func (s *Split) TrainGraph(ctx context.Context) (*Graph, error) {
-	if s.N <= 0 {
+	if s == nil || s.N <= 0 {
 		return nil, fmt.Errorf("pipeline: split has no nodes")
 	}
 	n := len(s.Train)

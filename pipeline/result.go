@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -81,6 +82,9 @@ type Stats struct {
 // A nil eval, as the methods' Run accept, has no pairs: every AUC is NaN.
 // A pair naming a row outside r's is an error wrapping ErrUnknownNode.
 func (r *Result) Score(ctx context.Context, eval *Split) error {
+	if r == nil {
+		return errors.New("pipeline: no result (nil) to score")
+	}
 	if eval == nil {
 		eval = &Split{}
 	}

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -71,6 +72,9 @@ const classifyBlock = 256
 // O(block · |train|) beyond the embeddings. It checks ctx before scoring
 // each node against the train nodes and before each α.
 func Classify(ctx context.Context, res *pipeline.Result, lab *pipeline.Labels) (*ClassifyResult, error) {
+	if res == nil || lab == nil {
+		return nil, errors.New("eval: classification needs embeddings and labels (nil)")
+	}
 	if len(lab.Train) == 0 || len(lab.Test) == 0 {
 		return nil, fmt.Errorf("eval: classification needs train and test nodes")
 	}

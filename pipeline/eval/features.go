@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -42,6 +43,9 @@ func DefaultFeaturesOf(res *pipeline.Result) string {
 // Features returns the n × f row-major feature matrix of the variant
 // ("" means DefaultFeatures) built from res.L and res.R, and f.
 func Features(res *pipeline.Result, variant string) ([]float64, int, error) {
+	if res == nil {
+		return nil, 0, errors.New("eval: no embeddings (nil) to take features from")
+	}
 	if variant == "" {
 		variant = DefaultFeatures
 	}

@@ -153,6 +153,9 @@ func MultiLabel(ctx context.Context, x []float64, n, f int, lab *pipeline.MultiL
 	if len(x) != n*f || f < 1 {
 		return nil, fmt.Errorf("eval: feature matrix of %d values for %d x %d", len(x), n, f)
 	}
+	if lab == nil {
+		return nil, errors.New("eval: no labels (nil; graphio.LoadMAT returns none for a .mat without a group)")
+	}
 	if len(lab.Of) != n {
 		return nil, fmt.Errorf("eval: labels for %d nodes, features for %d", len(lab.Of), n)
 	}
