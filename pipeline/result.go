@@ -145,6 +145,16 @@ const (
 	Note
 )
 
+// String returns the kind's name: "stage-start", "stage-end",
+// "progress", "eval" or "note".
+func (k EventKind) String() string {
+	names := [...]string{StageStart: "stage-start", StageEnd: "stage-end", Progress: "progress", Eval: "eval", Note: "note"}
+	if k < 0 || int(k) >= len(names) {
+		return fmt.Sprintf("EventKind(%d)", int(k))
+	}
+	return names[k]
+}
+
 // Event is a progress report from a long-running library call. Which
 // fields are set depends on Kind (see the EventKind constants).
 type Event struct {
@@ -154,8 +164,10 @@ type Event struct {
 	Stage string
 	// Done of Total units (Progress and Eval; a StageStart may give the
 	// Total): Unit names them ("batches", "steps", "iterations",
-	// "rounds"). Total may grow during a stage whose length is not known
-	// in advance.
+	// "rounds"). Total may change during a stage whose length is not
+	// known in advance: it grows as more is planned, and an eigensolver's
+	// (the baselines' factorize stage) follows its convergence, so that
+	// it may also shrink when the solver converges sooner than predicted.
 	Done, Total int64
 	Unit        string
 	// Elapsed is the time since the stage started (Progress, StageEnd,

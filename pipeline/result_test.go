@@ -81,3 +81,11 @@ func TestEmptyGraphs(t *testing.T) {
 		}
 	}
 }
+
+func TestEventKindString(t *testing.T) {
+	for k, want := range map[EventKind]string{StageStart: "stage-start", StageEnd: "stage-end", Progress: "progress", Eval: "eval", Note: "note", 7: "EventKind(7)", -1: "EventKind(-1)"} {
+		if got := k.String(); got != want {
+			t.Errorf("%d: %q, want %q", int(k), got, want)
+		}
+	}
+}

@@ -125,9 +125,6 @@ type jsonEvent struct {
 	Stopped  string    `json:"stopped,omitempty"`   // kind "done": what ended the training
 }
 
-var kindNames = map[pipeline.EventKind]string{pipeline.StageStart: "stage-start", pipeline.StageEnd: "stage-end",
-	pipeline.Progress: "progress", pipeline.Eval: "eval", pipeline.Note: "note"}
-
 // Record implements pipeline.Recorder.
 func (p *progress) Record(e pipeline.Event) {
 	if e.Kind == pipeline.StageEnd {
@@ -140,7 +137,7 @@ func (p *progress) Record(e pipeline.Event) {
 		if !p.jsonDue(e) {
 			return
 		}
-		je := jsonEvent{Time: time.Now().UTC().Format(time.RFC3339Nano), Kind: kindNames[e.Kind], Stage: e.Stage,
+		je := jsonEvent{Time: time.Now().UTC().Format(time.RFC3339Nano), Kind: e.Kind.String(), Stage: e.Stage,
 			Done: e.Done, Total: e.Total, Unit: e.Unit, Seconds: e.Elapsed.Seconds(), Message: e.Message}
 		if eta, ok := p.eta(e); ok && e.Kind == pipeline.Progress {
 			je.Rate = float64(e.Done) / math.Max(e.Elapsed.Seconds(), 1e-9)
