@@ -160,7 +160,9 @@ func (k EventKind) String() string {
 type Event struct {
 	Kind EventKind
 	// Stage names the stage the event belongs to, as Stats.Stages does:
-	// "train", "factorize", "powers", "log-svd", …
+	// "train", "factorize", "powers", "log-svd", … A Note may come before
+	// its stage starts: the sparse trainer's memory estimate for "train"
+	// is said before any work, the start's stages included.
 	Stage string
 	// Done of Total units (Progress and Eval; a StageStart may give the
 	// Total): Unit names them ("batches", "steps", "iterations",
