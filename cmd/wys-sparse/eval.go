@@ -351,13 +351,11 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 	if ids != nil {
 		name = ids.Name(missing[0])
 	}
+	// A file numbered from 1 for a graph numbered from 0 (or the reverse)
+	// looks the same as one that lacks the lowest node: say both.
+	shifted := ""
 	if shift := shiftedByOne(emb.IDs, ids, n); shift != 0 {
-		how := "id + 1, as a file numbered from 1 for a graph numbered from 0 has it: renumber the file's ids (id − 1)"
-		if shift < 0 {
-			how = "id − 1, as a file numbered from 0 for a graph numbered from 1 has it: renumber the file's ids (id + 1)"
-		}
-		return nil, 0, fmt.Errorf("%d of the %d nodes of %s have no vector in %s (e.g. id %q), while every node has one under its %s, so that each vector is scored as its own node's",
-			len(missing), n, what, c.emb.path, name, how)
+		shifted = fmt.Sprintf("every node has a vector under its id %s 1, as a file numbered from %d for a graph numbered from %d has: if %s is, renumber its ids (id %s 1), or each node is scored with another's vector", map[bool]string{true: "+", false: "−"}[shift > 0], max(shift, 0), max(-shift, 0), c.emb.path, map[bool]string{true: "−", false: "+"}[shift > 0])
 	}
 	if c.missing != "zero" {
 		fix := "evaluate embeddings of the same graph"
@@ -376,9 +374,15 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 		case fractionIDs(emb.IDs):
 			fix = fmt.Sprintf("the ids of %s are numbers with a fraction (e.g. %q), so its first column is likely a coordinate: write each row's node id first (pandas: to_csv with the ids as the index)", c.emb.path, emb.IDs.Name(0))
 		}
+		if shifted != "" {
+			fix = shifted + "; else " + fix
+		}
 		return nil, 0, fmt.Errorf("%d of the %d nodes of %s have no vector in %s (e.g. id %q): %s, or give -missing zero to score them as zero vectors", len(missing), n, what, c.emb.path, name, fix)
 	}
 	fmt.Fprintf(stdout, "%d of the %d nodes of %s have no vector (e.g. id %q): scored as zero vectors (-missing zero)\n", len(missing), n, what, name)
+	if shifted != "" {
+		fmt.Fprintf(stdout, "note: %s\n", shifted)
+	}
 	return y, len(missing), nil
 }
 

@@ -1286,10 +1286,10 @@ func TestEvalFeaturesSingleTable(t *testing.T) {
 }
 
 // TestEvalShiftedIDs: a file whose ids are the graph's plus one (numbered
-// from 1 for a graph numbered from 0) is refused, with or without
-// -missing zero, where reading it by its ids would score each node with
-// another's vector; a file that merely lacks some nodes still gets the
-// -missing zero hint.
+// from 1 for a graph numbered from 0), read by its ids, would score each
+// node with another's vector: the error names the shift, and -missing
+// zero (the same ids fit a file that lacks node 0) notes it; a file that
+// lacks other nodes gets the -missing zero hint alone.
 func TestEvalShiftedIDs(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
@@ -1326,13 +1326,18 @@ func TestEvalShiftedIDs(t *testing.T) {
 		return p
 	}
 	shiftedPath, fewerPath := write("shifted.txt", shifted), write("fewer.txt", fewer)
-	for _, extra := range [][]string{nil, {"-missing", "zero"}} {
-		code, _, stderr := runCLI(t, append([]string{"eval", "-emb", shiftedPath, "-split", split}, extra...)...)
-		if code != 1 || !strings.Contains(stderr, "while every node has one under its id + 1, as a file numbered from 1 for a graph numbered from 0 has it") {
-			t.Errorf("ids plus one %v: exit %d, %q; want them refused", extra, code, stderr)
-		}
+	const hint = "every node has a vector under its id + 1, as a file numbered from 1 for a graph numbered from 0 has: if " // … renumber its ids
+	code, _, stderr := runCLI(t, "eval", "-emb", shiftedPath, "-split", split)
+	if code != 1 || !strings.Contains(stderr, hint) || !strings.Contains(stderr, "renumber its ids (id − 1)") {
+		t.Errorf("ids plus one: exit %d, %q; want them refused with the shift named", code, stderr)
 	}
-	code, _, stderr := runCLI(t, "eval", "-emb", fewerPath, "-split", split)
+	// A file that lacks node 0 looks the same: -missing zero still
+	// scores it, and says what the ids may be.
+	code, stdout, stderr := runCLI(t, "eval", "-emb", shiftedPath, "-split", split, "-missing", "zero")
+	if code != 0 || !strings.Contains(stdout, "note: "+hint) {
+		t.Errorf("ids plus one, -missing zero: exit %d, %q, %q; want a note", code, stdout, stderr)
+	}
+	code, _, stderr = runCLI(t, "eval", "-emb", fewerPath, "-split", split)
 	if code != 1 || !strings.Contains(stderr, "2 of the ") || !strings.Contains(stderr, "or give -missing zero") || strings.Contains(stderr, "under its id") {
 		t.Errorf("two nodes without vectors: exit %d, %q; want the -missing zero hint", code, stderr)
 	}
