@@ -136,8 +136,9 @@ func TestCheckGraphBuiltInCode(t *testing.T) {
 
 // TestSplitCheckGraph: a split is refused with the graph it was cut from
 // (every test edge an arc of it) and with a graph of another size; with
-// its training graph, or with test edges some of which are arcs (a
-// released split read undirected), it passes.
+// its training graph, even one whose arcs cover every test edge (a
+// directed split read undirected), or with test edges some of which are
+// arcs, it passes.
 func TestSplitCheckGraph(t *testing.T) {
 	ctx := context.Background()
 	g, err := PlantedPartition(60, 3, 0.3, 0.02, 1)
@@ -163,6 +164,21 @@ func TestSplitCheckGraph(t *testing.T) {
 	some.Test = append(slices.Clone(s.Test), s.TestNeg[0])
 	if err := some.CheckGraph(g); err != nil {
 		t.Errorf("some test pairs arcs: %v", err)
+	}
+	// A directed split read undirected, each test arc the reverse of a
+	// train arc: its own training graph covers the test pairs, and is
+	// still its training graph.
+	rev := &Split{N: 20}
+	for i := range int32(20) {
+		rev.Train = append(rev.Train, Pair{i, (i + 1) % 20}, Pair{(i + 1) % 20, i}, Pair{(i + 5) % 20, i})
+		rev.Test = append(rev.Test, Pair{i, (i + 5) % 20})
+	}
+	rg, err := rev.TrainGraph(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rev.CheckGraph(rg); err != nil {
+		t.Errorf("reversed test arcs in the training graph: %v", err)
 	}
 	small, err := PlantedPartition(30, 3, 0.3, 0.02, 1)
 	if err != nil {
