@@ -167,10 +167,12 @@ func planetoidHint(prefix string) string {
 			break
 		}
 	}
-	found, _ := filepath.Glob(filepath.Join(filepath.Dir(prefix), "*"+planetoidSuffixes[0]+"*"))
+	dir := filepath.Dir(prefix)
+	entries, _ := os.ReadDir(dir)
 	var others []string
-	for _, f := range found {
-		if p, _, ok := strings.Cut(f, planetoidSuffixes[0]); ok && p != prefix && !slices.Contains(others, p) {
+	for _, e := range entries {
+		name, _, ok := strings.Cut(e.Name(), planetoidSuffixes[0])
+		if p := filepath.Join(dir, name); ok && p != filepath.Clean(prefix) && !slices.Contains(others, p) {
 			others = append(others, p)
 		}
 	}

@@ -70,13 +70,18 @@ func openSplitFile(dir, name string) (*os.File, string, error) {
 // renumbers the nodes does not keep, and embeddings would name the wrong
 // nodes elsewhere.
 func pickledIndexError(dir, pkl string) error {
-	open := fmt.Sprintf("open('%s', 'rb')", pkl)
-	if strings.HasSuffix(pkl, ".gz") {
-		open = fmt.Sprintf("gzip.open('%s')", pkl)
-	}
-	return &pipeline.ParseError{File: pkl, Err: fmt.Errorf("%w: the split's index is a Python pickle, which is not read; write it as %s beside it (in a copy of the directory if it is read-only): python3 -c \"import gzip, pickle; d = pickle.load(%s, encoding='latin1')['index']; open('%s', 'w').write('# original_id\\tnode\\n' + ''.join('%%s\\t%%d\\n' %% kv for kv in sorted(d.items(), key=lambda kv: kv[1])))\"",
-		pipeline.ErrFormat, splitIndex, open, filepath.Join(dir, splitIndex))}
+	// The paths go to Python as arguments, single-quoted for the shell,
+	// so that no character of theirs is read as Python or shell syntax.
+	quote := func(p string) string { return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'" }
+	return &pipeline.ParseError{File: pkl, Err: fmt.Errorf("%w: the split's index is a Python pickle, which is not read; write it as %s beside it (in a copy of the directory if it is read-only): python3 -c '%s' %s %s",
+		pipeline.ErrFormat, splitIndex, pickleToTSV, quote(pkl), quote(filepath.Join(dir, splitIndex)))}
 }
+
+// pickleToTSV is the Python program that pickledIndexError gives: it
+// writes AsymProj's pickled index (argv[1], plain or gzip) as index.tsv
+// (argv[2]). It holds no single quote, so that a shell reads it whole
+// between two.
+const pickleToTSV = `import gzip, pickle, sys; p = sys.argv[1]; f = gzip.open(p) if p.endswith(".gz") else open(p, "rb"); d = pickle.load(f, encoding="latin1")["index"]; open(sys.argv[2], "w").write("# original_id\tnode\n" + "".join("%s\t%d\n" % kv for kv in sorted(d.items(), key=lambda kv: kv[1])))`
 
 // noSplitError is the error of LoadSplitDir for a directory with none of
 // a split's files; it wraps fs.ErrNotExist.

@@ -420,10 +420,11 @@ func TestOpenDirectory(t *testing.T) {
 	}
 }
 
-// TestPickledIndexCommand runs the Python line that LoadSplitDir's error
-// gives for a split whose index is only AsymProj's pickle (plain and
-// gzipped, as the released splits ship it): the index.tsv it writes is
-// read, and names the nodes as the pickle does.
+// TestPickledIndexCommand runs, in a shell, the Python line that
+// LoadSplitDir's error gives for a split whose index is only AsymProj's
+// pickle (plain and gzipped, as the released splits ship it), in a
+// directory whose name holds a quote, a backslash and a dollar: the
+// index.tsv it writes is read, and names the nodes as the pickle does.
 func TestPickledIndexCommand(t *testing.T) {
 	python, err := exec.LookPath("python3")
 	if err != nil {
@@ -431,7 +432,12 @@ func TestPickledIndexCommand(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, name := range []string{"index.pkl", "index.pkl.gz"} {
-		dir := t.TempDir()
+		// A quote, a backslash and a dollar in the path must reach Python
+		// as written.
+		dir := filepath.Join(t.TempDir(), `it's a \new $dir`)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
 		tinySplit(t, dir, 3)
 		// The pickle AsymProj writes: {"index": {original id: row}}.
 		write := "open(p, 'wb')"
@@ -445,11 +451,12 @@ func TestPickledIndexCommand(t *testing.T) {
 		}
 		_, err := LoadSplitDir(ctx, dir, false)
 		msg := fmt.Sprint(err)
-		i, j := strings.Index(msg, `python3 -c "`), strings.LastIndex(msg, `"`)
-		if !errors.Is(err, pipeline.ErrFormat) || !strings.HasPrefix(msg, pkl+": ") || i < 0 || j <= i+len(`python3 -c "`) {
+		i := strings.Index(msg, "python3 -c ")
+		if !errors.Is(err, pipeline.ErrFormat) || !strings.HasPrefix(msg, pkl+": ") || i < 0 {
 			t.Fatalf("%s: got %v, want an ErrFormat naming %s with a python3 -c line", name, err, pkl)
 		}
-		if out, err := exec.Command(python, "-c", msg[i+len(`python3 -c "`):j]).CombinedOutput(); err != nil {
+		// The line, run by a shell as a user would paste it.
+		if out, err := exec.Command("sh", "-c", msg[i:]).CombinedOutput(); err != nil {
 			t.Fatalf("%s: the error's command failed: %v\n%s", name, err, out)
 		}
 		s, err := LoadSplitDir(ctx, dir, false)
@@ -482,5 +489,16 @@ func TestPlanetoidMissingHint(t *testing.T) {
 		if err == nil || err.Error() != want || !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("%s: error %v, want %q", prefix, err, want)
 		}
+	}
+	// A prefix with its edges but not its labels, written with "./", is
+	// not shown itself as the prefix beside it.
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "x.edges.tsv"), []byte("1\t2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prefix := other + "/./x"
+	_, _, _, err := LoadPlanetoid(context.Background(), prefix, LoadOptions{})
+	if want := prefix + ".labels.tsv (or .gz): file does not exist"; err == nil || err.Error() != want {
+		t.Errorf("./x: error %v, want %q", err, want)
 	}
 }
