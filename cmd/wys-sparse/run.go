@@ -1124,7 +1124,7 @@ func loopsNote(s *pipeline.Split) string {
 	if train+test == 0 {
 		return ""
 	}
-	return fmt.Sprintf("\nnote: %d of the %d train pairs and %d of the %d test pairs are self-loops (u u), kept as the split has them: the train graph holds those loops (-graph drops a graph's self-loops) and each test self-loop is scored L_u·R_u",
+	return fmt.Sprintf("\nnote: %d of the %d train pairs and %d of the %d test pairs are self-loops (u u), kept as the split has them (-graph drops a graph's self-loops): training takes the train loops as edges, and each test loop is scored as the pair (u, u)",
 		train, len(s.Train), test, len(s.Test))
 }
 
