@@ -106,7 +106,7 @@ def main():
                 for v in range(n):
                     cols = np.minimum(np.searchsorted(cum[v], rng.random(k)), n - 1)
                     np.add.at(g[v], cols, -(rowsum[v] / k) * (1 - sg[v, cols]))
-                g = (g + pos * (1 - sg)) / n
+                g = (g + drawn * (1 - sg)) / n  # the error of the sampled part
                 err[0] += np.sum((g @ params[1]) ** 2) / 3
                 err[1] += np.sum((g.T @ params[0]) ** 2) / 3
             print("step %d, %d positives per row: noise over exact gradient energy, L %.2f, R %.2f"
