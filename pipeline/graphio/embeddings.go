@@ -57,6 +57,9 @@ type Embeddings struct {
 	// "i" (IDs are those names), as a DeepWalk-style script or a library
 	// that numbers nodes 0..N−1 saves it, and for a split, its row i.
 	ByRow bool
+	// SHA256 is the hex SHA-256 of the file's bytes, taken as it was read
+	// (ReadEmbeddings), for the marker's check and a report's inputs.
+	SHA256 string
 }
 
 // N returns the number of rows.
@@ -128,23 +131,31 @@ func ReadEmbeddings(ctx context.Context, path string, opt ReadOptions) (*Embeddi
 	if err != nil {
 		return nil, err
 	}
-	var e *Embeddings
-	switch format {
-	case FormatNPY:
-		e, err = loadEmbeddingsNPY(ctx, path)
-	case FormatWord2Vec, FormatTSV, FormatCSV:
-		var f *os.File
-		if f, err = OpenFile(path); err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		e, err = readEmbeddingsText(ctx, f, path, format == FormatCSV)
-	default:
+	if !slices.Contains([]string{FormatNPY, FormatWord2Vec, FormatTSV, FormatCSV}, format) {
 		return nil, fmt.Errorf("graphio: unknown embedding format %q (want %s)", format, FormatList)
+	}
+	f, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// The file's bytes are hashed as they are read: the marker's check
+	// reads it no second time.
+	h := sha256.New()
+	r := io.TeeReader(f, h)
+	var e *Embeddings
+	if format == FormatNPY {
+		e, err = loadEmbeddingsNPY(ctx, r, path)
+	} else {
+		e, err = readEmbeddingsText(ctx, r, path, format == FormatCSV)
 	}
 	if err != nil {
 		return nil, err
 	}
+	if _, err := io.Copy(h, f); err != nil { // what the reader left, if any
+		return nil, fmt.Errorf("graphio: %s: %w", path, err)
+	}
+	e.SHA256 = hex.EncodeToString(h.Sum(nil))
 	return e, setLayout(e, path, opt.Layout)
 }
 
@@ -181,11 +192,7 @@ func setLayout(e *Embeddings, path, layout string) error {
 		return &pipeline.ParseError{File: MarkerPath(path), Err: fmt.Errorf("%w: says %s is [L | R], but its %d columns cannot be split into halves: it belongs to another file; delete it", pipeline.ErrFormat, path, e.Dim)}
 	}
 	if m.SHA256 != "" {
-		sum, err := fileSHA256(path)
-		if err != nil {
-			return err
-		}
-		if sum != m.SHA256 {
+		if e.SHA256 != m.SHA256 {
 			return &pipeline.ParseError{File: MarkerPath(path), Err: fmt.Errorf("%w: was written for other contents of %s (the file's SHA-256 is not the one the marker records: it was replaced or changed since wys wrote it): delete the marker, or read the file with -layout halves if it is still a [L | R] table", pipeline.ErrFormat, path)}
 		}
 	}
@@ -202,20 +209,6 @@ func setLayout(e *Embeddings, path, layout string) error {
 // SHA-256 sum (hex), holds rows x dim [L | R].
 func writeMarker(path string, rows, dim int, sum string) error {
 	return WriteJSON(MarkerPath(path), marker{Layout: LayoutHalves, Rows: rows, Dim: dim, Score: "L_u·R_v: the first dim/2 columns of u's row times the last dim/2 of v's", SHA256: sum})
-}
-
-// fileSHA256 returns the hex SHA-256 of the file at path.
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("graphio: %s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // textTable accumulates the rows of a text embedding file.
@@ -556,13 +549,8 @@ func isText(s string) bool {
 }
 
 // loadEmbeddingsNPY reads a .npy embedding table and its ids file.
-func loadEmbeddingsNPY(ctx context.Context, path string) (*Embeddings, error) {
-	f, err := OpenFile(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	y, n, d, err := ReadMatrixNPY(ctx, f, path)
+func loadEmbeddingsNPY(ctx context.Context, r io.Reader, path string) (*Embeddings, error) {
+	y, n, d, err := ReadMatrixNPY(ctx, r, path)
 	if err != nil {
 		return nil, err
 	}

@@ -475,8 +475,8 @@ func TestMarkerChecksum(t *testing.T) {
 		if want := strings.Fields(string(out))[0]; m.SHA256 != want {
 			t.Errorf("%s: marker's sha256 %q, sha256sum's %q", name, m.SHA256, want)
 		}
-		if e, err := ReadEmbeddings(context.Background(), path, ReadOptions{}); err != nil || !e.Marked {
-			t.Errorf("%s: read back %v", name, err)
+		if e, err := ReadEmbeddings(context.Background(), path, ReadOptions{}); err != nil || !e.Marked || e.SHA256 != m.SHA256 {
+			t.Errorf("%s: read back %v, sum %q", name, err, e.SHA256)
 		}
 	}
 	// Another table of the same shape in place of e.npy.
