@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/wys-project/wys/internal/outcheck"
@@ -228,12 +229,16 @@ func TestMainHelpOnStdout(t *testing.T) {
 }
 
 // TestMainRefusesBeforeWork: settings the bucketed schedule cannot use,
-// a second input and a -temp_location that is a file (or a path through
-// one) are usage errors (exit 2) before the preprocessing
+// a second input, a -graph that is a named pipe and a -temp_location
+// that is a file (or a path through one) are usage errors (exit 2) before the preprocessing
 // pipeline runs, whose summary line would be on stdout.
 func TestMainRefusesBeforeWork(t *testing.T) {
 	tmp := t.TempDir()
 	graph := writeFile(t, tmp, "g.txt", "1 2\n2 3\n3 1\n")
+	fifo := filepath.Join(tmp, "edges.fifo") // never opened: refused before
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -241,6 +246,7 @@ func TestMainRefusesBeforeWork(t *testing.T) {
 		{[]string{"-graph", graph, "-optimizer", "rowrms"}, "wys-beam: train: the bucketed schedule supports the adam, rmsprop and sgd optimizers, not rowrms"},
 		{[]string{"-graph", graph, "-split", tmp}, "wys-beam: give one input: -graph FILE or -split DIR"},
 		{[]string{"-epochs", "1"}, "wys-beam: give one input: -graph FILE or -split DIR"},
+		{[]string{"-graph", fifo}, "wys-beam: -graph " + fifo + ": " + fifo + " is not a regular file (a pipe, device or socket"},
 		{[]string{"-graph", graph, "-temp_location", graph}, "wys-beam: -temp_location " + graph + ": " + graph + " is a file, not a directory; give a directory"},
 		{[]string{"-graph", graph, "-temp_location", filepath.Join(graph, "runs")}, "wys-beam: -temp_location " + filepath.Join(graph, "runs") + ": " + graph + " is a file"},
 	} {

@@ -201,6 +201,9 @@ func checkTempRoot(root string) error {
 		fi, err := os.Stat(p)
 		switch {
 		case err == nil && fi.IsDir():
+			if syscall.Access(p, 2|1) != nil { // W_OK|X_OK: the run's directory is made in it
+				return fmt.Errorf("-temp_location %s: %s is not writable; give a directory this user can write", root, p)
+			}
 			return nil
 		case err == nil:
 			return fmt.Errorf("-temp_location %s: %s is a file, not a directory; give a directory (a missing one is created)", root, p)
@@ -286,10 +289,35 @@ func (c *config) checkFlags() error {
 	case c.perRnd < 0:
 		return fmt.Errorf("-round-batches %d: want at least 1", c.perRnd)
 	}
+	if err := c.checkGraphFiles(); err != nil {
+		return err
+	}
 	if err := c.Sparse.Objective.Validate(); err != nil {
 		return err
 	}
 	return train.CheckBucketed(c.Sparse)
+}
+
+// checkGraphFiles refuses a local -graph (or a file its glob matches)
+// that is a named pipe, a device or a socket, as <(…) and mkfifo make:
+// the driver reads the graph once to plan its byte ranges and the
+// workers read those ranges again, which a stream cannot give (one ran
+// on an emptied stream, "graph has no edges"; another hung).
+func (c *config) checkGraphFiles() error {
+	if c.graph == "" || strings.Contains(c.graph, "://") {
+		return nil
+	}
+	files, err := filepath.Glob(c.graph)
+	if err != nil || len(files) == 0 {
+		files = []string{c.graph} // the loader says what is wrong with it
+	}
+	for _, f := range files {
+		st, err := os.Stat(f)
+		if err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+			return fmt.Errorf("-graph %s: %s is not a regular file (a pipe, device or socket, as <(…) and mkfifo make): wys-beam reads the graph in byte ranges, twice; write the edges to a file and give -graph FILE", c.graph, f)
+		}
+	}
+	return nil
 }
 
 // matError refuses a .mat -graph with the line that writes its edges as
