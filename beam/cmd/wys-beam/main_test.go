@@ -332,3 +332,20 @@ func TestMainUnfitNote(t *testing.T) {
 		}
 	}
 }
+
+// TestMainPreflight: once the graph is read and before training, a rank
+// above its nodes is a usage error and a batch whose memory estimate is
+// far above any machine's is refused, as wys-sparse refuses both (a
+// -dim of 10^8 grew past 14 GB).
+func TestMainPreflight(t *testing.T) {
+	tmp := t.TempDir()
+	graph := writeFile(t, tmp, "g.txt", "1 2\n2 3\n3 1\n")
+	code, _, stderr := runMain(t, tmp, "-graph", graph, "-partitions", "1", "-epochs", "1", "-dim", "100000000")
+	if want := "wys-beam: rank 50000000 (-dim 100000000) exceeds the 3 nodes of the graph; use -dim 6 or less\n"; code != 2 || stderr != want {
+		t.Errorf("-dim 1e8: exit %d, %q; want 2, %q", code, stderr, want)
+	}
+	code, _, stderr = runMain(t, tmp, "-graph", graph, "-partitions", "1", "-epochs", "1", "-dim", "4", "-batch", "100000000000")
+	if code != 1 || !strings.Contains(stderr, "wys-beam: not enough memory: 3 nodes at d = 4 with batches of 100000000000 walks need about") {
+		t.Errorf("-batch 1e11: exit %d, %q; want the memory refusal", code, stderr)
+	}
+}

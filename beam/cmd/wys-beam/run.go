@@ -374,6 +374,30 @@ func (c *config) idMode() (graphio.IDMode, bool) {
 	return graphio.ParseIDMode(cmp.Or(c.ids, "auto"))
 }
 
+// preflight refuses, once the graph g is loaded and before any training,
+// a rank above its nodes (a usage error, as in wys-sparse) and, on the
+// runners that train on this machine (prism and direct), settings whose
+// memory estimate (train.Config.EstimateMemory, the single-machine
+// trainer's, which the workers' blocks and the driver's gathered model
+// come near) exceeds what is available here.
+func (c *config) preflight(g *pipeline.Graph, split *pipeline.Split) error {
+	if half := c.Sparse.Dim / 2; half > g.N() {
+		return usageError{fmt.Errorf("rank %d (-dim %d) exceeds the %d nodes of the graph; use -dim %d or less", half, c.Sparse.Dim, g.N(), 2*g.N())}
+	}
+	if k := runnerKind(runnerName()); k != "prism" && k != "direct" {
+		return nil
+	}
+	pairs := 0
+	if split != nil {
+		pairs = len(split.Train) + len(split.TrainNeg) + len(split.Test) + len(split.TestNeg) + len(split.TestDirectedNeg)
+	}
+	cfg := c.Sparse.Resolve(g.N(), g.Adj.NNZ())
+	need := cfg.EstimateMemory(g.N(), g.Adj.NNZ(), pairs)
+	what := fmt.Sprintf("%d nodes at d = %d with batches of %d walks", g.N(), cfg.Dim, cfg.BatchWalks)
+	_, err := pipeline.CheckMemory(need, 0, what, "lower the dimension (-dim) or the walks per batch (-batch)")
+	return err
+}
+
 // usageError is an error of the command line, found once the input is
 // read; wys-beam exits 2 on it, as on the flags' errors.
 type usageError struct{ error }
@@ -425,6 +449,9 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 		if err := wysbeam.WriteGraph(ctx, job.Graph, g); err != nil {
 			return err
 		}
+	}
+	if err := c.preflight(g, split); err != nil {
+		return err
 	}
 	s, err := job.Schedule(ctx)
 	if err != nil {
