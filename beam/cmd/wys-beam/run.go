@@ -374,6 +374,19 @@ func (c *config) idMode() (graphio.IDMode, bool) {
 	return graphio.ParseIDMode(cmp.Or(c.ids, "auto"))
 }
 
+// schedule checks the settings against the loaded graph g (preflight)
+// and returns job's schedule within MaxRounds rounds (capRounds).
+func (c *config) schedule(ctx context.Context, job *wysbeam.Job, g *pipeline.Graph, split *pipeline.Split, stdout io.Writer) (*train.Schedule, error) {
+	if err := c.preflight(g, split); err != nil {
+		return nil, err
+	}
+	s, err := job.Schedule(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return c.capRounds(ctx, job, s, stdout)
+}
+
 // preflight refuses, once the graph g is loaded and before any training,
 // a rank above its nodes (a usage error, as in wys-sparse) and, on the
 // runners that train on this machine (prism and direct), settings whose
@@ -450,14 +463,8 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 			return err
 		}
 	}
-	if err := c.preflight(g, split); err != nil {
-		return err
-	}
-	s, err := job.Schedule(ctx)
+	s, err := c.schedule(ctx, &job, g, split, stdout)
 	if err != nil {
-		return err
-	}
-	if s, err = c.capRounds(ctx, &job, s, stdout); err != nil {
 		return err
 	}
 	rounds := s.Rounds()
