@@ -604,38 +604,8 @@ func (c *config) validate() error {
 }
 
 // settingUsage makes err, a refused setting, a usage error under the
-// flags that set it (pipeline.SettingError, settingFlags) when it names
-// them, else under its own message.
-func settingUsage(err error) error {
-	var se *pipeline.SettingError
-	if errors.As(err, &se) && settingFlags[se.Setting] != "" {
-		var with []string
-		for _, w := range se.With {
-			if settingFlags[w] == "" {
-				return usagef("%v", trimPackage(err.Error()))
-			}
-			with = append(with, "-"+settingFlags[w])
-		}
-		if len(with) > 0 {
-			return usagef("-%s %s with %s: %s", settingFlags[se.Setting], se.ValueText(), strings.Join(with, " and "), se.Want)
-		}
-		return usagef("-%s %s: %s", settingFlags[se.Setting], se.ValueText(), se.Want)
-	}
-	return usagef("%v", trimPackage(err.Error()))
-}
-
-// settingFlags maps the settings that the libraries' Validate methods
-// name (pipeline.SettingError) to the flags that set them, so that a
-// refused value is reported under the flag the user gave.
-var settingFlags = map[string]string{
-	"dim": "dim", "epochs": "epochs", "batch_walks": "batch", "negatives": "negatives",
-	"negative_block": "negative-block", "optimizer": "optimizer", "lr": "lr", "qlr": "qlr",
-	"source": "source", "start": "start", "tolerance": "tol", "time_budget_ns": "time",
-	"average": "average", "eval_every_epochs": "eval-every", "patience": "patience",
-	"workers": "workers", "steps": "steps", "formulation": "formulation", "C": "C",
-	"beta": "beta", "ppr": "ppr", "walks_per_node": "walks-per-node", "method": "method",
-	"window": "C", "converge": "converge",
-}
+// flags that set it (outcheck.SettingText).
+func settingUsage(err error) error { return usagef("%s", outcheck.SettingText(err)) }
 
 // checkFlags checks the values the libraries do not know about.
 func (c *config) checkFlags() error {
@@ -796,12 +766,8 @@ func fixedQ(name string, obj pipeline.ObjectiveConfig) []float64 {
 	return q
 }
 
-func trimPackage(msg string) string {
-	for _, p := range []string{"pipeline: ", "graphio: ", "train: ", "reference: ", "baseline: ", "eval: "} {
-		msg = strings.TrimPrefix(msg, p)
-	}
-	return msg
-}
+// trimPackage drops a library package's prefix from an error's text.
+func trimPackage(msg string) string { return outcheck.TrimPackage(msg) }
 
 // checkOutputPath refuses, as a usage error, an output path ("" is
 // none) that is a directory or whose directory is missing or read-only.

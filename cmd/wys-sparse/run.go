@@ -760,7 +760,7 @@ func (c *config) mismatchText(diffs []train.SettingDiff) string {
 	flags := newFlagSet(&config{}, io.Discard)
 	for _, d := range diffs {
 		name := strings.TrimPrefix(strings.TrimPrefix(d.Setting, "objective."), "inputs.")
-		flagName := settingFlags[name]
+		flagName := outcheck.SettingFlag(name)
 		if flagName == "" && flags.Lookup(strings.ReplaceAll(name, "_", "-")) != nil {
 			flagName = strings.ReplaceAll(name, "_", "-")
 		}

@@ -228,7 +228,8 @@ func TestMainHelpOnStdout(t *testing.T) {
 	}
 }
 
-// TestMainRefusesBeforeWork: settings the bucketed schedule cannot use,
+// TestMainRefusesBeforeWork: settings the bucketed schedule cannot use
+// or the trainer refuses (named by their flags, as wys-sparse names them),
 // a second input, a -graph that is a named pipe and a -temp_location
 // that is a file (or a path through one) are usage errors (exit 2) before the preprocessing
 // pipeline runs, whose summary line would be on stdout.
@@ -243,9 +244,11 @@ func TestMainRefusesBeforeWork(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-graph", graph, "-optimizer", "rowrms"}, "wys-beam: train: the bucketed schedule supports the adam, rmsprop and sgd optimizers, not rowrms"},
+		{[]string{"-graph", graph, "-optimizer", "rowrms"}, "wys-beam: the bucketed schedule supports the adam, rmsprop and sgd optimizers, not rowrms"},
 		{[]string{"-graph", graph, "-split", tmp}, "wys-beam: give one input: -graph FILE or -split DIR"},
 		{[]string{"-epochs", "1"}, "wys-beam: give one input: -graph FILE or -split DIR"},
+		{[]string{"-graph", graph, "-epochs", "-1"}, "wys-beam: -epochs -1: want a positive number (0: the default length)"},
+		{[]string{"-graph", graph, "-formulation", "bogus"}, "wys-beam: -formulation \"bogus\": want code"},
 		{[]string{"-graph", fifo}, "wys-beam: -graph " + fifo + ": " + fifo + " is not a regular file (a pipe, device or socket"},
 		{[]string{"-graph", graph, "-temp_location", graph}, "wys-beam: -temp_location " + graph + ": " + graph + " is a file, not a directory; give a directory"},
 		{[]string{"-graph", graph, "-temp_location", filepath.Join(graph, "runs")}, "wys-beam: -temp_location " + filepath.Join(graph, "runs") + ": " + graph + " is a file"},

@@ -292,10 +292,14 @@ func (c *config) checkFlags() error {
 	if err := c.checkGraphFiles(); err != nil {
 		return err
 	}
-	if err := c.Sparse.Objective.Validate(); err != nil {
-		return err
+	err := c.Sparse.Objective.Validate()
+	if err == nil {
+		err = train.CheckBucketed(c.Sparse)
 	}
-	return train.CheckBucketed(c.Sparse)
+	if err != nil {
+		return errors.New(outcheck.SettingText(err)) // under the flag that set it
+	}
+	return nil
 }
 
 // checkGraphFiles refuses a local -graph (or a file its glob matches)
