@@ -45,7 +45,7 @@ var layer = map[string]int{
 	"pipeline/eval":              5,
 	"pipeline/knn":               5, // kernels only
 	"pipeline/train":             6,
-	"internal/outcheck":          6, // the commands' shared checks of -out and -format: pipeline and graphio only
+	"internal/outcheck":          6, // the commands' shared checks (-out, -format) and messages (settings by flag, an unfit model): pipeline and graphio only
 	"cmd/wys-sparse":             7,
 	"benchmarks":                 8,
 	"benchmarks/internal/smoke":  8, // the commands' test helpers; internal/datasets only
