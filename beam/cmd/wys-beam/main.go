@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -77,7 +78,8 @@ func bindFlags(fs *flag.FlagSet) *config {
 	fs.Float64Var(&sp.Epochs, "epochs", 0, "epochs, each N walks of length C (0: the trainer's default)")
 	fs.IntVar(&sp.BatchWalks, "batch", 0, "walks per minibatch step (0: the trainer's default)")
 	fs.IntVar(&sp.Negatives, "negatives", 1, "non-edge pairs per positive pair")
-	fs.Uint64Var(&sp.Seed, "seed", 1, "seed of every random choice (same seed, P and -round-batches: same output on any runner; unset, -round-batches may differ between direct and the others on long runs)")
+	sp.Seed = 1
+	fs.Var(seedFlag{&sp.Seed}, "seed", "`SEED` of every random choice (same seed, P and -round-batches: same output on any runner; unset, -round-batches may differ between direct and the others on long runs)")
 	fs.IntVar(&sp.Workers, "workers", 0, "goroutines per bucket step (0: all cores); the output does not depend on it")
 	fs.StringVar(&c.out, "out", "", "write embeddings to `FILE` (.npy, .tsv, .csv, else word2vec text; text may end in .gz)")
 	fs.StringVar(&c.format, "format", "", "embedding format: w2v, npy, tsv or csv (default: from the -out extension)")
@@ -223,4 +225,24 @@ func printUsage(w io.Writer, fs *flag.FlagSet, sdk map[string]bool, all bool) {
 	}
 	fmt.Fprintln(w, "\nFlags of the Beam SDK:")
 	list(true)
+}
+
+// seedFlag is -seed: a whole number in [0, 2^64), refused otherwise in
+// wys-sparse's words (the flag package says only "parse error").
+type seedFlag struct{ p *uint64 }
+
+func (f seedFlag) String() string {
+	if f.p == nil {
+		return "0"
+	}
+	return strconv.FormatUint(*f.p, 10)
+}
+
+func (f seedFlag) Set(s string) error {
+	x, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return errors.New("want a whole number from 0 to 18446744073709551615 (2^64 − 1)")
+	}
+	*f.p = x
+	return nil
 }

@@ -247,6 +247,8 @@ func TestMainRefusesBeforeWork(t *testing.T) {
 		{[]string{"-graph", graph, "-optimizer", "rowrms"}, "wys-beam: the bucketed schedule supports the adam, rmsprop and sgd optimizers, not rowrms"},
 		{[]string{"-graph", graph, "-split", tmp}, "wys-beam: give one input: -graph FILE or -split DIR"},
 		{[]string{"-epochs", "1"}, "wys-beam: give one input: -graph FILE or -split DIR"},
+		{[]string{"-graph", graph, "-optimizer", "bogus"}, "wys-beam: -optimizer \"bogus\": want adam, rmsprop or sgd (the optimizers of the bucketed schedule)"},
+		{[]string{"-graph", graph, "-seed", "-1"}, "wys-beam: invalid value \"-1\" for flag -seed: want a whole number from 0 to 18446744073709551615 (2^64 − 1)"},
 		{[]string{"-graph", graph, "-epochs", "-1"}, "wys-beam: -epochs -1: want a positive number (0: the default length)"},
 		{[]string{"-graph", graph, "-formulation", "bogus"}, "wys-beam: -formulation \"bogus\": want code"},
 		{[]string{"-graph", fifo}, "wys-beam: -graph " + fifo + ": " + fifo + " is not a regular file (a pipe, device or socket"},
@@ -337,7 +339,7 @@ func TestMainUnfitNote(t *testing.T) {
 }
 
 // TestMainPreflight: once the graph is read and before training, a rank
-// above its nodes is a usage error and a batch whose memory estimate is
+// or a partition count above its nodes is a usage error and a batch whose memory estimate is
 // far above any machine's is refused, as wys-sparse refuses both (a
 // -dim of 10^8 grew past 14 GB).
 func TestMainPreflight(t *testing.T) {
@@ -346,6 +348,10 @@ func TestMainPreflight(t *testing.T) {
 	code, _, stderr := runMain(t, tmp, "-graph", graph, "-partitions", "1", "-epochs", "1", "-dim", "100000000")
 	if want := "wys-beam: rank 50000000 (-dim 100000000) exceeds the 3 nodes of the graph; use -dim 6 or less\n"; code != 2 || stderr != want {
 		t.Errorf("-dim 1e8: exit %d, %q; want 2, %q", code, stderr, want)
+	}
+	code, _, stderr = runMain(t, tmp, "-graph", graph, "-partitions", "4", "-epochs", "1", "-dim", "4")
+	if want := "wys-beam: -partitions 4: more than the graph's 3 nodes; want 1 to 3\n"; code != 2 || stderr != want {
+		t.Errorf("-partitions 4: exit %d, %q; want 2, %q", code, stderr, want)
 	}
 	code, _, stderr = runMain(t, tmp, "-graph", graph, "-partitions", "1", "-epochs", "1", "-dim", "4", "-batch", "100000000000")
 	if code != 1 || !strings.Contains(stderr, "wys-beam: not enough memory: 3 nodes at d = 4 with batches of 100000000000 walks need about") {

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -288,6 +289,9 @@ func (c *config) checkFlags() error {
 		return fmt.Errorf("-partitions %d: want at least 1", c.partitions)
 	case c.perRnd < 0:
 		return fmt.Errorf("-round-batches %d: want at least 1", c.perRnd)
+	case !slices.Contains([]string{"", train.OptAdam, train.OptRMSProp, train.OptSGD, train.OptRowRMS, train.OptPercentDelta}, c.Sparse.Optimizer):
+		// (the trainer's other two are refused by CheckBucketed, which says why)
+		return fmt.Errorf("-optimizer %q: want adam, rmsprop or sgd (the optimizers of the bucketed schedule)", c.Sparse.Optimizer)
 	}
 	if err := c.checkGraphFiles(); err != nil {
 		return err
@@ -398,6 +402,9 @@ func (c *config) schedule(ctx context.Context, job *wysbeam.Job, g *pipeline.Gra
 // trainer's, which the workers' blocks and the driver's gathered model
 // come near) exceeds what is available here.
 func (c *config) preflight(g *pipeline.Graph, split *pipeline.Split) error {
+	if c.partitions > g.N() {
+		return usageError{fmt.Errorf("-partitions %d: more than the graph's %d nodes; want 1 to %d", c.partitions, g.N(), g.N())}
+	}
 	if half := c.Sparse.Dim / 2; half > g.N() {
 		return usageError{fmt.Errorf("rank %d (-dim %d) exceeds the %d nodes of the graph; use -dim %d or less", half, c.Sparse.Dim, g.N(), 2*g.N())}
 	}
