@@ -19,11 +19,13 @@ NEG > 0 its negative part by NEG uniform columns per row, each reweighted
 to stay unbiased, as the sparse trainer's walks and negative pairs are;
 with exact1, the positive part of the first power (a row's neighbours)
 stays exact and the POS pairs are drawn from the other powers' weights. OPTIONS is a
-comma-separated list of exact1, anneal and snr; with anneal the learning
+comma-separated list of exact1, anneal, snr and cv; with anneal the learning
 rate falls linearly from LR to LR/100 over the STEPS steps; with snr it
 prints, before the first step and after the last, the noise energy of the
 positive part sampled at 64, 512 and 4096 pairs per row over the energy
-of the exact gradient (both parts), for L and R.
+of the exact gradient (both parts), for L and R; with cv the sampled
+positive part −E·(1 − σ) is written −E + E·σ, the −E part taken exactly
+(a sparse series times L or R, in a sparse trainer) and only E·σ sampled.
 Comparing POS, NEG = 0, 0 with either sampled separates the noise of the
 two parts. The dense N x N arrays limit it to small graphs (ego-Facebook:
 about 1 GB). It does not learn q: Q is the dense run's, so that only the
@@ -49,7 +51,7 @@ def main():
     split, qjson, dim, steps, npos, nneg = sys.argv[1:7]
     lr = float(sys.argv[7]) if len(sys.argv) > 7 else 0.01
     opts = sys.argv[8].split(",") if len(sys.argv) > 8 else []
-    exact1, anneal, snr = "exact1" in opts, "anneal" in opts, "snr" in opts
+    exact1, anneal, snr, cv = "exact1" in opts, "anneal" in opts, "snr" in opts, "cv" in opts
     dim, steps, npos, nneg = int(dim), int(steps), int(npos), int(nneg)
     r = dim // 2
     tr, te, ten = load(split, "train.txt.npy"), load(split, "test.txt.npy"), load(split, "test.neg.txt.npy")
@@ -105,8 +107,9 @@ def main():
                 g = np.zeros((n, n), np.float32)
                 for v in range(n):
                     cols = np.minimum(np.searchsorted(cum[v], rng.random(k)), n - 1)
-                    np.add.at(g[v], cols, -(rowsum[v] / k) * (1 - sg[v, cols]))
-                g = (g + drawn * (1 - sg)) / n  # the error of the sampled part
+                    np.add.at(g[v], cols, (rowsum[v] / k) * (sg[v, cols] if cv else -(1 - sg[v, cols])))
+                # the error of the sampled part
+                g = (g - drawn * sg) / n if cv else (g + drawn * (1 - sg)) / n
                 err[0] += np.sum((g @ params[1]) ** 2) / 3
                 err[1] += np.sum((g.T @ params[0]) ** 2) / 3
             print("step %d, %d positives per row: noise over exact gradient energy, L %.2f, R %.2f"
@@ -120,9 +123,11 @@ def main():
             g = -pos * (1 - sg)
         else:
             g = -fixed * (1 - sg)
+            if cv:
+                g -= drawn  # exact; the sampled part is drawn·sg
             for v in range(n):
                 cols = np.minimum(np.searchsorted(cum[v], rng.random(npos)), n - 1)
-                np.add.at(g[v], cols, -(rowsum[v] / npos) * (1 - sg[v, cols]))
+                np.add.at(g[v], cols, (rowsum[v] / npos) * (sg[v, cols] if cv else -(1 - sg[v, cols])))
         if nneg == 0:
             g += neg * sg
         else:
