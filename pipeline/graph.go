@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/wys-project/wys/sparse"
@@ -101,11 +102,26 @@ func CheckGraph(g *Graph) error {
 	return nil
 }
 
+// trainArcs returns the number of distinct arcs that s's train pairs make
+// in its training graph (TrainGraph): both arcs of an undirected pair, a
+// self-loop once, a pair listed twice (or both ways) once.
+func (s *Split) trainArcs() int {
+	keys := make([]uint64, 0, 2*len(s.Train))
+	for _, p := range s.Train {
+		keys = append(keys, uint64(uint32(p.U))<<32|uint64(uint32(p.V)))
+		if !s.Directed {
+			keys = append(keys, uint64(uint32(p.V))<<32|uint64(uint32(p.U)))
+		}
+	}
+	slices.Sort(keys)
+	return len(slices.Compact(keys))
+}
+
 // CheckGraph returns an error when s, which may be nil, is not a split of
 // g's nodes (it checks CheckNodes(g.N()) and that a split that says its N
 // says g's), wrapping ErrUnknownNode, or when g holds more arcs than the
-// split's train pairs make and every one of its test pairs is an arc of
-// g, wrapping ErrBadGraph: g is then the graph the split was cut from,
+// split's train pairs make (distinct, as TrainGraph stores them) and
+// every one of its test pairs is an arc of g, wrapping ErrBadGraph: g is then the graph the split was cut from,
 // not its training graph (TrainGraph), and the test AUC would score
 // edges the model was trained on. (A training graph whose arcs cover the
 // test pairs, as a directed split's read undirected may, is the split's
@@ -120,11 +136,7 @@ func (s *Split) CheckGraph(g *Graph) error {
 	if err := s.CheckNodes(g.N()); err != nil {
 		return err
 	}
-	trainArcs := len(s.Train)
-	if !s.Directed {
-		trainArcs *= 2
-	}
-	if g.Adj.NNZ() <= trainArcs {
+	if g.Adj.NNZ() <= s.trainArcs() {
 		return nil
 	}
 	for _, p := range s.Test {

@@ -180,6 +180,37 @@ func TestSplitCheckGraph(t *testing.T) {
 	if err := rev.CheckGraph(rg); err != nil {
 		t.Errorf("reversed test arcs in the training graph: %v", err)
 	}
+	// The graph a split was cut from is refused even when the train
+	// pairs hold self-loops or repeat (TrainGraph stores each arc once):
+	// a loop on every node of a ring, and a directed split whose train
+	// lines are listed twice.
+	for name, sp := range map[string]*Split{"loops": {N: 40}, "twice": {N: 40, Directed: true}} {
+		for i := range int32(40) {
+			if name == "loops" {
+				sp.Train = append(sp.Train, Pair{i, i}, Pair{i, (i + 1) % 40})
+			} else {
+				sp.Train = append(sp.Train, Pair{i, (i + 1) % 40}, Pair{i, (i + 1) % 40})
+			}
+			if i%4 == 0 {
+				sp.Test = append(sp.Test, Pair{i, (i + 2) % 40})
+			}
+		}
+		whole := &Split{N: 40, Directed: sp.Directed, Train: append(slices.Clone(sp.Train), sp.Test...)}
+		full, err := whole.TrainGraph(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sp.CheckGraph(full); !errors.Is(err, ErrBadGraph) {
+			t.Errorf("%s, the whole graph: got %v, want ErrBadGraph", name, err)
+		}
+		own, err := sp.TrainGraph(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sp.CheckGraph(own); err != nil {
+			t.Errorf("%s, its training graph: %v", name, err)
+		}
+	}
 	small, err := PlantedPartition(30, 3, 0.3, 0.02, 1)
 	if err != nil {
 		t.Fatal(err)
