@@ -74,6 +74,20 @@ type BucketOut struct {
 	Pairs int64
 }
 
+// BucketedConfig returns cfg with the bucketed schedule's own defaults
+// in place of the trainer's, as NewSchedule runs it: the random start
+// and pair-by-pair negatives at any size. Its Resolve and EstimateMemory
+// are those of the schedule's run.
+func BucketedConfig(cfg Config) Config {
+	if cfg.Start == "" {
+		cfg.Start = StartRandom
+	}
+	if cfg.NegativeBlock == 0 {
+		cfg.NegativeBlock = NegativePairs
+	}
+	return cfg
+}
+
 // NewSchedule returns the bucketed schedule of g under cfg with the given
 // number of partitions and minibatch steps per round. It supports the
 // walk source with Adam, RMSProp or SGD and pair-by-pair negatives; the settings
@@ -105,13 +119,7 @@ func NewSchedule(g *pipeline.Graph, cfg Config, partitions, roundBatches int) (*
 	// bucketed-uk.md) RMSProp ends P = 4 and 8 at 97.88 and 98.04 where
 	// Adam, whose momentum a block carries from one partner to the next,
 	// ends at 97.43 and 97.32.
-	if cfg.Start == "" {
-		cfg.Start = StartRandom
-	}
-	if cfg.NegativeBlock == 0 {
-		cfg.NegativeBlock = NegativePairs
-	}
-	cfg = cfg.Resolve(n, g.Adj.NNZ())
+	cfg = BucketedConfig(cfg).Resolve(n, g.Adj.NNZ())
 	walksTotal, err := plannedWalks(cfg, n)
 	if err != nil {
 		return nil, err

@@ -353,6 +353,11 @@ func TestMainPreflight(t *testing.T) {
 	if want := "wys-beam: -partitions 4: more than the graph's 3 nodes; want 1 to 3\n"; code != 2 || stderr != want {
 		t.Errorf("-partitions 4: exit %d, %q; want 2, %q", code, stderr, want)
 	}
+	// A length the schedule refuses is named by its flag, a usage error.
+	code, _, stderr = runMain(t, tmp, "-graph", graph, "-partitions", "1", "-epochs", "1e15", "-dim", "4")
+	if code != 2 || !strings.HasPrefix(stderr, "wys-beam: -epochs 1e+15: 3e+15 walks on 3 nodes") {
+		t.Errorf("-epochs 1e15: exit %d, %q; want 2 and the flag", code, stderr)
+	}
 	code, _, stderr = runMain(t, tmp, "-graph", graph, "-partitions", "1", "-epochs", "1", "-dim", "4", "-batch", "100000000000")
 	if code != 1 || !strings.Contains(stderr, "wys-beam: not enough memory: 3 nodes at d = 4 with batches of 100000000000 walks need about") {
 		t.Errorf("-batch 1e11: exit %d, %q; want the memory refusal", code, stderr)

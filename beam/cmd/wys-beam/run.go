@@ -389,6 +389,10 @@ func (c *config) schedule(ctx context.Context, job *wysbeam.Job, g *pipeline.Gra
 		return nil, err
 	}
 	s, err := job.Schedule(ctx)
+	var se *pipeline.SettingError
+	if errors.As(err, &se) {
+		return nil, usageError{errors.New(outcheck.SettingText(err))} // under the flag that set it
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -398,9 +402,10 @@ func (c *config) schedule(ctx context.Context, job *wysbeam.Job, g *pipeline.Gra
 // preflight refuses, once the graph g is loaded and before any training,
 // a rank above its nodes (a usage error, as in wys-sparse) and, on the
 // runners that train on this machine (prism and direct), settings whose
-// memory estimate (train.Config.EstimateMemory, the single-machine
-// trainer's, which the workers' blocks and the driver's gathered model
-// come near) exceeds what is available here.
+// memory estimate (train.Config.EstimateMemory of the schedule's
+// configuration, train.BucketedConfig: the single-machine trainer's,
+// which the workers' blocks and the driver's gathered model come near)
+// exceeds what is available here.
 func (c *config) preflight(g *pipeline.Graph, split *pipeline.Split) error {
 	if c.partitions > g.N() {
 		return usageError{fmt.Errorf("-partitions %d: more than the graph's %d nodes; want 1 to %d", c.partitions, g.N(), g.N())}
@@ -415,8 +420,9 @@ func (c *config) preflight(g *pipeline.Graph, split *pipeline.Split) error {
 	if split != nil {
 		pairs = len(split.Train) + len(split.TrainNeg) + len(split.Test) + len(split.TestNeg) + len(split.TestDirectedNeg)
 	}
-	cfg := c.Sparse.Resolve(g.N(), g.Adj.NNZ())
-	need := cfg.EstimateMemory(g.N(), g.Adj.NNZ(), pairs)
+	sched := train.BucketedConfig(c.Sparse) // the schedule's defaults: random start, negatives pair by pair
+	cfg := sched.Resolve(g.N(), g.Adj.NNZ())
+	need := sched.EstimateMemory(g.N(), g.Adj.NNZ(), pairs)
 	what := fmt.Sprintf("%d nodes at d = %d with batches of %d walks", g.N(), cfg.Dim, cfg.BatchWalks)
 	_, err := pipeline.CheckMemory(need, 0, what, "lower the dimension (-dim) or the walks per batch (-batch)")
 	return err
