@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -60,6 +61,7 @@ type evalFlags struct {
 	embIDs              string
 	quiet               bool
 	started             time.Time
+	embSHA256           string // of -emb's bytes as read, for the report
 	// Multi-label classification.
 	mat, labels      string
 	features, ratios string
@@ -289,6 +291,7 @@ func (c *evalFlags) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	c.embSHA256 = emb.SHA256
 	switch {
 	case c.score != "" && emb.Halves && c.planetoid != "" && c.split == "" && c.graph == "":
 		return usagef("-score does not apply to -planetoid on [L | R] embeddings: the kNN rule picks its pair score (L_v·R_u, the symmetrised score or Y_v·Y_u) on the validation nodes; -score dot or cosine is for single tables")
@@ -835,7 +838,7 @@ func (c *evalFlags) writeReport(stdout io.Writer, rep *evalReport) error {
 	if c.rep == "" {
 		return nil
 	}
-	inputs := []string{c.emb.path}
+	var inputs []string
 	for _, p := range []string{c.split, c.mat, c.labels, c.graph} {
 		if p != "" {
 			inputs = append(inputs, p)
@@ -845,7 +848,12 @@ func (c *evalFlags) writeReport(stdout io.Writer, rep *evalReport) error {
 	if err != nil {
 		return err
 	}
-	rep.Inputs = files
+	// -emb's sum was taken as it was read: it is not read a third time.
+	st, err := os.Stat(c.emb.path)
+	if err != nil {
+		return err
+	}
+	rep.Inputs = append([]inputFile{{Path: c.emb.path, SHA256: c.embSHA256, Bytes: st.Size()}}, files...)
 	rep.Seconds = time.Since(c.started).Seconds()
 	rep.Go, rep.Version, rep.Args = runtime.Version(), version(), []string{}
 	c.fs.Visit(func(f *flag.Flag) { rep.Args = append(rep.Args, "-"+f.Name+"="+f.Value.String()) })

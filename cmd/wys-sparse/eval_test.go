@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -831,10 +833,19 @@ func TestEvalNotes(t *testing.T) {
 		LinkPrediction *struct {
 			TestAUC *float64 `json:"test_auc"`
 		} `json:"link_prediction"`
+		Inputs []inputFile `json:"inputs"`
 	}
 	readJSON(t, rep, &r)
 	if code != 0 || stdout != "" || r.LinkPrediction == nil || r.LinkPrediction.TestAUC == nil {
 		t.Errorf("-quiet -report: exit %d, stdout %q, stderr %q, report %+v", code, stdout, stderr, r)
+	}
+	// The report's inputs: -emb first, its sum taken as it was read.
+	b, err := os.ReadFile(emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := sha256.Sum256(b); len(r.Inputs) < 2 || r.Inputs[0] != (inputFile{Path: emb, SHA256: hex.EncodeToString(sum[:]), Bytes: int64(len(b))}) {
+		t.Errorf("report inputs %+v: want %s first, with its sha256 and size", r.Inputs, emb)
 	}
 }
 
