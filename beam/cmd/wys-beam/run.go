@@ -120,14 +120,17 @@ type report struct {
 	// BlockBytesPerEpoch is what the bucket steps of P rounds read and
 	// write of parameter blocks (each round reads and writes every block
 	// once).
-	BlockBytesPerEpoch int64     `json:"block_bytes_per_epoch"`
-	TrainAUC           *float64  `json:"train_auc"`
-	TestAUC            *float64  `json:"test_auc"`
-	Q                  []float64 `json:"Q"`
-	QLogits            []float64 `json:"q_logits"`
-	Seconds            float64   `json:"seconds"`
-	SecondsPerRound    float64   `json:"seconds_per_round"`
-	Dir                string    `json:"blocks_dir,omitempty"` // with -keep-temp
+	BlockBytesPerEpoch int64    `json:"block_bytes_per_epoch"`
+	TrainAUC           *float64 `json:"train_auc"`
+	TestAUC            *float64 `json:"test_auc"`
+	// TestDirectedAUC scores a directed split's test arcs against its
+	// reversed arcs and random non-edges, as wys-sparse's report does.
+	TestDirectedAUC *float64  `json:"test_directed_auc,omitempty"`
+	Q               []float64 `json:"Q"`
+	QLogits         []float64 `json:"q_logits"`
+	Seconds         float64   `json:"seconds"`
+	SecondsPerRound float64   `json:"seconds_per_round"`
+	Dir             string    `json:"blocks_dir,omitempty"` // with -keep-temp
 }
 
 func finite(x float64) *float64 {
@@ -514,7 +517,7 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 	rep := &report{Tool: "wys-beam", Started: started.UTC().Format(time.RFC3339), Input: c.graph + c.split,
 		Nodes: g.N(), TrainArcs: g.Adj.NNZ(), Settings: s.Config(), Partitions: c.partitions, RoundBatches: c.perRnd,
 		Runner: runnerName(), Rounds: rounds, Steps: s.Steps(), BlockBytesPerEpoch: blockBytesPerEpoch(s, m),
-		TrainAUC: finite(res.TrainAUC), TestAUC: finite(res.TestAUC), Q: res.Q, QLogits: res.QLogits,
+		TrainAUC: finite(res.TrainAUC), TestAUC: finite(res.TestAUC), TestDirectedAUC: finite(res.TestDirectedAUC), Q: res.Q, QLogits: res.QLogits,
 		Seconds: elapsed.Seconds(), SecondsPerRound: elapsed.Seconds() / float64(rounds)}
 	if c.keepTemp {
 		rep.Dir = job.Dir
@@ -541,6 +544,9 @@ func score(ctx context.Context, stdout io.Writer, s *train.Schedule, m *train.Mo
 		fmt.Fprintf(stdout, "fit to the graph's own arcs (a sample of them against random non-edges): ROC-AUC %.4f\n", res.TrainAUC)
 	} else {
 		fmt.Fprintf(stdout, "train AUC %.4f, test AUC %.4f\n", res.TrainAUC, res.TestAUC)
+		if !math.IsNaN(res.TestDirectedAUC) {
+			fmt.Fprintf(stdout, "  against reversed arcs and random non-edges: %.4f\n", res.TestDirectedAUC)
+		}
 	}
 	if note := outcheck.Unfit("the trained model", res.TrainAUC, s.Steps()); note != "" {
 		fmt.Fprintln(stdout, note)

@@ -205,21 +205,12 @@ func writeStringIDGraph(t *testing.T, dir string) string {
 	return graph
 }
 
-// driverEmbeddings returns the bytes of the embeddings that the plain Go
-// loop of c's schedule writes to path, on c's graph loaded and split in
-// the driver (graphio.LoadEdgeList, pipeline.SplitEdges).
-func driverEmbeddings(t *testing.T, c *config, path string) []byte {
+// scheduleResult trains c's schedule by the plain Go loop on split's
+// training graph and returns its result scored on split.
+func scheduleResult(t *testing.T, c *config, split *pipeline.Split) *pipeline.Result {
 	t.Helper()
 	ctx := context.Background()
-	g, _, err := graphio.LoadEdgeList(ctx, c.graph, graphio.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	split, err := pipeline.SplitEdges(ctx, g, c.testFraction, c.Sparse.Seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg, err := split.TrainGraph(t.Context())
+	tg, err := split.TrainGraph(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,6 +226,24 @@ func driverEmbeddings(t *testing.T, c *config, path string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return res
+}
+
+// driverEmbeddings returns the bytes of the embeddings that the plain Go
+// loop of c's schedule writes to path, on c's graph loaded and split in
+// the driver (graphio.LoadEdgeList, pipeline.SplitEdges).
+func driverEmbeddings(t *testing.T, c *config, path string) []byte {
+	t.Helper()
+	ctx := context.Background()
+	g, _, err := graphio.LoadEdgeList(ctx, c.graph, graphio.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := pipeline.SplitEdges(ctx, g, c.testFraction, c.Sparse.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := scheduleResult(t, c, split)
 	if err := graphio.WriteEmbeddings(context.Background(), path, "", res, split.IDs); err != nil {
 		t.Fatal(err)
 	}
@@ -413,5 +422,54 @@ func TestCapRounds(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestRunDirectedSplitAUC: a directed split with reversed-arc negatives
+// gets, as in wys-sparse, its test AUC against them on stdout and in the
+// report, equal to the schedule's own result on the same split.
+func TestRunDirectedSplitAUC(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	rng := rand.New(rand.NewPCG(3, 4))
+	var b strings.Builder
+	for range 600 {
+		fmt.Fprintf(&b, "%d %d\n", rng.IntN(120), rng.IntN(120))
+	}
+	ctx := context.Background()
+	g, _, err := graphio.ReadEdgeList(ctx, strings.NewReader(b.String()), "arcs", graphio.LoadOptions{Directed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := pipeline.SplitEdges(ctx, g, 0.3, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(split.TestDirectedNeg) == 0 {
+		t.Fatal("the test split has no reversed-arc negatives")
+	}
+	splitDir := filepath.Join(dir, "split")
+	if err := graphio.WriteSplitDir(ctx, splitDir, split); err != nil {
+		t.Fatal(err)
+	}
+	c := &config{split: splitDir, directed: true, partitions: 1, perRnd: 1, report: filepath.Join(dir, "r.json"),
+		Sparse: train.Config{Dim: 8, Epochs: 3, Seed: 2}}
+	var stdout bytes.Buffer
+	if err := run(ctx, c, &stdout); err != nil {
+		t.Fatal(err)
+	}
+	read, err := graphio.LoadSplitDir(ctx, splitDir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := scheduleResult(t, c, read)
+	var rep report
+	raw, _ := os.ReadFile(c.report)
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		t.Fatal(err)
+	}
+	line := fmt.Sprintf("  against reversed arcs and random non-edges: %.4f\n", res.TestDirectedAUC)
+	if rep.TestDirectedAUC == nil || *rep.TestDirectedAUC != res.TestDirectedAUC || !strings.Contains(stdout.String(), line) {
+		t.Errorf("report %v, stdout %q; want %v and %q", rep.TestDirectedAUC, stdout.String(), res.TestDirectedAUC, line)
 	}
 }
