@@ -159,7 +159,8 @@ type Config struct {
 	// DeepWalk's linear decay or GloVe's 1/k, for baselines.
 	FixedQ []float64 `json:"fixed_q,omitempty"`
 	// Seed drives every random choice. The same seed gives the same
-	// embeddings for any number of workers.
+	// embeddings for any number of workers. The zero Config's is 0;
+	// wys-sparse's -seed defaults to 1.
 	Seed uint64 `json:"seed"`
 	// Workers bounds the goroutines; 0 means GOMAXPROCS.
 	Workers int `json:"workers"`
