@@ -94,15 +94,20 @@ func Rename(path, format string) string {
 }
 
 // NameError turns graphio.FormatFromPath's refusal of the file name given
-// to flag (-out, or an embedding input such as eval's -emb; formatFlag
-// would override the name) into tool's message; any other error is
-// returned as it is.
+// to flag (-out, or an embedding input such as eval's -emb, whose name
+// formatFlag overrides) into tool's message; any other error is returned
+// as it is. An output's format flag does not override a name that
+// promises another format (Embeddings refuses the pair), so for -out the
+// message names the files only.
 func NameError(tool, flag, path, formatFlag string, err error) error {
 	var fe *graphio.FormatNameError
 	if !errors.As(err, &fe) {
 		return err
 	}
-	if fe.Hint != "" && flag != "-out" {
+	if flag == "-out" {
+		return fmt.Errorf("%s %s: the name promises %s, which %s does not write; %s", flag, path, fe.Promises, tool, strings.TrimSuffix(graphio.FormatNames, ", or give the format explicitly"))
+	}
+	if fe.Hint != "" {
 		return fmt.Errorf("%s %s: the name promises %s, which %s does not read; %s", flag, path, fe.Promises, tool, fe.Hint)
 	}
 	return fmt.Errorf("%s %s: the name promises %s, which %s neither writes nor reads; %s (%s)", flag, path, fe.Promises, tool, graphio.FormatNames, formatFlag)
