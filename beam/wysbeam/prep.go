@@ -224,25 +224,50 @@ const headBytes = 64 << 10
 // are the pipeline's alone. It never reads more than headBytes of a
 // file's text, whatever its size.
 func CheckHead(ctx context.Context, p Prep, ranges []Range) error {
-	whole, edges := true, 0
+	_, err := ReadHead(ctx, p, ranges)
+	return err
+}
+
+// Head counts the edge lines that CheckHead reads: how many, how many
+// hold a third column that the options do not read (no Weighted) and
+// how many more than three columns, and whether they are the whole input
+// (every file read whole).
+type Head struct {
+	Lines, Extra, Wide int
+	Whole              bool
+}
+
+// ReadHead is CheckHead, returning also the counts of the lines it read,
+// for the notes the driver gives before the pipeline's launch.
+func ReadHead(ctx context.Context, p Prep, ranges []Range) (Head, error) {
+	h := Head{Whole: true}
+	count := func(_ int64, _ int, _ []byte, e graphio.EdgeLine) {
+		h.Lines++
+		if e.Extra && !p.Load.Weighted {
+			h.Extra++
+		}
+		if e.Wide {
+			h.Wide++
+		}
+	}
 	for _, r := range ranges {
-		whole = whole && r.Start == 0 && r.End <= headBytes
+		h.Whole = h.Whole && r.Start == 0 && r.End <= headBytes
 		if r.Start > 0 {
 			continue
 		}
 		head := r
 		head.End = min(r.End, headBytes)
-		size, err := readRange(ctx, head, p.Load, func(int64, int, []byte, graphio.EdgeLine) { edges++ })
+		size, err := readRange(ctx, head, p.Load, count)
 		var late *lateLineError
 		if err != nil && !(errors.As(err, &late) && head.End < r.End) {
-			return err
+			return h, err
 		}
-		whole = whole && size == nil // a Matrix Market file's entry count comes first
+		h.Whole = h.Whole && size == nil // a Matrix Market file's entry count comes first
 	}
-	if whole && edges == 0 {
-		return graphio.NoEdgesError(p.Input)
+	if h.Whole && h.Lines == 0 {
+		return h, graphio.NoEdgesError(p.Input)
 	}
-	return nil
+	return h, nil
 }
 
 // lateLineError is readRange's error for a column names line (-header)

@@ -363,3 +363,39 @@ func TestMainPreflight(t *testing.T) {
 		t.Errorf("-batch 1e11: exit %d, %q; want the memory refusal", code, stderr)
 	}
 }
+
+// TestMainColumnNotes: as wys-sparse notes them, edge lines with a third
+// column read without -weighted, and lines of more than three columns,
+// are noted from the lines the driver reads before the launch: all of a
+// small file, the first 64 KiB of a large one (said so).
+func TestMainColumnNotes(t *testing.T) {
+	tmp := t.TempDir()
+	small := writeFile(t, tmp, "w.txt", "1 2 0.5\n2 3 1.5\n3 1 2\n3 4 1 9\n")
+	var b strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&b, "%d %d 1\n", i%500, (i*7+1)%500)
+	}
+	large := writeFile(t, tmp, "large.txt", b.String())
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-graph", small}, []string{"note: 4 of the 4 edge lines have a third column, which is not read: add -weighted", "note: 1 of the 4 edge lines has more than three columns"}},
+		{[]string{"-graph", small, "-weighted"}, []string{"note: 1 of the 4 edge lines has more than three columns"}},
+		{[]string{"-graph", large}, []string{"edge lines (the first 64 KiB of each file) have a third column"}},
+	} {
+		args := append(c.args, "-partitions", "1", "-epochs", "1", "-dim", "4")
+		code, stdout, stderr := runMain(t, tmp, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("%v: no %q in\n%s", c.args, w, stdout)
+			}
+		}
+		if got := strings.Count(stdout, "third column"); got != strings.Count(strings.Join(c.want, "\n"), "third column") {
+			t.Errorf("%v: %d third-column notes in\n%s", c.args, got, stdout)
+		}
+	}
+}

@@ -67,12 +67,14 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 	}
 	p := wysbeam.Prep{Input: c.graph, Load: c.loadOptions(), Dir: dir + "/prep", TestFraction: c.testFraction, Seed: c.Sparse.Seed}
 	ranges, err := wysbeam.PlanRanges(ctx, p)
+	var head wysbeam.Head
 	if err == nil {
-		err = wysbeam.CheckHead(ctx, p, ranges) // a bad line near the top, before a launch
+		head, err = wysbeam.ReadHead(ctx, p, ranges) // a bad line near the top, before a launch
 	}
 	if err != nil {
 		return nil, nil, "", err
 	}
+	headNotes(stdout, head)
 	pl, scope := beam.NewPipelineWithRoot()
 	wysbeam.BuildPrep(scope, p, ranges)
 	t0 := time.Now()
@@ -90,6 +92,23 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 	fmt.Fprintf(stdout, "graph %s: %d nodes, %d training arcs, %d test edges (preprocessed in %s from %d byte range(s) of the input)\n",
 		c.graph, g.N(), g.Adj.NNZ(), len(s.Test), time.Since(t0).Round(time.Millisecond), len(ranges))
 	return g, s, p.GraphPath(), c.checkIDs(cmp.Or(s.IDs, g.IDs))
+}
+
+// headNotes says, as wys-sparse's load notes do, when the edge lines read
+// before the launch (the first 64 KiB of each file, or all of them) hold
+// a third column that is not read or more than three columns.
+func headNotes(stdout io.Writer, h wysbeam.Head) {
+	of := fmt.Sprintf("of the %d edge lines", h.Lines)
+	if !h.Whole {
+		of = fmt.Sprintf("of the first %d edge lines (the first 64 KiB of each file)", h.Lines)
+	}
+	has := func(n int) string { return map[bool]string{true: "has", false: "have"}[n == 1] }
+	if h.Extra > 0 {
+		fmt.Fprintf(stdout, "note: %d %s %s a third column, which is not read: add -weighted if it holds the edge weights\n", h.Extra, of, has(h.Extra))
+	}
+	if h.Wide > 0 {
+		fmt.Fprintf(stdout, "note: %d %s %s more than three columns, of which only \"u v [weight]\" are read: if each line is a node and its neighbours (an adjacency list, as networkx's write_adjlist writes), write an edge list instead (write_edgelist)\n", h.Wide, of, has(h.Wide))
+	}
 }
 
 // lastLine returns the last line of a pipeline's error: the error of the
