@@ -219,7 +219,7 @@ func Check(path string) error {
 		return errors.New(`cannot write to "-": outputs are files, written whole or not at all; give a file name`)
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("cannot write %s: it is a directory; give a file name inside it, e.g. %s", path, filepath.Join(path, "embeddings.txt"))
+		return fmt.Errorf("cannot write %s: it is a directory; give the name of a file inside it", path)
 	}
 	target, err := Target(path)
 	if err != nil {
