@@ -230,17 +230,19 @@ func CheckHead(ctx context.Context, p Prep, ranges []Range) error {
 
 // Head counts the edge lines that CheckHead reads: how many, how many
 // hold a third column that the options do not read (no Weighted) and
-// how many more than three columns, and whether they are the whole input
-// (every file read whole).
+// how many more than three columns, and whether they are all the input's
+// (every file a plain one of at most the bytes read). Whole is the empty
+// graph rule's: all the input read, and no Matrix Market file, whose
+// entry count comes first.
 type Head struct {
 	Lines, Extra, Wide int
-	Whole              bool
+	All, Whole         bool
 }
 
 // ReadHead is CheckHead, returning also the counts of the lines it read,
 // for the notes the driver gives before the pipeline's launch.
 func ReadHead(ctx context.Context, p Prep, ranges []Range) (Head, error) {
-	h := Head{Whole: true}
+	h := Head{All: true, Whole: true}
 	count := func(_ int64, _ int, _ []byte, e graphio.EdgeLine) {
 		h.Lines++
 		if e.Extra && !p.Load.Weighted {
@@ -251,7 +253,8 @@ func ReadHead(ctx context.Context, p Prep, ranges []Range) (Head, error) {
 		}
 	}
 	for _, r := range ranges {
-		h.Whole = h.Whole && r.Start == 0 && r.End <= headBytes
+		h.All = h.All && r.Start == 0 && r.End <= headBytes
+		h.Whole = h.Whole && h.All
 		if r.Start > 0 {
 			continue
 		}

@@ -355,7 +355,7 @@ func TestMainPreflight(t *testing.T) {
 	}
 	// A length the schedule refuses is named by its flag, a usage error.
 	code, _, stderr = runMain(t, tmp, "-graph", graph, "-partitions", "1", "-epochs", "1e15", "-dim", "4")
-	if code != 2 || !strings.HasPrefix(stderr, "wys-beam: -epochs 1e+15: 3e+15 walks on 3 nodes") {
+	if code != 2 || !strings.HasPrefix(stderr, "wys-beam: -epochs 1e+15: 3e+15 walks on 3 nodes") || strings.Contains(stderr, "time budget") {
 		t.Errorf("-epochs 1e15: exit %d, %q; want 2 and the flag", code, stderr)
 	}
 	code, _, stderr = runMain(t, tmp, "-graph", graph, "-partitions", "1", "-epochs", "1", "-dim", "4", "-batch", "100000000000")
@@ -376,6 +376,7 @@ func TestMainColumnNotes(t *testing.T) {
 		fmt.Fprintf(&b, "%d %d 1\n", i%500, (i*7+1)%500)
 	}
 	large := writeFile(t, tmp, "large.txt", b.String())
+	mtx := writeFile(t, tmp, "m.mtx", "%%MatrixMarket matrix coordinate real general\n4 4 4\n1 2 1\n2 3 1\n3 4 1\n4 1 1\n")
 	for _, c := range []struct {
 		args []string
 		want []string
@@ -383,6 +384,7 @@ func TestMainColumnNotes(t *testing.T) {
 		{[]string{"-graph", small}, []string{"note: 4 of the 4 edge lines have a third column, which is not read: add -weighted", "note: 1 of the 4 edge lines has more than three columns"}},
 		{[]string{"-graph", small, "-weighted"}, []string{"note: 1 of the 4 edge lines has more than three columns"}},
 		{[]string{"-graph", large}, []string{"edge lines (the first 64 KiB of each file) have a third column"}},
+		{[]string{"-graph", mtx}, []string{"note: 4 of the 4 edge lines have a third column"}}, // read whole, as wys-sparse says
 	} {
 		args := append(c.args, "-partitions", "1", "-epochs", "1", "-dim", "4")
 		code, stdout, stderr := runMain(t, tmp, args...)

@@ -99,7 +99,7 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 // a third column that is not read or more than three columns.
 func headNotes(stdout io.Writer, h wysbeam.Head) {
 	of := fmt.Sprintf("of the %d edge lines", h.Lines)
-	if !h.Whole {
+	if !h.All {
 		of = fmt.Sprintf("of the first %d edge lines (the first 64 KiB of each file)", h.Lines)
 	}
 	has := func(n int) string { return map[bool]string{true: "has", false: "have"}[n == 1] }
@@ -413,7 +413,9 @@ func (c *config) schedule(ctx context.Context, job *wysbeam.Job, g *pipeline.Gra
 	s, err := job.Schedule(ctx)
 	var se *pipeline.SettingError
 	if errors.As(err, &se) {
-		return nil, usageError{errors.New(outcheck.SettingText(err))} // under the flag that set it
+		// Under the flag that set it; wys-beam has no time budget (-time).
+		msg := strings.Replace(outcheck.SettingText(err), " (a time budget bounds a run by its time)", "", 1)
+		return nil, usageError{errors.New(msg)}
 	}
 	if err != nil {
 		return nil, err
