@@ -3,6 +3,7 @@ package beamrun
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
 )
 
@@ -79,10 +80,21 @@ func (h *holdHandler) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (h *holdHandler) Handle(ctx context.Context, r slog.Record) error {
-	if h.s.keep(h.next, r) {
+	if teardown(r) || h.s.keep(h.next, r) {
 		return nil
 	}
 	return h.next.Handle(ctx, r)
+}
+
+// teardown reports whether r is the SDK harness's error for a state or
+// data channel whose read was cancelled ("[SDK] StateChannel[…].read bad:
+// rpc error: code = Canceled desc = context canceled"): the worker's
+// channels closing as it stops after a pipeline, which it may log after
+// the pipeline has returned. Under load it came between a finished
+// preprocessing pipeline and the command's own error line.
+func teardown(r slog.Record) bool {
+	return r.Level >= slog.LevelError && strings.Contains(r.Message, "Channel[") &&
+		strings.Contains(r.Message, "read bad: rpc error: code = Canceled")
 }
 
 // keep holds record r for h, or drops it, and reports whether it did
