@@ -1832,6 +1832,22 @@ func TestHeaderThatIsAnEdge(t *testing.T) {
 	}
 }
 
+// trainAndEvalSplit trains one epoch on the split in dir, writes the
+// embeddings to emb, scores them with eval, and returns what each of the
+// two commands printed on standard output.
+func trainAndEvalSplit(t *testing.T, dir, emb string) [2]string {
+	t.Helper()
+	code, stdout, stderr := runCLI(t, "-split", dir, "-epochs", "1", "-dim", "4", "-out", emb, "-progress", "none")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	code, evalOut, stderr := runCLI(t, "eval", "-emb", emb, "-split", dir)
+	if code != 0 {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	return [2]string{stdout, evalOut}
+}
+
 // TestSplitSelfLoopsNote: a split whose train and test pairs hold
 // self-loops says how many, in training and in eval, and trains on a
 // graph that keeps the train loops; a split without any says nothing.
@@ -1872,16 +1888,7 @@ func TestSplitSelfLoopsNote(t *testing.T) {
 	}
 	note := fmt.Sprintf("note: 3 of the %d train pairs and 2 of the %d test pairs are self-loops", len(s.Train), len(s.Test))
 	for _, dir := range []string{plain, loops} {
-		emb := dir + ".npy"
-		code, stdout, stderr := runCLI(t, "-split", dir, "-epochs", "1", "-dim", "4", "-out", emb, "-progress", "none")
-		if code != 0 {
-			t.Fatalf("exit %d\n%s", code, stderr)
-		}
-		code, evalOut, stderr := runCLI(t, "eval", "-emb", emb, "-split", dir)
-		if code != 0 {
-			t.Fatalf("eval: exit %d\n%s", code, stderr)
-		}
-		for _, out := range []string{stdout, evalOut} {
+		for _, out := range trainAndEvalSplit(t, dir, dir+".npy") {
 			if got, want := strings.Contains(out, note), dir == loops; got != want {
 				t.Errorf("%s: the self-loop note %q printed %v, want %v:\n%s", dir, note, got, want, out)
 			}
@@ -1911,16 +1918,7 @@ func TestSplitWithoutIndexNote(t *testing.T) {
 				t.Fatalf("removed %d index files from the test split, want 1", removed)
 			}
 		}
-		emb := filepath.Join(t.TempDir(), "e.npy")
-		code, stdout, stderr := runCLI(t, "-split", dir, "-epochs", "1", "-dim", "4", "-out", emb, "-progress", "none")
-		if code != 0 {
-			t.Fatalf("exit %d\n%s", code, stderr)
-		}
-		code, evalOut, stderr := runCLI(t, "eval", "-emb", emb, "-split", dir)
-		if code != 0 {
-			t.Fatalf("eval: exit %d\n%s", code, stderr)
-		}
-		for _, out := range []string{stdout, evalOut} {
+		for _, out := range trainAndEvalSplit(t, dir, filepath.Join(t.TempDir(), "e.npy")) {
 			if strings.Contains(out, note) == indexed {
 				t.Errorf("index.tsv %v: the note printed %v:\n%s", indexed, !indexed, out)
 			}
