@@ -131,7 +131,7 @@ func ReadEmbeddings(ctx context.Context, path string, opt ReadOptions) (*Embeddi
 	if err != nil {
 		return nil, err
 	}
-	if !slices.Contains([]string{FormatNPY, FormatWord2Vec, FormatTSV, FormatCSV}, format) {
+	if !KnownFormat(format) {
 		return nil, fmt.Errorf("graphio: unknown embedding format %q (want %s)", format, FormatList)
 	}
 	f, err := OpenFile(path)
