@@ -120,7 +120,7 @@ func NewSchedule(g *pipeline.Graph, cfg Config, partitions, roundBatches int) (*
 	// Adam, whose momentum a block carries from one partner to the next,
 	// ends at 97.43 and 97.32.
 	cfg = BucketedConfig(cfg).Resolve(n, g.Adj.NNZ())
-	walksTotal, err := plannedWalks(cfg, n)
+	walksTotal, err := plannedWalks(cfg, n, "") // no time budget here
 	if err != nil {
 		return nil, err
 	}

@@ -41,7 +41,7 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	cfg = cfg.Resolve(g.N(), g.Adj.NNZ())
-	if _, err := plannedWalks(cfg, g.N()); err != nil {
+	if _, err := plannedWalks(cfg, g.N(), budgetHint); err != nil {
 		return nil, err
 	}
 	if rec == nil {
@@ -75,15 +75,20 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 const MaxWalks = 1 << 50
 
 // plannedWalks returns the walks of a run of cfg (resolved) on n nodes,
-// Epochs·N rounded up, or an error when they exceed MaxWalks.
-func plannedWalks(cfg Config, n int) (int64, error) {
+// Epochs·N rounded up, or an error when they exceed MaxWalks, which ends
+// with hint (the trainer's: that a time budget bounds a run; the bucketed
+// schedule, which takes none, gives "").
+func plannedWalks(cfg Config, n int, hint string) (int64, error) {
 	walks := math.Ceil(cfg.Epochs * float64(n))
 	if !(walks <= MaxWalks) {
 		return 0, &pipeline.SettingError{Pkg: "train", Setting: "epochs", Value: cfg.Epochs,
-			Want: fmt.Sprintf("%.3g walks on %d nodes, more than the %.3g a run can plan: want at most %.3g epochs (a time budget bounds a run by its time)", walks, n, float64(MaxWalks), math.Floor(MaxWalks/float64(n)))}
+			Want: fmt.Sprintf("%.3g walks on %d nodes, more than the %.3g a run can plan: want at most %.3g epochs%s", walks, n, float64(MaxWalks), math.Floor(MaxWalks/float64(n)), hint)}
 	}
 	return int64(walks), nil
 }
+
+// budgetHint is the trainer's end of plannedWalks' error.
+const budgetHint = " (a time budget bounds a run by its time)"
 
 // ErrNoNegatives reports a training graph in which every ordered pair of
 // nodes, the self-pairs included, is an arc: there is no negative to draw.
@@ -229,7 +234,7 @@ func newRun(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Co
 		return nil, err
 	}
 
-	walksTotal, _ := plannedWalks(cfg, n) // checked by Run
+	walksTotal, _ := plannedWalks(cfg, n, budgetHint) // checked by Run
 	r.batches = (walksTotal + int64(cfg.BatchWalks) - 1) / int64(cfg.BatchWalks)
 	r.capBatches = r.batches
 	r.avg = newAverager(cfg.Average, r.batches)

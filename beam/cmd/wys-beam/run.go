@@ -413,9 +413,7 @@ func (c *config) schedule(ctx context.Context, job *wysbeam.Job, g *pipeline.Gra
 	s, err := job.Schedule(ctx)
 	var se *pipeline.SettingError
 	if errors.As(err, &se) {
-		// Under the flag that set it; wys-beam has no time budget (-time).
-		msg := strings.Replace(outcheck.SettingText(err), " (a time budget bounds a run by its time)", "", 1)
-		return nil, usageError{errors.New(msg)}
+		return nil, usageError{errors.New(outcheck.SettingText(err))} // under the flag that set it
 	}
 	if err != nil {
 		return nil, err
