@@ -648,9 +648,9 @@ func lineNotes(prog *progress, stdout io.Writer, lr *graphio.LoadReport) {
 		prog.dataNote(stdout, "load", "%d of the %d entries of the network hold a value other than 1, which is not read: add -weighted if the values are the edge weights",
 			lr.UnreadWeights, lr.EdgesRead)
 	}
+	of := fmt.Sprintf("of the %d edge lines", lr.EdgesRead)
 	if lr.ExtraColumns > 0 {
-		prog.dataNote(stdout, "load", "%d of the %d edge lines %s a third column, which is not read: add -weighted if it holds the edge weights",
-			lr.ExtraColumns, lr.EdgesRead, has(lr.ExtraColumns))
+		prog.dataNote(stdout, "load", "%s", outcheck.ThirdColumnNote(lr.ExtraColumns, of))
 	}
 	if lr.SpacedIDLines > 0 {
 		prog.dataNote(stdout, "load", "%d of the %d edge lines (the first: line %d) %s an id holding a space, read whole because a line with a tab is split at its tabs only, and one with a comma at its commas only: if the spaces separate columns, use one delimiter throughout",
@@ -662,8 +662,7 @@ func lineNotes(prog *progress, stdout io.Writer, lr *graphio.LoadReport) {
 			lr.FloatID, lr.FloatIDLine, whole)
 	}
 	if lr.WideLines > 0 {
-		prog.dataNote(stdout, "load", "%d of the %d edge lines %s more than three columns, of which only \"u v [weight]\" are read: if each line is a node and its neighbours (an adjacency list, as networkx's write_adjlist writes), write an edge list instead (write_edgelist)",
-			lr.WideLines, lr.EdgesRead, has(lr.WideLines))
+		prog.dataNote(stdout, "load", "%s", outcheck.WideLinesNote(lr.WideLines, of))
 	}
 }
 

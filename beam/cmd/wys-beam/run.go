@@ -102,12 +102,11 @@ func headNotes(stdout io.Writer, h wysbeam.Head) {
 	if !h.All {
 		of = fmt.Sprintf("of the first %d edge lines (the first 64 KiB of each file)", h.Lines)
 	}
-	has := func(n int) string { return map[bool]string{true: "has", false: "have"}[n == 1] }
 	if h.Extra > 0 {
-		fmt.Fprintf(stdout, "note: %d %s %s a third column, which is not read: add -weighted if it holds the edge weights\n", h.Extra, of, has(h.Extra))
+		fmt.Fprintf(stdout, "note: %s\n", outcheck.ThirdColumnNote(h.Extra, of))
 	}
 	if h.Wide > 0 {
-		fmt.Fprintf(stdout, "note: %d %s %s more than three columns, of which only \"u v [weight]\" are read: if each line is a node and its neighbours (an adjacency list, as networkx's write_adjlist writes), write an edge list instead (write_edgelist)\n", h.Wide, of, has(h.Wide))
+		fmt.Fprintf(stdout, "note: %s\n", outcheck.WideLinesNote(h.Wide, of))
 	}
 }
 
