@@ -57,6 +57,15 @@ type Split struct {
 	Val, ValNeg []Pair
 }
 
+// PairCount returns the number of pairs of all of s's lists (0 for a nil
+// s): what a run holds of them, for its memory estimate.
+func (s *Split) PairCount() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.Train) + len(s.TrainNeg) + len(s.Test) + len(s.TestNeg) + len(s.TestDirectedNeg) + len(s.Val) + len(s.ValNeg)
+}
+
 // HasValidation reports whether s has validation pairs, on which the
 // trainers then select the model (Selection).
 func (s *Split) HasValidation() bool { return s != nil && len(s.Val) > 0 }

@@ -172,8 +172,7 @@ func preflight(g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline
 			return 0, 0, err
 		}
 	}
-	evalPairs := len(eval.Train) + len(eval.TrainNeg) + len(eval.Test) + len(eval.TestNeg) + len(eval.TestDirectedNeg) + len(eval.Val) + len(eval.ValNeg)
-	need = cfg.EstimateMemory(n, g.Adj.NNZ(), evalPairs)
+	need = cfg.EstimateMemory(n, g.Adj.NNZ(), eval.PairCount())
 	what, fix := fmt.Sprintf("%d nodes at d = %d", n, cfg.Dim), "lower the dimension (-dim)"
 	if batch := cfg.batchBytes(); batch > need/2 {
 		what = fmt.Sprintf("batches of %d walks with %d negatives per positive pair (%s of pairs)", cfg.BatchWalks, cfg.Negatives, sysmem.FormatBytes(batch))

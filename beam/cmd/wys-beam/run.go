@@ -437,13 +437,9 @@ func (c *config) preflight(g *pipeline.Graph, split *pipeline.Split) error {
 	if k := runnerKind(runnerName()); k != "prism" && k != "direct" {
 		return nil
 	}
-	pairs := 0
-	if split != nil {
-		pairs = len(split.Train) + len(split.TrainNeg) + len(split.Test) + len(split.TestNeg) + len(split.TestDirectedNeg)
-	}
 	sched := train.BucketedConfig(c.Sparse) // the schedule's defaults: random start, negatives pair by pair
 	cfg := sched.Resolve(g.N(), g.Adj.NNZ())
-	need := sched.EstimateMemory(g.N(), g.Adj.NNZ(), pairs)
+	need := sched.EstimateMemory(g.N(), g.Adj.NNZ(), split.PairCount())
 	what := fmt.Sprintf("%d nodes at d = %d with batches of %d walks", g.N(), cfg.Dim, cfg.BatchWalks)
 	_, err := pipeline.CheckMemory(need, 0, what, "lower the dimension (-dim) or the walks per batch (-batch)")
 	return err
