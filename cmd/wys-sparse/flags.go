@@ -299,9 +299,9 @@ func (v uints) String() string {
 }
 
 func (v uints) Set(s string) error {
-	x, err := strconv.ParseUint(s, 10, 64)
+	x, err := outcheck.ParseUint64(s)
 	if err != nil {
-		return errors.New("want a whole number from 0 to 18446744073709551615 (2^64 − 1)")
+		return err
 	}
 	for _, p := range v {
 		*p = x

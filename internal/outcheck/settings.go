@@ -3,6 +3,7 @@ package outcheck
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/wys-project/wys/pipeline"
@@ -56,4 +57,15 @@ func TrimPackage(msg string) string {
 		msg = strings.TrimPrefix(msg, p)
 	}
 	return msg
+}
+
+// ParseUint64 reads a whole-number flag such as -seed, refusing anything
+// else in the words both commands use (the flag package says only
+// "parse error").
+func ParseUint64(s string) (uint64, error) {
+	x, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, errors.New("want a whole number from 0 to 18446744073709551615 (2^64 − 1)")
+	}
+	return x, nil
 }

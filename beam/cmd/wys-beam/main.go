@@ -30,6 +30,7 @@ import (
 
 	"github.com/wys-project/wys/beam/internal/beamrun"
 	"github.com/wys-project/wys/internal/interrupt"
+	"github.com/wys-project/wys/internal/outcheck"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/train"
 )
@@ -228,7 +229,7 @@ func printUsage(w io.Writer, fs *flag.FlagSet, sdk map[string]bool, all bool) {
 }
 
 // seedFlag is -seed: a whole number in [0, 2^64), refused otherwise in
-// wys-sparse's words (the flag package says only "parse error").
+// wys-sparse's words (outcheck.ParseUint64).
 type seedFlag struct{ p *uint64 }
 
 func (f seedFlag) String() string {
@@ -239,9 +240,9 @@ func (f seedFlag) String() string {
 }
 
 func (f seedFlag) Set(s string) error {
-	x, err := strconv.ParseUint(s, 10, 64)
+	x, err := outcheck.ParseUint64(s)
 	if err != nil {
-		return errors.New("want a whole number from 0 to 18446744073709551615 (2^64 − 1)")
+		return err
 	}
 	*f.p = x
 	return nil
