@@ -20,13 +20,7 @@ func BenchmarkStep(b *testing.B) {
 	const half = 64
 	for _, n := range []int{2000} {
 		adj := randomGraph(n, 3*n, false, 1)
-		rng := rand.New(rand.NewPCG(1, 2))
-		l := make([]float32, n*half)
-		r := make([]float32, n*half)
-		for i := range l {
-			l[i] = float32(rng.Float64()*0.2 - 0.1)
-			r[i] = float32(rng.Float64()*0.2 - 0.1)
-		}
+		l, r := benchFactors(n, half)
 		q := make([]float64, pipeline.DefaultC)
 		for _, withLoss := range []bool{false, true} {
 			for _, workers := range []int{1, runtime.NumCPU()} {
@@ -50,4 +44,44 @@ func BenchmarkStep(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkRefineStep times one Refiner step (three GEMMs and the O(N²)
+// element work through the one precomputed E[D]) on a random graph of
+// ego-Facebook's size, mean degree 6, C = 10, d/2 = 32:
+//
+//	go test -run '^$' -bench RefineStep -benchtime 5x ./pipeline/reference
+func BenchmarkRefineStep(b *testing.B) {
+	ctx := context.Background()
+	const n, half = 4039, 32
+	adj := randomGraph(n, 3*n, false, 1)
+	l, r := benchFactors(n, half)
+	q := make([]float64, pipeline.DefaultC)
+	for _, withLoss := range []bool{false, true} {
+		b.Run(fmt.Sprintf("blas=%s/n=%d/loss=%v", BLAS, n, withLoss), func(b *testing.B) {
+			f, err := NewRefiner(ctx, adj, pipeline.ObjectiveConfig{}, q, 0, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := f.Step(ctx, l, r, half, 1e-6, withLoss); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(n)*float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mentries/s")
+		})
+	}
+}
+
+// benchFactors returns L and R (n x half each) uniform in ±0.1, as the
+// dense reference starts them.
+func benchFactors(n, half int) (l, r []float32) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	l = make([]float32, n*half)
+	r = make([]float32, n*half)
+	for i := range l {
+		l[i] = float32(rng.Float64()*0.2 - 0.1)
+		r[i] = float32(rng.Float64()*0.2 - 0.1)
+	}
+	return l, r
 }
