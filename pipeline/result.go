@@ -72,6 +72,9 @@ type Stats struct {
 	// epochs), "converged" (-converge's rule, which shortened them),
 	// "patience" (an early stop) or "time" (the time budget).
 	Stopped string
+	// RefineSteps counts the exact full-batch steps train.Refine took
+	// after the run (0: none).
+	RefineSteps int
 }
 
 // Score sets TrainAUC (on eval.Selection(): the validation pairs when

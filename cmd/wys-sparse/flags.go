@@ -45,6 +45,7 @@ type config struct {
 	Sparse                  train.Config
 	Dense                   reference.Config
 	Baseline                baseline.Config
+	Refine                  train.RefineConfig // exact steps after either trainer
 
 	// Checkpoints (sparse trainer).
 	checkpoint string
@@ -112,8 +113,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.Float64Var(&sp.Tolerance, "tol", sp.Tolerance, "sparse: train AUC a doubling of the run must still gain under -converge")
 	fs.Float64Var(&sp.Average, "average", 0, "sparse: average L and R over this `share` of the run at its end (at most 100 snapshots; 0: off): a final model with less minibatch noise; not with -converge or -time")
 	fs.DurationVar(&sp.TimeBudget, "time", 0, "sparse: stop once this much training time has passed, evaluating there and keeping the selected model (0: none; the length then depends on the machine); a checkpointed run resumes with a longer -time toward its planned length")
-	de.Steps = reference.Config{}.Resolve().Steps
-	fs.IntVar(&de.Steps, "steps", de.Steps, "dense: full-batch steps")
+	fullBatchFlags(fs, c)
 	sp.Negatives = sparseDefaults.Negatives
 	fs.IntVar(&sp.BatchWalks, "batch", 0, "sparse: walks per minibatch (0: 256, or about N/100 above 25,600 nodes: rounded to a multiple of 64, at most 16384); larger batches take fewer steps per epoch, so q moves less: raise -qlr with them")
 	fs.IntVar(&sp.Negatives, "negatives", sp.Negatives, "sparse: non-edge pairs per positive pair")
@@ -122,7 +122,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&sp.Patience, "patience", 0, "sparse: stop after this many evaluations without a better train AUC, or validation AUC with -val-fraction (0: never)")
 	sp.Seed, de.Seed, bl.Seed = 1, 1, 1
 	fs.Var(uints{&sp.Seed, &de.Seed, &bl.Seed}, "seed", "seed of every random choice (same seed and data: same output)")
-	fs.Var(ints{&sp.Workers, &de.Workers, &bl.Workers}, "workers", "cores to use: goroutines of every parallel step, GOMAXPROCS of the run (0: all cores); the output does not depend on it")
+	fs.Var(ints{&sp.Workers, &de.Workers, &bl.Workers, &c.Refine.Workers}, "workers", "cores to use: goroutines of every parallel step, GOMAXPROCS of the run (0: all cores); the output does not depend on it")
 	fs.StringVar(&c.out, "out", "", "write embeddings to `FILE` (format from -format or the extension: .npy, .tsv, .csv, else word2vec text; .gz compresses text)")
 	fs.StringVar(&c.format, "format", "", "embedding format: w2v, npy, tsv or csv (default: from the -out extension)")
 	fs.StringVar(&c.qJSON, "q-out", "", "write the learned Q and q as JSON to `FILE`")
@@ -135,7 +135,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	sp.CheckpointEvery = sparseDefaults.CheckpointEvery
 	fs.DurationVar(&sp.CheckpointEvery, "checkpoint-every", sp.CheckpointEvery, "time between checkpoints")
 	fs.BoolVar(&c.resume, "resume", false, "continue from the checkpoint in -checkpoint DIR, bit-for-bit as if uninterrupted")
-	fs.Var(gib{&sp.MemoryLimit, &de.MemoryLimit}, "max-memory", "memory limit in GiB for the pre-flight check of the WYS trainers (0: 90% of the available memory: the machine's, or less under the memory limit of the process's cgroup or an ancestor's, as a container sets it)")
+	fs.Var(gib{&sp.MemoryLimit, &de.MemoryLimit, &c.Refine.MemoryLimit}, "max-memory", "memory limit in GiB for the pre-flight check of the WYS trainers (0: 90% of the available memory: the machine's, or less under the memory limit of the process's cgroup or an ancestor's, as a container sets it)")
 	fs.StringVar(&c.progress, "progress", "text", "progress on stderr: text, json (one JSON object per line: every stage, note and evaluation, progress with rate and eta_seconds at most once a second, and a last error or done event with the exit code) or none")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress and no summary: only errors (same as -progress none, plus a silent stdout)")
 	fs.BoolVar(&c.version, "version", false, "print the version (module, commit, Go) and exit")
@@ -143,6 +143,15 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	// -help prints the usage on stdout (see printUsage).
 	fs.Usage = func() {}
 	return fs
+}
+
+// fullBatchFlags defines the flags of the full-batch steps: the dense
+// reference's and -refine's.
+func fullBatchFlags(fs *flag.FlagSet, c *config) {
+	fs.IntVar(&c.Refine.Steps, "refine", 0, "end with this many exact full-batch Adam steps on L and R at the learned Q, which stays fixed (dense N x N matrices: graphs of up to 32,768 nodes; each step costs N²·d; 0: none): on small graphs they add the last gains that the minibatch gradient's noise hides (e.g. 30; docs/results.md, \"Exact refinement\")")
+	fs.Float64Var(&c.Refine.LR, "refine-lr", 0, "Adam learning rate of the -refine steps (0: 0.01)")
+	c.Dense.Steps = reference.Config{}.Resolve().Steps
+	fs.IntVar(&c.Dense.Steps, "steps", c.Dense.Steps, "dense: full-batch steps")
 }
 
 // printUsage writes the usage text and every flag with its default to w,
@@ -505,7 +514,7 @@ var (
 	graphOnly  = []string{"weighted", "lcc", "keep-self-loops", "ids", "header", "test-fraction"}
 	// wysOnly are the settings of WYS's objective and training, sparse or
 	// dense, which no baseline reads (-C is NetMF's window too).
-	wysOnly = []string{"C", "beta", "formulation", "walks-per-node", "exact-logs", "adamic-adar", "ppr", "fixed-q", "lr", "optimizer", "trainer", "q-out", "q-plot", "val-fraction", "max-memory"}
+	wysOnly = []string{"C", "beta", "formulation", "walks-per-node", "exact-logs", "adamic-adar", "ppr", "fixed-q", "lr", "optimizer", "trainer", "q-out", "q-plot", "val-fraction", "max-memory", "refine", "refine-lr"}
 )
 
 // unusedFlags refuses a flag that the run would silently ignore: WYS's
@@ -660,10 +669,14 @@ func (c *config) checkFlags() error {
 		{"steps", c.Dense.Steps < 0},
 		{"workers", c.Sparse.Workers < 0}, {"eval-every", c.Sparse.EvalEvery < 0}, {"patience", c.Sparse.Patience < 0},
 		{"tol", c.Sparse.Tolerance < 0}, {"time", c.Sparse.TimeBudget < 0},
+		{"refine", c.Refine.Steps < 0}, {"refine-lr", c.Refine.LR < 0},
 	} {
 		if f.neg {
 			return usagef("-%s cannot be negative", f.name)
 		}
+	}
+	if c.given["refine-lr"] && c.Refine.Steps == 0 {
+		return usagef("-refine-lr is the rate of -refine's exact steps; give -refine STEPS too")
 	}
 	return nil
 }

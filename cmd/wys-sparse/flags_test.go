@@ -69,3 +69,52 @@ func TestNegativeBlockFlag(t *testing.T) {
 		t.Errorf("-negative-block -1: exit %d, want 2 and the flag named:\n%s", code, stderr)
 	}
 }
+
+// TestRefineFlag checks -refine: its steps follow either trainer, the
+// summary and the report say so, and bad values or a -refine-lr without
+// -refine are usage errors naming the flag.
+func TestRefineFlag(t *testing.T) {
+	tmp := t.TempDir()
+	graph, rep := writeGoodGraph(t, tmp), filepath.Join(tmp, "r.json")
+	for _, trainer := range []string{"sparse", "dense"} {
+		length := []string{"-epochs", "3"}
+		if trainer == "dense" {
+			length = []string{"-steps", "4"}
+		}
+		args := append([]string{"-graph", graph, "-test-fraction", "0.3", "-trainer", trainer, "-dim", "4", "-refine", "7", "-refine-lr", "0.005", "-report", rep, "-progress", "none"}, length...)
+		code, stdout, stderr := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%s -refine 7: exit %d\n%s", trainer, code, stderr)
+		}
+		if !strings.Contains(stdout, "then 7 exact full-batch steps (-refine)") {
+			t.Errorf("%s -refine 7: the summary does not say so:\n%s", trainer, stdout)
+		}
+		b, err := os.ReadFile(rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r struct {
+			Settings struct{ Refine *train.RefineConfig }
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		if c := r.Settings.Refine; c == nil || c.Steps != 7 || c.LR != 0.005 || c.EvalEvery != 5 {
+			t.Errorf("%s: the report records -refine as %+v", trainer, c)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-refine", "-2"}, "-refine cannot be negative"},
+		{[]string{"-refine", "3", "-refine-lr", "-1"}, "-refine-lr cannot be negative"},
+		{[]string{"-refine-lr", "0.1"}, "give -refine STEPS too"},
+		{[]string{"-method", "deepwalk", "-refine", "3"}, "-refine is a setting of WYS"},
+	} {
+		code, _, stderr := runCLI(t, append([]string{"-graph", graph}, c.args...)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, want 2 and %q:\n%s", c.args, code, c.want, stderr)
+		}
+	}
+}

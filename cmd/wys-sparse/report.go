@@ -44,13 +44,14 @@ type report struct {
 // settings records the method and the resolved configuration it ran with
 // (the configuration itself, marshalled, never a copy of selected fields).
 type settings struct {
-	Method           string            `json:"method"`
-	Trainer          string            `json:"trainer,omitempty"`
-	Sparse           *train.Config     `json:"sparse,omitempty"`
-	Dense            *reference.Config `json:"dense,omitempty"`
-	Baseline         *baseline.Config  `json:"baseline,omitempty"`
-	FixedQ           string            `json:"fixed_q_name,omitempty"`
-	ResumedFromBatch int64             `json:"resumed_from_batch,omitempty"`
+	Method           string              `json:"method"`
+	Trainer          string              `json:"trainer,omitempty"`
+	Sparse           *train.Config       `json:"sparse,omitempty"`
+	Dense            *reference.Config   `json:"dense,omitempty"`
+	Baseline         *baseline.Config    `json:"baseline,omitempty"`
+	Refine           *train.RefineConfig `json:"refine,omitempty"`
+	FixedQ           string              `json:"fixed_q_name,omitempty"`
+	ResumedFromBatch int64               `json:"resumed_from_batch,omitempty"`
 	// How the evaluation pairs were made: the share of -graph's edges
 	// held out (absent with -split, a released split, or a whole graph),
 	// the share of those that select the model, and -lcc.

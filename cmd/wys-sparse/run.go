@@ -710,7 +710,11 @@ func (c *config) train(ctx context.Context, in *input, prog *progress, rep *repo
 	case c.trainer == "dense":
 		cfg := c.Dense.Resolve()
 		rep.Settings.Trainer, rep.Settings.Dense = "dense", &cfg
-		return reference.Run(ctx, in.g, in.split, cfg, prog)
+		if err := c.checkRefine(in, cfg.Objective, rep); err != nil {
+			return nil, err
+		}
+		res, err := reference.Run(ctx, in.g, in.split, cfg, prog)
+		return c.refine(ctx, in, cfg.Objective, res, err, prog)
 	}
 	cfg := c.Sparse.Resolve(in.g.N(), in.g.Adj.NNZ())
 	cfg.Inputs = c.inputs()
@@ -719,6 +723,9 @@ func (c *config) train(ctx context.Context, in *input, prog *progress, rep *repo
 		if err := c.setCheckpoint(&cfg, rep); err != nil {
 			return nil, err
 		}
+	}
+	if err := c.checkRefine(in, cfg.Objective, rep); err != nil {
+		return nil, err
 	}
 	res, err := train.Run(ctx, in.g, in.split, cfg, prog)
 	var se *pipeline.SettingError
@@ -734,7 +741,30 @@ func (c *config) train(ctx context.Context, in *input, prog *progress, rep *repo
 	case errors.Is(err, train.ErrCheckpoint):
 		err = fmt.Errorf("%w; resume with the flags and input of that run, or use another -checkpoint DIR", err)
 	}
-	return res, err
+	return c.refine(ctx, in, cfg.Objective, res, err, prog)
+}
+
+// checkRefine refuses -refine on a graph it cannot take, before the
+// trainer runs, and records its resolved settings in the report.
+func (c *config) checkRefine(in *input, obj pipeline.ObjectiveConfig, rep *report) error {
+	if c.Refine.Steps == 0 {
+		return nil
+	}
+	if err := train.CheckRefine(in.g, obj, c.Refine); err != nil {
+		return fmt.Errorf("-refine %d: %s", c.Refine.Steps, trimPackage(err.Error()))
+	}
+	cfg := c.Refine.Resolve()
+	rep.Settings.Refine = &cfg
+	return nil
+}
+
+// refine takes -refine's exact steps on a trained result (err: the
+// trainer's, passed through).
+func (c *config) refine(ctx context.Context, in *input, obj pipeline.ObjectiveConfig, res *pipeline.Result, err error, prog *progress) (*pipeline.Result, error) {
+	if err != nil || c.Refine.Steps == 0 {
+		return res, err
+	}
+	return res, train.Refine(ctx, in.g, in.split, obj, res, c.Refine, prog)
 }
 
 // inputs returns the flags that shape the training graph and its
@@ -898,7 +928,11 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 			if n := len(res.Curve); c.trainer == "sparse" && c.Sparse.Average > 0 && n > 0 && res.BestStep == res.Curve[n-1].Step {
 				averaged = fmt.Sprintf(": the mean of L and R over the run's last %g (-average)", c.Sparse.Average)
 			}
-			fmt.Fprintf(stdout, " (model selected at step %d by %s AUC%s)", res.BestStep, sel, averaged)
+			refined := ""
+			if k := res.Stats.RefineSteps; k > 0 {
+				refined = fmt.Sprintf(", then %d exact full-batch steps (-refine)", k)
+			}
+			fmt.Fprintf(stdout, " (model selected at step %d by %s AUC%s%s)", res.BestStep, sel, averaged, refined)
 		}
 		fmt.Fprintln(stdout)
 	}

@@ -10,9 +10,12 @@
 //		-variants 'walk+warm,walk+warm:batch=4096:lr=0.05:epochs=6000:average=0.5' -out benchmarks/results/speed-final.md
 //
 // A variant is source[+warm] followed by any of :batch=n, :lr=x, :qlr=x,
-// :epochs=x, :average=x, :optimizer=name and :negative-block=m, each the
-// train.Config field of wys-sparse's flag of that name; unset fields keep
-// the trainer's defaults.
+// :epochs=x, :average=x, :optimizer=name, :negative-block=m and
+// :start=name, each the train.Config field of wys-sparse's flag of that
+// name, and :refine=n and :refine-lr=x, the exact steps that follow the
+// run (train.Refine, wys-sparse's -refine and -refine-lr; their time
+// counts, their curve points continue the run's); unset fields keep the
+// trainer's defaults.
 //
 // Time to target counts every stage a user waits for: the dense model's
 // powers or the sparse trainer's factorization, plus training up to the
@@ -57,8 +60,9 @@ type options struct {
 
 // variant is one sparse row: its name as given and its settings.
 type variant struct {
-	name string
-	cfg  train.Config
+	name   string
+	cfg    train.Config
+	refine train.RefineConfig // exact steps after the run (train.Refine)
 }
 
 type row struct {
@@ -171,8 +175,12 @@ func parseVariant(s string) (variant, error) {
 			v.cfg.Optimizer = val
 		case "start":
 			v.cfg.Start = val
+		case "refine":
+			v.refine.Steps, err = strconv.Atoi(val)
+		case "refine-lr":
+			v.refine.LR, err = strconv.ParseFloat(val, 64)
 		default:
-			return variant{}, fmt.Errorf("%q: unknown setting %q (want batch, lr, qlr, epochs, average, optimizer, negative-block or start)", s, k)
+			return variant{}, fmt.Errorf("%q: unknown setting %q (want batch, lr, qlr, epochs, average, optimizer, negative-block, start, refine or refine-lr)", s, k)
 		}
 		if err != nil {
 			return variant{}, fmt.Errorf("%q: setting %s: %v", s, k, err)
@@ -220,6 +228,9 @@ func (o *options) check(h *benchmarks.Harness) error {
 		if err := h.Settings(o.sparseConfig(v, o.dims[0])); err != nil {
 			return h.Usagef("-variants %s: %v", v.name, err)
 		}
+		if err := v.refine.Validate(); err != nil {
+			return h.Usagef("-variants %s: %v", v.name, err)
+		}
 	}
 	return nil
 }
@@ -256,7 +267,15 @@ func runDense(ctx context.Context, h *benchmarks.Harness, o *options, split *pip
 func runSparse(ctx context.Context, h *benchmarks.Harness, o *options, split *pipeline.Split, ds string, d int, v variant, goal float64) (row, error) {
 	fmt.Fprintf(h.Stderr, "%s d = %d: sparse %s…\n", ds, d, v.name)
 	start := time.Now()
-	res, err := benchmarks.RunSplit(ctx, train.Run, split, o.sparseConfig(v, d), nil)
+	g, err := split.TrainGraph(ctx)
+	if err != nil {
+		return row{}, err
+	}
+	cfg := o.sparseConfig(v, d)
+	res, err := train.Run(ctx, g, split, cfg, nil)
+	if err == nil {
+		err = train.Refine(ctx, g, split, cfg.Resolve(g.N(), g.Adj.NNZ()).Objective, res, v.refine, nil)
+	}
 	if err != nil {
 		return row{}, fmt.Errorf("%s d = %d, sparse %s: %w", ds, d, v.name, err)
 	}

@@ -1,0 +1,179 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"time"
+
+	"github.com/wys-project/wys/internal/sysmem"
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/reference"
+)
+
+// RefineConfig controls Refine. The zero value takes no step.
+type RefineConfig struct {
+	// Steps is the number of exact full-batch steps.
+	Steps int `json:"steps"`
+	// LR is their Adam rate; 0 means DefaultRefineLR.
+	LR float64 `json:"lr"`
+	// EvalEvery is the number of steps between evaluations; 0 means 5.
+	// The last step is always evaluated.
+	EvalEvery int `json:"eval_every_steps"`
+	// Workers bounds the goroutines; 0 means GOMAXPROCS.
+	Workers int `json:"-"`
+	// MemoryLimit in bytes; 0 means 90% of the available memory.
+	MemoryLimit int64 `json:"-"`
+}
+
+// DefaultRefineLR is RefineConfig.LR's default. Adam's first steps move
+// every coordinate by about the rate, so a rate much above it first
+// undoes the minibatch run's fit (docs/results.md, "Exact refinement").
+const DefaultRefineLR = 0.01
+
+// MaxRefineNodes bounds the graphs Refine takes: its E[D] and scores are
+// dense N x N (2·4·N² bytes, 8 GiB here) and a step costs N²·d
+// multiply-adds.
+const MaxRefineNodes = DefaultLogSVDNodes
+
+// Resolve returns c with every zero field but Steps replaced by its
+// default.
+func (c RefineConfig) Resolve() RefineConfig {
+	if c.LR == 0 {
+		c.LR = DefaultRefineLR
+	}
+	if c.EvalEvery == 0 {
+		c.EvalEvery = 5
+	}
+	if c.Workers == 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	return c
+}
+
+// Validate reports a configuration that cannot be used.
+func (c RefineConfig) Validate() error {
+	bad := func(setting string, value any, want string) error {
+		return &pipeline.SettingError{Pkg: "train", Setting: "refine." + setting, Value: value, Want: want}
+	}
+	switch {
+	case c.Steps < 0:
+		return bad("steps", c.Steps, "want 0 (no refinement) or more exact steps")
+	case c.LR < 0 || math.IsNaN(c.LR) || math.IsInf(c.LR, 0):
+		return bad("lr", c.LR, "want a positive learning rate (0: the default)")
+	case c.EvalEvery < 0:
+		return bad("eval_every_steps", c.EvalEvery, "want 0 (every 5 steps) or more")
+	case c.MemoryLimit < 0:
+		return bad("memory_limit_bytes", c.MemoryLimit, "want 0 (90% of the available memory) or a positive limit")
+	}
+	return nil
+}
+
+// CheckRefine refuses, before a run, a refinement that could not take
+// place on g: a graph of more than MaxRefineNodes nodes, or one whose
+// dense matrices (reference.RefineBytes) do not fit cfg.MemoryLimit.
+func CheckRefine(g *pipeline.Graph, obj pipeline.ObjectiveConfig, cfg RefineConfig) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if cfg.Steps == 0 {
+		return nil
+	}
+	n := g.N()
+	if n > MaxRefineNodes {
+		return fmt.Errorf("train: the exact refinement holds dense %d x %d matrices; it takes graphs of at most %d nodes (drop the refinement steps)", n, n, MaxRefineNodes)
+	}
+	_, err := pipeline.CheckMemory(reference.RefineBytes(n, obj), cfg.MemoryLimit,
+		fmt.Sprintf("the exact refinement's dense E[D] and scores (%d x %d)", n, n), "drop the refinement steps")
+	return err
+}
+
+// ErrNoQ is returned by Refine for a result without attention logits (a
+// baseline's).
+var ErrNoQ = errors.New("train: the result has no context distribution Q to refine at")
+
+// Refine continues a trained model res (the sparse trainer's or the
+// dense reference's, on g under the objective obj it was trained with)
+// by cfg.Steps exact full-batch Adam steps on L and R at its learned Q,
+// which stays fixed (reference.Refiner): the minibatch gradient samples
+// E[D]'s rows, and on graphs where they are dense its noise is thousands
+// of times the gradient's remaining signal once the easy part is fitted
+// (docs/results.md, "Target 3: how much noise"); exact steps keep
+// descending there. The steps cost O(N²·d) time and O(N²) memory each,
+// so Refine takes graphs of at most MaxRefineNodes nodes.
+//
+// res is updated in place: L and R become the refined ones (the last
+// step's: no model selection), every EvalEvery steps a curve point is
+// appended (Step and Elapsed continue the run's; Epoch stays at its
+// last value, the steps drawing no walks), the stage "refine" is timed,
+// Stats.RefineSteps counts the steps, and the AUCs are scored again on
+// eval (which may be nil). It stops between steps when ctx is cancelled
+// and returns ctx.Err(), leaving res as it was.
+func Refine(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, obj pipeline.ObjectiveConfig, res *pipeline.Result, cfg RefineConfig, rec pipeline.Recorder) error {
+	if err := CheckRefine(g, obj, cfg); err != nil || cfg.Steps == 0 {
+		return err
+	}
+	if res.QLogits == nil {
+		return ErrNoQ
+	}
+	cfg = cfg.Resolve()
+	if rec == nil {
+		rec = pipeline.NopRecorder{}
+	}
+	if eval == nil {
+		eval = &pipeline.Split{}
+	}
+	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "refine", Total: int64(cfg.Steps), Unit: "steps",
+		Message: fmt.Sprintf("%d exact full-batch steps on L and R at the learned Q (dense %d x %d)", cfg.Steps, g.N(), g.N())})
+	start := time.Now()
+	// The run's clock: its training time, then this stage's.
+	base := res.Stats.Stage("train")
+	var last pipeline.CurvePoint
+	if n := len(res.Curve); n > 0 {
+		last = res.Curve[n-1]
+		base = max(base, last.Elapsed)
+	}
+	f, err := reference.NewRefiner(ctx, g.Adj, obj, res.QLogits, cfg.Workers, cfg.MemoryLimit)
+	if err != nil {
+		return err
+	}
+	l, r := append([]float32(nil), res.L...), append([]float32(nil), res.R...)
+	selPos, selNeg := eval.Selection()
+	var curve []pipeline.CurvePoint
+	for s := 1; s <= cfg.Steps; s++ {
+		evalStep := s%cfg.EvalEvery == 0 || s == cfg.Steps
+		loss, err := f.Step(ctx, l, r, res.Half, cfg.LR, evalStep)
+		if err != nil && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if errors.Is(err, pipeline.ErrNotFinite) {
+			return fmt.Errorf("train: refinement step %d: %w (lower the refinement's learning rate)", s, err)
+		}
+		if err != nil {
+			return fmt.Errorf("train: refinement step %d: %w", s, err)
+		}
+		elapsed := base + time.Since(start)
+		if !evalStep {
+			rec.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "refine", Done: int64(s), Total: int64(cfg.Steps), Unit: "steps", Elapsed: time.Since(start)})
+			continue
+		}
+		pt := pipeline.CurvePoint{Step: last.Step + s, Epoch: last.Epoch, Loss: loss, Q: res.Q, Elapsed: elapsed,
+			TrainAUC: pipeline.PairAUC(l, r, res.Half, selPos, selNeg),
+			TestAUC:  pipeline.PairAUC(l, r, res.Half, eval.Test, eval.TestNeg)}
+		curve = append(curve, pt)
+		rec.Record(pipeline.Event{Kind: pipeline.Eval, Stage: "refine", Done: int64(s), Total: int64(cfg.Steps), Unit: "steps", Point: &pt, Elapsed: time.Since(start)})
+	}
+	copy(res.L, l)
+	copy(res.R, r)
+	res.Curve = append(res.Curve, curve...)
+	res.Stats.RefineSteps = cfg.Steps
+	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "refine", Duration: time.Since(start)})
+	rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "refine", Elapsed: time.Since(start)})
+	if err := res.Score(ctx, eval); err != nil {
+		return err
+	}
+	res.Stats.PeakRSS = sysmem.PeakRSS()
+	return res.CheckFinite()
+}

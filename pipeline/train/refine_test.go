@@ -1,0 +1,128 @@
+package train_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/wys-project/wys/pipeline"
+	"github.com/wys-project/wys/pipeline/reference"
+	"github.com/wys-project/wys/pipeline/train"
+	"github.com/wys-project/wys/sparse"
+)
+
+// exactLoss is the dense reference's float64 objective (reference.Evaluate)
+// at a result's L, R and q.
+func exactLoss(t *testing.T, g *pipeline.Graph, obj pipeline.ObjectiveConfig, res *pipeline.Result) float64 {
+	t.Helper()
+	n := g.N()
+	dense := func(x []float32) *mat.Dense {
+		d := make([]float64, len(x))
+		for i, v := range x {
+			d[i] = float64(v)
+		}
+		return mat.NewDense(n, res.Half, d)
+	}
+	v, err := reference.Evaluate(context.Background(), g.Adj, obj, dense(res.L), dense(res.R), res.QLogits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v.Loss
+}
+
+// TestRefine: exact steps after a short run lower the exact objective
+// (reference.Evaluate, float64), keep Q, extend the curve and the stages,
+// and rescore the result on the split (against a brute-force AUC); the
+// same steps with one worker give the same bytes.
+func TestRefine(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, tg := plantedSplit(t)
+	cfg := train.Config{Dim: 8, Epochs: 30, Seed: 2}
+	obj := cfg.Resolve(tg.N(), tg.Adj.NNZ()).Objective
+	var first *pipeline.Result
+	for _, workers := range []int{2, 1} {
+		cfg.Workers = workers
+		res, err := train.Run(ctx, tg, s, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, points, q := exactLoss(t, tg, obj, res), len(res.Curve), slices.Clone(res.Q)
+		last := res.Curve[points-1]
+		rc := train.RefineConfig{Steps: 12, EvalEvery: 5, Workers: workers}
+		if err := train.Refine(ctx, tg, s, obj, res, rc, nil); err != nil {
+			t.Fatal(err)
+		}
+		if after := exactLoss(t, tg, obj, res); !(after < before) {
+			t.Errorf("workers=%d: exact objective %v after 12 steps, %v before", workers, after, before)
+		}
+		if !slices.Equal(res.Q, q) {
+			t.Errorf("workers=%d: Q changed from %v to %v", workers, q, res.Q)
+		}
+		// Points at steps 5, 10 and 12, numbered after the run's.
+		if got := res.Curve[points:]; len(got) != 3 || got[0].Step != last.Step+5 || got[2].Step != last.Step+12 || got[2].Elapsed < last.Elapsed {
+			t.Errorf("workers=%d: refinement points %+v after the run's last %+v; want steps +5, +10, +12", workers, got, last)
+		}
+		if res.Stats.RefineSteps != 12 || res.Stats.Stage("refine") == 0 {
+			t.Errorf("workers=%d: RefineSteps %d, refine stage %v", workers, res.Stats.RefineSteps, res.Stats.Stage("refine"))
+		}
+		if want := pairAUCBrute(res, s.Test, s.TestNeg); math.Abs(res.TestAUC-want) > 1e-12 || res.TestAUC != res.Curve[len(res.Curve)-1].TestAUC {
+			t.Errorf("workers=%d: test AUC %v, brute force %v, last point %v", workers, res.TestAUC, want, res.Curve[len(res.Curve)-1].TestAUC)
+		}
+		if first == nil {
+			first = res
+		} else if !slices.Equal(res.L, first.L) || !slices.Equal(res.R, first.R) {
+			t.Error("1 worker: refined L or R differ from 2 workers'")
+		}
+	}
+}
+
+// TestRefineRefuses: bad settings, a graph above MaxRefineNodes, a
+// result without Q, a memory limit, and a cancelled context, which leaves
+// the result as it was.
+func TestRefineRefuses(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, tg := plantedSplit(t)
+	obj := pipeline.ObjectiveConfig{}.Resolve()
+	for _, rc := range []train.RefineConfig{{Steps: -1}, {Steps: 3, LR: -1}, {Steps: 3, LR: math.NaN()}, {Steps: 3, EvalEvery: -2}} {
+		var se *pipeline.SettingError
+		if err := train.CheckRefine(tg, obj, rc); !errors.As(err, &se) {
+			t.Errorf("%+v: error %v, want a *pipeline.SettingError", rc, err)
+		}
+	}
+	n := train.MaxRefineNodes + 1
+	adj, err := sparse.NewCSR(n, n, make([]int, n+1), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := &pipeline.Graph{Adj: adj}
+	if err := train.CheckRefine(big, obj, train.RefineConfig{Steps: 1}); err == nil {
+		t.Errorf("%d nodes: no error", n)
+	}
+	if err := train.CheckRefine(tg, obj, train.RefineConfig{Steps: 1, MemoryLimit: 1000}); !errors.Is(err, pipeline.ErrMemory) {
+		t.Errorf("limit 1000 bytes: error %v, want pipeline.ErrMemory", err)
+	}
+	res, err := train.Run(ctx, tg, s, train.Config{Dim: 8, Epochs: 10, Seed: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noQ := *res
+	noQ.QLogits = nil
+	if err := train.Refine(ctx, tg, s, obj, &noQ, train.RefineConfig{Steps: 1}, nil); !errors.Is(err, train.ErrNoQ) {
+		t.Errorf("no Q: error %v, want train.ErrNoQ", err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	l, points := slices.Clone(res.L), len(res.Curve)
+	if err := train.Refine(cancelled, tg, s, obj, res, train.RefineConfig{Steps: 3}, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: error %v, want context.Canceled", err)
+	}
+	if !slices.Equal(res.L, l) || len(res.Curve) != points || res.Stats.RefineSteps != 0 {
+		t.Error("cancelled: the result changed")
+	}
+}
