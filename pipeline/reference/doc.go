@@ -43,6 +43,14 @@
 // element work. Build with -tags openblas (Debian package libopenblas-dev)
 // to run the GEMMs through OpenBLAS instead of gonum's pure-Go BLAS.
 //
+// # Refinement
+//
+// A Refiner takes exact full-batch Adam steps on L and R at a fixed Q for
+// the sparse trainer's finishing phase (train.Refine, wys-sparse
+// -refine). With Q fixed, E[D] is one N x N matrix, built once by
+// Horner's rule, so it holds two dense matrices instead of C+1, and a
+// step's element work is O(N²) instead of O(C·N²).
+//
 // # Determinism
 //
 // Initialisation comes from a PCG stream of Config.Seed. The element work
