@@ -121,7 +121,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.Float64Var(&sp.EvalEvery, "eval-every", 0, "sparse: epochs between train/test AUC evaluations (0: epochs/20)")
 	fs.IntVar(&sp.Patience, "patience", 0, "sparse: stop after this many evaluations without a better train AUC, or validation AUC with -val-fraction (0: never)")
 	sp.Seed, de.Seed, bl.Seed = 1, 1, 1
-	fs.Var(uints{&sp.Seed, &de.Seed, &bl.Seed}, "seed", "seed of every random choice (same seed and data: same output)")
+	fs.Var(uints{&sp.Seed, &de.Seed, &bl.Seed, &c.Refine.Seed}, "seed", "seed of every random choice (same seed and data: same output)")
 	fs.Var(ints{&sp.Workers, &de.Workers, &bl.Workers, &c.Refine.Workers}, "workers", "cores to use: goroutines of every parallel step, GOMAXPROCS of the run (0: all cores); the output does not depend on it")
 	fs.StringVar(&c.out, "out", "", "write embeddings to `FILE` (format from -format or the extension: .npy, .tsv, .csv, else word2vec text; .gz compresses text)")
 	fs.StringVar(&c.format, "format", "", "embedding format: w2v, npy, tsv or csv (default: from the -out extension)")
@@ -676,7 +676,7 @@ func (c *config) checkFlags() error {
 		}
 	}
 	if c.given["refine-lr"] && c.Refine.Steps == 0 {
-		return usagef("-refine-lr is the rate of -refine's exact steps; give -refine STEPS too")
+		return usagef("-refine-lr is the rate of -refine's exact steps; give -refine STEPS (at least 1) too")
 	}
 	return nil
 }

@@ -109,7 +109,7 @@ func TestRefineFlag(t *testing.T) {
 	}{
 		{[]string{"-refine", "-2"}, "-refine cannot be negative"},
 		{[]string{"-refine", "3", "-refine-lr", "-1"}, "-refine-lr cannot be negative"},
-		{[]string{"-refine-lr", "0.1"}, "give -refine STEPS too"},
+		{[]string{"-refine-lr", "0.1"}, "give -refine STEPS (at least 1) too"},
 		{[]string{"-method", "deepwalk", "-refine", "3"}, "-refine is a setting of WYS"},
 	} {
 		code, _, stderr := runCLI(t, append([]string{"-graph", graph}, c.args...)...)

@@ -170,8 +170,11 @@ var rankSplit = func(ctx context.Context, res *pipeline.Result, split *pipeline.
 
 // selectedFit returns the selection AUC on res's curve at its selected
 // step (a whole-graph run's fit to a sample of the graph's own arcs), or
-// NaN.
+// NaN; after -refine, at its last step, whose model is the result's.
 func selectedFit(res *pipeline.Result) float64 {
+	if n := len(res.Curve); res.Stats.RefineSteps > 0 && n > 0 {
+		return res.Curve[n-1].TrainAUC // the refined model, the last step's
+	}
 	for _, p := range res.Curve {
 		if p.Step == res.BestStep {
 			return p.TrainAUC

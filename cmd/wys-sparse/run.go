@@ -890,6 +890,20 @@ func stoppedNote(res *pipeline.Result) string {
 	return "; stopped by " + why + epoch
 }
 
+// runCurve returns res's curve without the points of -refine's steps,
+// which follow the run's last step (train.Refine numbers them on).
+func runCurve(res *pipeline.Result) []pipeline.CurvePoint {
+	n := len(res.Curve)
+	if res.Stats.RefineSteps == 0 || n == 0 {
+		return res.Curve
+	}
+	end := res.Curve[n-1].Step - res.Stats.RefineSteps
+	for n > 0 && res.Curve[n-1].Step > end {
+		n--
+	}
+	return res.Curve[:n]
+}
+
 // summarise prints what was trained, Q and the AUCs, the selection AUC
 // named after split's selection pairs (train or validation).
 func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeline.Split, elapsed time.Duration) {
@@ -902,10 +916,10 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	if res.Stats.PairsPerSecond > 0 {
 		fmt.Fprintf(stdout, ", %.2fM positive pairs/s", res.Stats.PairsPerSecond/1e6)
 	}
-	if n := len(res.Curve); c.resume && n > 0 {
+	if run := runCurve(res); c.resume && len(run) > 0 {
 		// The time and rate are this process's; the curve's clock counts
 		// the training before the resume too.
-		fmt.Fprintf(stdout, " (this session, resumed; %.1fs of training in all)", res.Curve[n-1].Elapsed.Seconds())
+		fmt.Fprintf(stdout, " (this session, resumed; %.1fs of training in all)", run[len(run)-1].Elapsed.Seconds())
 	}
 	fmt.Fprintln(stdout, stoppedNote(res))
 	if res.Q != nil {
@@ -925,7 +939,7 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 		fmt.Fprintf(stdout, "link prediction ROC-AUC: test %.4f, %s %.4f", res.TestAUC, sel, res.TrainAUC)
 		if c.method == "wys" {
 			averaged := ""
-			if n := len(res.Curve); c.trainer == "sparse" && c.Sparse.Average > 0 && n > 0 && res.BestStep == res.Curve[n-1].Step {
+			if run := runCurve(res); c.trainer == "sparse" && c.Sparse.Average > 0 && len(run) > 0 && res.BestStep == run[len(run)-1].Step {
 				averaged = fmt.Sprintf(": the mean of L and R over the run's last %g (-average)", c.Sparse.Average)
 			}
 			refined := ""
@@ -944,7 +958,11 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	}
 	fit := selectedFit(res)
 	if math.IsNaN(res.TestAUC) && math.IsNaN(res.TrainAUC) && !math.IsNaN(fit) {
-		fmt.Fprintf(stdout, "fit to the graph's own arcs (a sample of them against random non-edges): ROC-AUC %.4f (model selected at step %d)\n", fit, res.BestStep)
+		refined := ""
+		if k := res.Stats.RefineSteps; k > 0 {
+			refined = fmt.Sprintf(", then %d exact full-batch steps (-refine)", k)
+		}
+		fmt.Fprintf(stdout, "fit to the graph's own arcs (a sample of them against random non-edges): ROC-AUC %.4f (model selected at step %d%s)\n", fit, res.BestStep, refined)
 	}
 	if !math.IsNaN(res.TrainAUC) {
 		fit = res.TrainAUC

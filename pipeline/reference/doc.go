@@ -45,9 +45,9 @@
 //
 // # Refinement
 //
-// A Refiner takes exact full-batch Adam steps on L and R at a fixed Q for
-// the sparse trainer's finishing phase (train.Refine, wys-sparse
-// -refine). With Q fixed, E[D] is one N x N matrix, built once by
+// A Refiner takes exact full-batch Adam steps on L and R at a fixed Q, the
+// finishing phase train.Refine (wys-sparse -refine) adds to either
+// trainer. With Q fixed, E[D] is one N x N matrix, built once by
 // Horner's rule, so it holds two dense matrices instead of C+1, and a
 // step's element work is O(N²) instead of O(C·N²).
 //

@@ -15,7 +15,7 @@ import (
 
 // Refiner takes exact full-batch Adam steps on the embeddings L and R of
 // a model whose context distribution Q is held fixed: the finishing phase
-// of the sparse trainer (train.Config.Refine). With Q fixed, E[D] is one
+// that train.Refine adds to either trainer. With Q fixed, E[D] is one
 // dense N x N matrix, Σ_k Q_k T^k (and the extra context types), built
 // once; a step evaluates the same objective and gradients as Run's model
 // (the formulation of obj, its logs and regularisers; Evaluate is its
@@ -28,7 +28,6 @@ import (
 // Determinism section).
 type Refiner struct {
 	m     *model[float32]
-	qreg  float64 // the regulariser of the fixed q, a constant
 	adamL adamState
 	adamR adamState
 	zero  []float64 // the fixed model's one logit (Q = [1])
@@ -36,21 +35,30 @@ type Refiner struct {
 
 // RefineBytes returns the peak memory of a Refiner on n nodes under obj:
 // E[D] and the score matrix, n x n float32 each, plus, while E[D] is
-// built with the extra context types, one n x n matrix per type.
+// built with the extra context types, each type's matrix and its working
+// space (PPR's power series two more matrices, Adamic–Adar's product
+// one).
 func RefineBytes(n int, obj pipeline.ObjectiveConfig) int64 {
 	obj = obj.Resolve()
-	nn := int64(n) * int64(n)
-	return (2 + int64(obj.Contexts()-obj.C)) * nn * 4
+	matrices := int64(2)
+	if obj.PPR > 0 {
+		matrices += 3
+	}
+	if obj.AdamicAdar {
+		matrices += 2
+	}
+	return matrices * int64(n) * int64(n) * 4
 }
 
-// NewRefiner builds E[D] = Σ_k Q_k T^k of adj (Q = softmax(q), q of
-// obj.Contexts() logits, the extra context types' matrices after T^C) by
-// Horner's rule, C sparse x dense products: C·nnz·N multiply-adds. It
+// NewRefiner builds E[D] = Σ_k Q_k T^k of adj (Q, a distribution over
+// the obj.Contexts() context types: the C powers, then the extra types'
+// matrices) by Horner's rule, C − 1 sparse x dense products:
+// (C − 1)·nnz·N multiply-adds. It
 // checks RefineBytes against limit first (0: 90% of the available
 // memory) and returns an error wrapping pipeline.ErrMemory above it.
 // workers <= 0 means GOMAXPROCS. It stops between products when ctx is
 // cancelled and returns ctx.Err().
-func NewRefiner(ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConfig, q []float64, workers int, limit int64) (*Refiner, error) {
+func NewRefiner(ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConfig, Q []float64, workers int, limit int64) (*Refiner, error) {
 	if err := obj.Validate(); err != nil {
 		return nil, err
 	}
@@ -59,8 +67,13 @@ func NewRefiner(ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConf
 	if n != cols {
 		return nil, fmt.Errorf("reference: NewRefiner: adj %d x %d, want square: %w", n, cols, pipeline.ErrBadGraph)
 	}
-	if len(q) != obj.Contexts() {
-		return nil, fmt.Errorf("reference: NewRefiner: %d attention logits, want %d (C and the extra context types)", len(q), obj.Contexts())
+	if len(Q) != obj.Contexts() {
+		return nil, fmt.Errorf("reference: NewRefiner: Q of %d entries, want %d (C and the extra context types)", len(Q), obj.Contexts())
+	}
+	for k, x := range Q {
+		if !(x >= 0 && x <= 1) {
+			return nil, fmt.Errorf("reference: NewRefiner: Q_%d = %v, want a probability", k+1, x)
+		}
 	}
 	if _, err := pipeline.CheckMemory(RefineBytes(n, obj), limit, fmt.Sprintf("the exact refinement's dense E[D] and scores (%d x %d)", n, n),
 		"refine on a smaller graph, or without exact steps"); err != nil {
@@ -69,7 +82,7 @@ func NewRefiner(ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConf
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	e, spare, err := expectedContexts(ctx, adj, obj, pipeline.Softmax(q), workers)
+	e, spare, err := expectedContexts(ctx, adj, obj, Q, workers)
 	if err != nil {
 		return nil, err
 	}
@@ -80,15 +93,7 @@ func NewRefiner(ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConf
 	for range workers {
 		m.rows <- &rowScratch[float32]{erow: make([]float32, n), lprow: make([]float64, n)}
 	}
-	f := &Refiner{m: m, zero: []float64{0}}
-	beta := obj.BetaWeight()
-	for _, x := range q {
-		f.qreg += beta * x * x
-	}
-	if obj.Formulation != pipeline.FormulationPaper {
-		f.qreg /= float64(len(q))
-	}
-	return f, nil
+	return &Refiner{m: m, zero: []float64{0}}, nil
 }
 
 // expectedContexts returns Σ_k Q_k T^k of adj (with the extra context
@@ -135,9 +140,9 @@ func expectedContexts(ctx context.Context, adj *sparse.CSR, obj pipeline.Objecti
 // kept from the Refiner's earlier steps) at rate lr on l and r (n x half
 // each, row-major, updated in place) along the exact gradient of the
 // objective at the fixed Q. With withLoss it returns the objective before
-// the step (the fixed q's regulariser included); otherwise NaN, and the
-// logarithm of every negative entry is saved. A step that makes the
-// objective not finite is an error wrapping pipeline.ErrNotFinite.
+// the step, without the regulariser of q (a constant here); otherwise
+// NaN, and every logarithm is saved. A non-finite objective or gradient
+// is an error wrapping pipeline.ErrNotFinite, with l and r unchanged.
 func (f *Refiner) Step(ctx context.Context, l, r []float32, half int, lr float64, withLoss bool) (float64, error) {
 	if n := f.m.n; half < 1 || len(l) != n*half || len(r) != n*half {
 		return 0, fmt.Errorf("reference: Refiner.Step: L of %d and R of %d values, want N x d/2 = %d x %d each: %w", len(l), len(r), n, half, mat.ErrShape)
@@ -150,9 +155,16 @@ func (f *Refiner) Step(ctx context.Context, l, r []float32, half int, lr float64
 	if err != nil {
 		return 0, err
 	}
+	for _, g := range [][]float32{val.gl, val.gr} {
+		for _, x := range g {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return 0, fmt.Errorf("reference: Refiner.Step: gradient %w", pipeline.ErrNotFinite)
+			}
+		}
+	}
 	adamT(&f.adamL, l, val.gl, lr)
 	adamT(&f.adamR, r, val.gr, lr)
-	return val.loss + f.qreg, nil
+	return val.loss, nil
 }
 
 // gradientRows is the element work of a step without the loss: it

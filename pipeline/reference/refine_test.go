@@ -81,7 +81,16 @@ func refinerMatches(t *testing.T, name string, adj *sparse.CSR, obj pipeline.Obj
 	if err != nil {
 		t.Fatal(err)
 	}
-	rf, err := NewRefiner(ctx, adj, obj, q, 2, 0)
+	// The Refiner's objective leaves out q's regulariser: β·mean(q²)
+	// (code) or β·Σq² (paper).
+	var qreg float64
+	for _, x := range q {
+		qreg += obj.Resolve().BetaWeight() * x * x
+	}
+	if obj.Formulation != pipeline.FormulationPaper {
+		qreg /= float64(len(q))
+	}
+	rf, err := NewRefiner(ctx, adj, obj, pipeline.Softmax(q), 2, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +109,7 @@ func refinerMatches(t *testing.T, name string, adj *sparse.CSR, obj pipeline.Obj
 		t.Fatal(err)
 	}
 	check("with the loss", got)
-	if loss := got.loss + rf.qreg; math.Abs(loss-want.Loss) > 1e-4*math.Abs(want.Loss) {
+	if loss := got.loss + qreg; math.Abs(loss-want.Loss) > 1e-4*math.Abs(want.Loss) {
 		t.Errorf("%s: loss %v, Evaluate %v", name, loss, want.Loss)
 	}
 	rf.m.elements = rf.gradientRows
@@ -115,7 +124,7 @@ func refinerMatches(t *testing.T, name string, adj *sparse.CSR, obj pipeline.Obj
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(loss-want.Loss) > 1e-4*math.Abs(want.Loss) {
+	if loss += qreg; math.Abs(loss-want.Loss) > 1e-4*math.Abs(want.Loss) {
 		t.Errorf("%s: Step's loss %v, Evaluate %v", name, loss, want.Loss)
 	}
 }
@@ -133,7 +142,7 @@ func TestRefinerDescends(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rf, err := NewRefiner(ctx, adj, obj, q, 0, 0)
+	rf, err := NewRefiner(ctx, adj, obj, pipeline.Softmax(q), 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,13 +179,13 @@ func TestRefinerWorkersBitwise(t *testing.T) {
 	l, r, q := randomParams(n, half, obj.Contexts(), 6)
 	var firstL, firstR []float32
 	for _, w := range []int{1, 2, 5} {
-		rf, err := NewRefiner(ctx, adj, obj, q, w, 0)
+		rf, err := NewRefiner(ctx, adj, obj, pipeline.Softmax(q), w, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		l32, r32 := float32s(l), float32s(r)
-		for range 3 {
-			if _, err := rf.Step(ctx, l32, r32, half, 0.01, true); err != nil {
+		for i := range 4 { // with the loss and gradient only
+			if _, err := rf.Step(ctx, l32, r32, half, 0.01, i%2 == 0); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -197,19 +206,22 @@ func TestRefinerErrors(t *testing.T) {
 	n, half := 30, 2
 	adj := randomGraph(n, 90, false, 2)
 	obj := pipeline.ObjectiveConfig{C: 3}
-	q := []float64{0, 0, 0}
+	q := []float64{0.5, 0.3, 0.2}
 	if _, err := NewRefiner(ctx, adj, obj, q, 0, 1000); !errors.Is(err, pipeline.ErrMemory) {
 		t.Errorf("limit 1000 bytes: error %v, want pipeline.ErrMemory", err)
 	}
 	if _, err := NewRefiner(ctx, adj, obj, q[:2], 0, 0); err == nil {
-		t.Error("2 logits for C = 3: no error")
+		t.Error("Q of 2 entries for C = 3: no error")
+	}
+	if _, err := NewRefiner(ctx, adj, obj, []float64{0.5, math.NaN(), 0.5}, 0, 0); err == nil {
+		t.Error("Q with a NaN: no error")
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	if _, err := NewRefiner(cancelled, adj, obj, q, 0, 0); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: error %v, want context.Canceled", err)
 	}
-	rf, err := NewRefiner(ctx, adj, obj, q, 0, 0)
+	rf, err := NewRefiner(ctx, adj, obj, pipeline.Softmax(q), 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,5 +231,12 @@ func TestRefinerErrors(t *testing.T) {
 	}
 	if _, err := rf.Step(ctx, l, l[:n], half, 0.01, false); !errors.Is(err, mat.ErrShape) {
 		t.Errorf("Step, R of %d values: error %v, want mat.ErrShape", n, err)
+	}
+	for _, withLoss := range []bool{true, false} {
+		bad := slices.Clone(l)
+		bad[3] = float32(math.Inf(1))
+		if _, err := rf.Step(ctx, bad, slices.Clone(l), half, 0.01, withLoss); !errors.Is(err, pipeline.ErrNotFinite) {
+			t.Errorf("Step (loss %v), an infinite L: error %v, want pipeline.ErrNotFinite", withLoss, err)
+		}
 	}
 }

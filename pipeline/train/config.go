@@ -232,6 +232,9 @@ type Config struct {
 	Resume *State `json:"-"`
 }
 
+// defaultEvalPairs is Config.EvalPairs' default.
+const defaultEvalPairs = 200000
+
 // MaxNegatives bounds Config.Negatives: beyond it a batch takes minutes
 // for no measurable gain in variance.
 const MaxNegatives = 1000
@@ -377,7 +380,7 @@ func (c Config) Resolve(n, nnz int) Config {
 		}
 	}
 	if c.EvalPairs == 0 {
-		c.EvalPairs = 200000
+		c.EvalPairs = defaultEvalPairs
 	}
 	if c.Workers == 0 {
 		c.Workers = runtime.GOMAXPROCS(0)

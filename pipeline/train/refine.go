@@ -26,6 +26,9 @@ type RefineConfig struct {
 	Workers int `json:"-"`
 	// MemoryLimit in bytes; 0 means 90% of the available memory.
 	MemoryLimit int64 `json:"-"`
+	// Seed draws the pairs that measure the fit of a run without train
+	// pairs (FitPairs), as Run's with the same seed.
+	Seed uint64 `json:"-"`
 }
 
 // DefaultRefineLR is RefineConfig.LR's default. Adam's first steps move
@@ -90,24 +93,27 @@ func CheckRefine(g *pipeline.Graph, obj pipeline.ObjectiveConfig, cfg RefineConf
 	return err
 }
 
-// ErrNoQ is returned by Refine for a result without attention logits (a
-// baseline's).
+// ErrNoQ is returned by Refine for a result without a context
+// distribution Q (a baseline's).
 var ErrNoQ = errors.New("train: the result has no context distribution Q to refine at")
 
 // Refine continues a trained model res (the sparse trainer's or the
 // dense reference's, on g under the objective obj it was trained with)
-// by cfg.Steps exact full-batch Adam steps on L and R at its learned Q,
-// which stays fixed (reference.Refiner): the minibatch gradient samples
-// E[D]'s rows, and on graphs where they are dense its noise is thousands
-// of times the gradient's remaining signal once the easy part is fitted
-// (docs/results.md, "Target 3: how much noise"); exact steps keep
-// descending there. The steps cost O(N²·d) time and O(N²) memory each,
-// so Refine takes graphs of at most MaxRefineNodes nodes.
+// by cfg.Steps exact full-batch Adam steps on L and R at its Q (learned
+// or fixed), which stays fixed (reference.Refiner): the minibatch
+// gradient samples E[D]'s rows, and on graphs where they are dense its
+// noise is thousands of times the gradient's remaining signal once the
+// easy part is fitted (docs/results.md, "Where the ego-Facebook gap
+// sits"); exact steps keep descending there. The steps cost O(N²·d) time
+// and O(N²) memory each, so Refine takes graphs of at most MaxRefineNodes
+// nodes.
 //
 // res is updated in place: L and R become the refined ones (the last
 // step's: no model selection), every EvalEvery steps a curve point is
 // appended (Step and Elapsed continue the run's; Epoch stays at its
-// last value, the steps drawing no walks), the stage "refine" is timed,
+// last value, the steps drawing no walks; Loss is the exact objective;
+// TrainAUC is on eval.Selection(), or NaN with the fit on FitPairs in
+// its place, as Run's, when eval has none), the stage "refine" is timed,
 // Stats.RefineSteps counts the steps, and the AUCs are scored again on
 // eval (which may be nil). It stops between steps when ctx is cancelled
 // and returns ctx.Err(), leaving res as it was.
@@ -115,8 +121,12 @@ func Refine(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, obj pi
 	if err := CheckRefine(g, obj, cfg); err != nil || cfg.Steps == 0 {
 		return err
 	}
-	if res.QLogits == nil {
+	obj = obj.Resolve()
+	if res == nil || res.Q == nil {
 		return ErrNoQ
+	}
+	if n := g.N(); res.Half < 1 || len(res.L) != n*res.Half || len(res.R) != n*res.Half {
+		return fmt.Errorf("train: Refine: L of %d and R of %d values at d/2 = %d, want %d rows each (the result of another graph?)", len(res.L), len(res.R), res.Half, n)
 	}
 	cfg = cfg.Resolve()
 	if rec == nil {
@@ -135,12 +145,20 @@ func Refine(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, obj pi
 		last = res.Curve[n-1]
 		base = max(base, last.Elapsed)
 	}
-	f, err := reference.NewRefiner(ctx, g.Adj, obj, res.QLogits, cfg.Workers, cfg.MemoryLimit)
+	// A dense reference just run left its C+1 matrices to the collector:
+	// return them before allocating two more.
+	runtime.GC()
+	f, err := reference.NewRefiner(ctx, g.Adj, obj, res.Q, cfg.Workers, cfg.MemoryLimit)
 	if err != nil {
 		return err
 	}
 	l, r := append([]float32(nil), res.L...), append([]float32(nil), res.R...)
 	selPos, selNeg := eval.Selection()
+	fit := len(selPos) == 0 || len(selNeg) == 0
+	if fit {
+		selPos, selNeg = FitPairs(g, defaultEvalPairs, cfg.Seed)
+	}
+	qreg := qPenalty(obj, res.QLogits)
 	var curve []pipeline.CurvePoint
 	for s := 1; s <= cfg.Steps; s++ {
 		evalStep := s%cfg.EvalEvery == 0 || s == cfg.Steps
@@ -159,7 +177,7 @@ func Refine(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, obj pi
 			rec.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "refine", Done: int64(s), Total: int64(cfg.Steps), Unit: "steps", Elapsed: time.Since(start)})
 			continue
 		}
-		pt := pipeline.CurvePoint{Step: last.Step + s, Epoch: last.Epoch, Loss: loss, Q: res.Q, Elapsed: elapsed,
+		pt := pipeline.CurvePoint{Step: last.Step + s, Epoch: last.Epoch, Loss: loss + qreg, Q: res.Q, Elapsed: elapsed,
 			TrainAUC: pipeline.PairAUC(l, r, res.Half, selPos, selNeg),
 			TestAUC:  pipeline.PairAUC(l, r, res.Half, eval.Test, eval.TestNeg)}
 		curve = append(curve, pt)
@@ -176,4 +194,18 @@ func Refine(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, obj pi
 	}
 	res.Stats.PeakRSS = sysmem.PeakRSS()
 	return res.CheckFinite()
+}
+
+// qPenalty is the regulariser of the attention logits q: β·mean(q²) in
+// the code formulation, β‖q‖² in the paper's; 0 for a fixed Q (q nil).
+func qPenalty(obj pipeline.ObjectiveConfig, q []float64) float64 {
+	var s float64
+	for _, x := range q {
+		s += x * x
+	}
+	s *= obj.BetaWeight()
+	if obj.Formulation != pipeline.FormulationPaper && len(q) > 0 {
+		s /= float64(len(q))
+	}
+	return s
 }

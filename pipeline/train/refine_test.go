@@ -18,6 +18,13 @@ import (
 // exactLoss is the dense reference's float64 objective (reference.Evaluate)
 // at a result's L, R and q.
 func exactLoss(t *testing.T, g *pipeline.Graph, obj pipeline.ObjectiveConfig, res *pipeline.Result) float64 {
+	q := res.QLogits
+	if q == nil { // a fixed Q: logits whose softmax it is
+		q = make([]float64, len(res.Q))
+		for i, x := range res.Q {
+			q[i] = math.Log(x)
+		}
+	}
 	t.Helper()
 	n := g.N()
 	dense := func(x []float32) *mat.Dense {
@@ -27,7 +34,7 @@ func exactLoss(t *testing.T, g *pipeline.Graph, obj pipeline.ObjectiveConfig, re
 		}
 		return mat.NewDense(n, res.Half, d)
 	}
-	v, err := reference.Evaluate(context.Background(), g.Adj, obj, dense(res.L), dense(res.R), res.QLogits)
+	v, err := reference.Evaluate(context.Background(), g.Adj, obj, dense(res.L), dense(res.R), q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +119,7 @@ func TestRefineRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	noQ := *res
-	noQ.QLogits = nil
+	noQ.Q, noQ.QLogits = nil, nil
 	if err := train.Refine(ctx, tg, s, obj, &noQ, train.RefineConfig{Steps: 1}, nil); !errors.Is(err, train.ErrNoQ) {
 		t.Errorf("no Q: error %v, want train.ErrNoQ", err)
 	}
@@ -124,5 +131,39 @@ func TestRefineRefuses(t *testing.T) {
 	}
 	if !slices.Equal(res.L, l) || len(res.Curve) != points || res.Stats.RefineSteps != 0 {
 		t.Error("cancelled: the result changed")
+	}
+}
+
+// TestRefineFixedQAndWholeGraph: a run with a fixed Q (no logits) is
+// refined at that Q, and a run without train pairs gets the fit to its
+// own arcs (FitPairs) in the refinement's curve, as Run's curve has it.
+func TestRefineFixedQAndWholeGraph(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, tg := plantedSplit(t)
+	cfg := train.Config{Dim: 8, Epochs: 20, Seed: 2, FixedQ: []float64{4, 3, 2, 1}, Objective: pipeline.ObjectiveConfig{C: 4}}
+	obj := cfg.Resolve(tg.N(), tg.Adj.NNZ()).Objective
+	for _, eval := range []*pipeline.Split{s, nil} {
+		res, err := train.Run(ctx, tg, eval, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.QLogits != nil {
+			t.Fatalf("fixed Q: logits %v", res.QLogits)
+		}
+		before := exactLoss(t, tg, obj, res)
+		if err := train.Refine(ctx, tg, eval, obj, res, train.RefineConfig{Steps: 5, Seed: 2}, nil); err != nil {
+			t.Fatalf("fixed Q, split %v: %v", eval != nil, err)
+		}
+		if after := exactLoss(t, tg, obj, res); !(after < before) {
+			t.Errorf("fixed Q, split %v: exact objective %v after 5 steps, %v before", eval != nil, after, before)
+		}
+		last := res.Curve[len(res.Curve)-1]
+		if eval == nil {
+			pos, neg := train.FitPairs(tg, 200000, 2)
+			if want := pipeline.PairAUC(res.L, res.R, res.Half, pos, neg); last.TrainAUC != want || !math.IsNaN(res.TrainAUC) {
+				t.Errorf("whole graph: last point's fit %v, want %v on FitPairs; result's train AUC %v, want NaN", last.TrainAUC, want, res.TrainAUC)
+			}
+		}
 	}
 }

@@ -991,15 +991,7 @@ func (t *trainer) qRegulariser() float64 {
 	if t.fixedQ != nil {
 		return 0
 	}
-	var s float64
-	for _, x := range t.q {
-		s += x * x
-	}
-	s *= t.cfg.Objective.BetaWeight()
-	if !t.paper {
-		s /= float64(t.k)
-	}
-	return s
+	return qPenalty(t.cfg.Objective, t.q)
 }
 
 // qGradient returns dJ/dq from the ∂J/∂Q_k estimates, through the softmax,
