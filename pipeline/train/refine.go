@@ -31,9 +31,10 @@ type RefineConfig struct {
 	Seed uint64 `json:"-"`
 }
 
-// DefaultRefineLR is RefineConfig.LR's default. Adam's first steps move
-// every coordinate by about the rate, so a rate much above it first
-// undoes the minibatch run's fit (docs/results.md, "Exact refinement").
+// DefaultRefineLR is RefineConfig.LR's default, the dense reference's
+// Adam rate. Adam's first steps move every coordinate by about the rate;
+// from the log-SVD start on ego-Facebook and PPI 0.05 reaches the dense
+// reference sooner (docs/results.md, "Exact refinement").
 const DefaultRefineLR = 0.01
 
 // MaxRefineNodes bounds the graphs Refine takes: its E[D] and scores are
