@@ -137,7 +137,7 @@ func Refine(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, obj pi
 		eval = &pipeline.Split{}
 	}
 	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "refine", Total: int64(cfg.Steps), Unit: "steps",
-		Message: fmt.Sprintf("%d exact full-batch steps on L and R at the learned Q (dense %d x %d)", cfg.Steps, g.N(), g.N())})
+		Message: fmt.Sprintf("%d exact full-batch steps on L and R at the run's Q, held fixed (dense %d x %d)", cfg.Steps, g.N(), g.N())})
 	start := time.Now()
 	// The run's clock: its training time, then this stage's.
 	base := res.Stats.Stage("train")
