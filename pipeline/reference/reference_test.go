@@ -194,6 +194,18 @@ func randomParams(n, half, c int, seed uint64) (*mat.Dense, *mat.Dense, []float6
 	return l, r, q
 }
 
+// float32s returns a's entries, row-major, in float32.
+func float32s(a *mat.Dense) []float32 {
+	raw := a.RawMatrix()
+	out := make([]float32, 0, raw.Rows*raw.Cols)
+	for i := 0; i < raw.Rows; i++ {
+		for _, x := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+			out = append(out, float32(x))
+		}
+	}
+	return out
+}
+
 var formulations = []pipeline.Formulation{pipeline.FormulationCode, pipeline.FormulationPaper}
 
 func TestEvaluateMatchesBruteForce(t *testing.T) {
@@ -300,14 +312,7 @@ func TestFloat32MatchesFloat64(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l32 := make([]float32, n*half)
-	r32 := make([]float32, n*half)
-	for i := 0; i < n; i++ {
-		for j := 0; j < half; j++ {
-			l32[i*half+j] = float32(l.At(i, j))
-			r32[i*half+j] = float32(r.At(i, j))
-		}
-	}
+	l32, r32 := float32s(l), float32s(r)
 	got, err := m.evaluate(ctx, l32, r32, half, q)
 	if err != nil {
 		t.Fatal(err)
@@ -337,12 +342,7 @@ func TestWorkersBitwise(t *testing.T) {
 	n, half := 200, 4
 	adj := randomGraph(n, 800, false, 3)
 	l, r, q := randomParams(n, half, 10, 8)
-	l32 := make([]float32, n*half)
-	r32 := make([]float32, n*half)
-	for i := range l32 {
-		l32[i] = float32(l.RawMatrix().Data[i])
-		r32[i] = float32(r.RawMatrix().Data[i])
-	}
+	l32, r32 := float32s(l), float32s(r)
 	var first *value[float32]
 	for _, w := range []int{1, 2, 5} {
 		m, err := newModel[float32](ctx, adj, pipeline.ObjectiveConfig{}, w)

@@ -14,18 +14,6 @@ import (
 	"github.com/wys-project/wys/sparse"
 )
 
-// float32s returns a's entries, row-major, in float32.
-func float32s(a *mat.Dense) []float32 {
-	raw := a.RawMatrix()
-	out := make([]float32, 0, raw.Rows*raw.Cols)
-	for i := 0; i < raw.Rows; i++ {
-		for _, x := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
-			out = append(out, float32(x))
-		}
-	}
-	return out
-}
-
 // relErr returns ‖got − want‖ / ‖want‖.
 func relErr(got []float32, want *mat.Dense) float64 {
 	w := want.RawMatrix().Data
@@ -112,9 +100,7 @@ func refinerMatches(t *testing.T, name string, adj *sparse.CSR, obj pipeline.Obj
 	if loss := got.loss + qreg; math.Abs(loss-want.Loss) > 1e-4*math.Abs(want.Loss) {
 		t.Errorf("%s: loss %v, Evaluate %v", name, loss, want.Loss)
 	}
-	rf.m.elements = rf.gradientRows
-	got, err = rf.m.evaluateLoss(ctx, l32, r32, half, rf.zero, false)
-	rf.m.elements = nil
+	got, err = rf.m.evaluateLoss(ctx, l32, r32, half, rf.zero, false) // gradientRows
 	if err != nil {
 		t.Fatal(err)
 	}
