@@ -890,6 +890,15 @@ func stoppedNote(res *pipeline.Result) string {
 	return "; stopped by " + why + epoch
 }
 
+// refinedNote is the summary's mention of -refine's steps after the
+// selected model ("" without them).
+func refinedNote(res *pipeline.Result) string {
+	if k := res.Stats.RefineSteps; k > 0 {
+		return fmt.Sprintf(", then %d exact full-batch steps (-refine)", k)
+	}
+	return ""
+}
+
 // runCurve returns res's curve without the points of -refine's steps,
 // which follow the run's last step (train.Refine numbers them on).
 func runCurve(res *pipeline.Result) []pipeline.CurvePoint {
@@ -942,11 +951,7 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 			if run := runCurve(res); c.trainer == "sparse" && c.Sparse.Average > 0 && len(run) > 0 && res.BestStep == run[len(run)-1].Step {
 				averaged = fmt.Sprintf(": the mean of L and R over the run's last %g (-average)", c.Sparse.Average)
 			}
-			refined := ""
-			if k := res.Stats.RefineSteps; k > 0 {
-				refined = fmt.Sprintf(", then %d exact full-batch steps (-refine)", k)
-			}
-			fmt.Fprintf(stdout, " (model selected at step %d by %s AUC%s%s)", res.BestStep, sel, averaged, refined)
+			fmt.Fprintf(stdout, " (model selected at step %d by %s AUC%s%s)", res.BestStep, sel, averaged, refinedNote(res))
 		}
 		fmt.Fprintln(stdout)
 	}
@@ -958,11 +963,7 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	}
 	fit := selectedFit(res)
 	if math.IsNaN(res.TestAUC) && math.IsNaN(res.TrainAUC) && !math.IsNaN(fit) {
-		refined := ""
-		if k := res.Stats.RefineSteps; k > 0 {
-			refined = fmt.Sprintf(", then %d exact full-batch steps (-refine)", k)
-		}
-		fmt.Fprintf(stdout, "fit to the graph's own arcs (a sample of them against random non-edges): ROC-AUC %.4f (model selected at step %d%s)\n", fit, res.BestStep, refined)
+		fmt.Fprintf(stdout, "fit to the graph's own arcs (a sample of them against random non-edges): ROC-AUC %.4f (model selected at step %d%s)\n", fit, res.BestStep, refinedNote(res))
 	}
 	if !math.IsNaN(res.TrainAUC) {
 		fit = res.TrainAUC

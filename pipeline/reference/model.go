@@ -37,14 +37,10 @@ type model[T Float] struct {
 	// fast selects expNegFloat32 and logFloat32 over math.Exp and math.Log
 	// (float32 models only: the float64 oracle uses the standard library).
 	fast bool
-	// fixedQ marks a Refiner's model: its one "power" is Σ_k Q_k T^k and
-	// its Q stays [1], so the element work reads that row as it is and
-	// skips the q-gradient, and without the loss every logarithm.
+	// fixedQ marks a Refiner's model, whose one "power" is Σ_k Q_k T^k
+	// at Q = [1]: an evaluation without the loss takes gradientRows,
+	// which computes neither logarithms nor a q-gradient.
 	fixedQ bool
-	// elements, when set, does the element work of a block of rows in
-	// place of rowBlock, for an evaluation without the loss: the
-	// Refiner's gradient-only pass.
-	elements func(buf *rowScratch[T], lo, hi int)
 	// g is the n x n score matrix G = L Rᵀ, overwritten in place by
 	// dJ/dG on every evaluation.
 	g []T
@@ -195,8 +191,8 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 				return err
 			}
 			buf := <-m.rows
-			if m.elements != nil && !withLoss {
-				m.elements(buf, b*blockRows, min(n, (b+1)*blockRows))
+			if m.fixedQ && !withLoss {
+				m.gradientRows(buf, b*blockRows, min(n, (b+1)*blockRows))
 			} else {
 				parts[b] = m.rowBlock(buf, b*blockRows, min(n, (b+1)*blockRows), QT, withLoss)
 			}
@@ -279,15 +275,10 @@ func (m *model[T]) rowBlock(buf *rowScratch[T], lo, hi int, QT []T, withLoss boo
 	exact := eps == 0
 	p.dq = make([]float64, c)
 	erow, lprow := buf.erow, buf.lprow
-	needLog := withLoss || !m.fixedQ
 	for v := lo; v < hi; v++ {
-		if m.fixedQ {
-			erow = m.pow[v*n : v*n+n]
-		} else {
-			clear(erow)
-			for k, qk := range QT {
-				axpy(qk, m.pow[k*nn+v*n:k*nn+v*n+n], erow)
-			}
+		clear(erow)
+		for k, qk := range QT {
+			axpy(qk, m.pow[k*nn+v*n:k*nn+v*n+n], erow)
 		}
 		rw := m.rowW[v]
 		idx, _ := m.adj.Row(v)
@@ -332,11 +323,9 @@ func (m *model[T]) rowBlock(buf *rowScratch[T], lo, hi int, QT []T, withLoss boo
 				}
 			} else {
 				// d/dg log(σ+ε) = σ(1−σ)/(σ+ε), d/dg log(1−σ+ε) = −σ(1−σ)/(1−σ+ε).
-				switch {
-				case !needLog:
-				case m.fast:
+				if m.fast {
 					lp = logFloat32(s + eps)
-				default:
+				} else {
 					lp = math.Log(s + eps)
 				}
 				ds := s * (1 - s)
@@ -358,9 +347,6 @@ func (m *model[T]) rowBlock(buf *rowScratch[T], lo, hi int, QT []T, withLoss boo
 		}
 		p.pos += rowPos
 		p.neg += rowNeg
-		if m.fixedQ {
-			continue
-		}
 		for k := 0; k < c; k++ {
 			p.dq[k] -= rw * dot(m.pow[k*nn+v*n:k*nn+v*n+n], lprow)
 		}

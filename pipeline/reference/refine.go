@@ -50,6 +50,15 @@ func RefineBytes(n int, obj pipeline.ObjectiveConfig) int64 {
 	return matrices * int64(n) * int64(n) * 4
 }
 
+// CheckRefineMemory returns an error wrapping pipeline.ErrMemory, naming
+// the estimate and the limit, when a Refiner on n nodes under obj
+// (RefineBytes) would not fit limit (0: 90% of the available memory).
+func CheckRefineMemory(n int, obj pipeline.ObjectiveConfig, limit int64) error {
+	_, err := pipeline.CheckMemory(RefineBytes(n, obj), limit, fmt.Sprintf("the exact refinement's dense E[D] and scores (%d x %d)", n, n),
+		"refine a smaller graph, or drop the refinement steps")
+	return err
+}
+
 // NewRefiner builds E[D] = Σ_k Q_k T^k of adj (Q, a distribution over
 // the obj.Contexts() context types: the C powers, then the extra types'
 // matrices) by Horner's rule, C − 1 sparse x dense products:
@@ -75,8 +84,7 @@ func NewRefiner(ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConf
 			return nil, fmt.Errorf("reference: NewRefiner: Q_%d = %v, want a probability", k+1, x)
 		}
 	}
-	if _, err := pipeline.CheckMemory(RefineBytes(n, obj), limit, fmt.Sprintf("the exact refinement's dense E[D] and scores (%d x %d)", n, n),
-		"refine on a smaller graph, or without exact steps"); err != nil {
+	if err := CheckRefineMemory(n, obj, limit); err != nil {
 		return nil, err
 	}
 	if workers <= 0 {
@@ -147,10 +155,6 @@ func (f *Refiner) Step(ctx context.Context, l, r []float32, half int, lr float64
 	if n := f.m.n; half < 1 || len(l) != n*half || len(r) != n*half {
 		return 0, fmt.Errorf("reference: Refiner.Step: L of %d and R of %d values, want N x d/2 = %d x %d each: %w", len(l), len(r), n, half, mat.ErrShape)
 	}
-	f.m.elements = nil
-	if !withLoss {
-		f.m.elements = f.gradientRows
-	}
 	val, err := f.m.evaluateLoss(ctx, l, r, half, f.zero, withLoss)
 	if err != nil {
 		return 0, err
@@ -167,12 +171,11 @@ func (f *Refiner) Step(ctx context.Context, l, r []float32, half int, lr float64
 	return val.loss, nil
 }
 
-// gradientRows is the element work of a step without the loss: it
-// replaces the scores of rows lo..hi−1 in the model's G by dJ/dG, the
-// same derivatives as rowBlock's, with the exponentials of a row taken
-// four at a time (kernels.Exp) and no logarithm.
-func (f *Refiner) gradientRows(buf *rowScratch[float32], lo, hi int) {
-	m := f.m
+// gradientRows is the element work of a Refiner's step without the
+// loss: it replaces the scores of rows lo..hi−1 in G by dJ/dG, the same
+// derivatives as rowBlock's, with the exponentials of a row taken four
+// at a time (kernels.Exp) and no logarithm.
+func (m *model[T]) gradientRows(buf *rowScratch[T], lo, hi int) {
 	n, eps, negW := m.n, m.logEps, m.negW
 	ex := buf.lprow // scratch: −|G_vu|, then its exponential
 	for v := lo; v < hi; v++ {
@@ -209,7 +212,7 @@ func (f *Refiner) gradientRows(buf *rowScratch[float32], lo, hi int) {
 					dg += negW * ds / (1 - s + eps)
 				}
 			}
-			grow[u] = float32(dg)
+			grow[u] = T(dg)
 		}
 	}
 }

@@ -56,10 +56,13 @@ func BenchmarkRefineStep(b *testing.B) {
 	const n, half = 4039, 32
 	adj := randomGraph(n, 3*n, false, 1)
 	l, r := benchFactors(n, half)
-	q := make([]float64, pipeline.DefaultC)
+	Q := make([]float64, pipeline.DefaultC) // uniform
+	for k := range Q {
+		Q[k] = 1 / float64(len(Q))
+	}
 	for _, withLoss := range []bool{false, true} {
 		b.Run(fmt.Sprintf("blas=%s/n=%d/loss=%v", BLAS, n, withLoss), func(b *testing.B) {
-			f, err := NewRefiner(ctx, adj, pipeline.ObjectiveConfig{}, q, 0, 0)
+			f, err := NewRefiner(ctx, adj, pipeline.ObjectiveConfig{}, Q, 0, 0)
 			if err != nil {
 				b.Fatal(err)
 			}

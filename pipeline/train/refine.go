@@ -89,9 +89,7 @@ func CheckRefine(g *pipeline.Graph, obj pipeline.ObjectiveConfig, cfg RefineConf
 	if n > MaxRefineNodes {
 		return fmt.Errorf("train: the exact refinement holds dense %d x %d matrices; it takes graphs of at most %d nodes (drop the refinement steps)", n, n, MaxRefineNodes)
 	}
-	_, err := pipeline.CheckMemory(reference.RefineBytes(n, obj), cfg.MemoryLimit,
-		fmt.Sprintf("the exact refinement's dense E[D] and scores (%d x %d)", n, n), "drop the refinement steps")
-	return err
+	return reference.CheckRefineMemory(n, obj, cfg.MemoryLimit)
 }
 
 // ErrNoQ is returned by Refine for a result without a context
@@ -155,8 +153,7 @@ func Refine(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, obj pi
 	}
 	l, r := append([]float32(nil), res.L...), append([]float32(nil), res.R...)
 	selPos, selNeg := eval.Selection()
-	fit := len(selPos) == 0 || len(selNeg) == 0
-	if fit {
+	if len(selPos) == 0 || len(selNeg) == 0 {
 		selPos, selNeg = FitPairs(g, defaultEvalPairs, cfg.Seed)
 	}
 	qreg := qPenalty(obj, res.QLogits)
@@ -173,12 +170,11 @@ func Refine(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, obj pi
 		if err != nil {
 			return fmt.Errorf("train: refinement step %d: %w", s, err)
 		}
-		elapsed := base + time.Since(start)
 		if !evalStep {
 			rec.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "refine", Done: int64(s), Total: int64(cfg.Steps), Unit: "steps", Elapsed: time.Since(start)})
 			continue
 		}
-		pt := pipeline.CurvePoint{Step: last.Step + s, Epoch: last.Epoch, Loss: loss + qreg, Q: res.Q, Elapsed: elapsed,
+		pt := pipeline.CurvePoint{Step: last.Step + s, Epoch: last.Epoch, Loss: loss + qreg, Q: res.Q, Elapsed: base + time.Since(start),
 			TrainAUC: pipeline.PairAUC(l, r, res.Half, selPos, selNeg),
 			TestAUC:  pipeline.PairAUC(l, r, res.Half, eval.Test, eval.TestNeg)}
 		curve = append(curve, pt)
