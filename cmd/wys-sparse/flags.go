@@ -148,7 +148,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 // fullBatchFlags defines the flags of the full-batch steps: the dense
 // reference's and -refine's.
 func fullBatchFlags(fs *flag.FlagSet, c *config) {
-	fs.IntVar(&c.Refine.Steps, "refine", 0, "end with this many exact full-batch Adam steps on L and R at the run's Q (learned, or -fixed-q's), which stays fixed (dense N x N matrices: graphs of up to 32,768 nodes; each step costs N²·d; 0: none): on small graphs they add the last gains that the minibatch gradient's noise hides (e.g. 30; docs/results.md, \"Exact refinement\")")
+	fs.IntVar(&c.Refine.Steps, "refine", 0, "end with this many exact full-batch Adam steps on L and R at the run's Q (learned, or -fixed-q's), which stays fixed (dense N x N matrices: graphs of up to 32,768 nodes; each step costs N²·d; 0: none), whose last step's model is the result: on small graphs they add the last gains that the minibatch gradient's noise hides (e.g. 30; docs/results.md, \"Exact refinement\")")
 	fs.Float64Var(&c.Refine.LR, "refine-lr", 0, "Adam learning rate of the -refine steps (0: 0.01)")
 	c.Dense.Steps = reference.Config{}.Resolve().Steps
 	fs.IntVar(&c.Dense.Steps, "steps", c.Dense.Steps, "dense: full-batch steps")
@@ -606,6 +606,9 @@ func (c *config) validate() error {
 		}
 		err = c.Sparse.Validate()
 	}
+	if err == nil {
+		err = c.Refine.Validate()
+	}
 	if err != nil {
 		return settingUsage(err)
 	}
@@ -675,7 +678,7 @@ func (c *config) checkFlags() error {
 			return usagef("-%s cannot be negative", f.name)
 		}
 	}
-	if c.given["refine-lr"] && c.Refine.Steps == 0 {
+	if c.given["refine-lr"] && c.Refine.LR != 0 && c.Refine.Steps == 0 {
 		return usagef("-refine-lr is the rate of -refine's exact steps; give -refine STEPS (at least 1) too")
 	}
 	return nil

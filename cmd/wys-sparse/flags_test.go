@@ -86,7 +86,7 @@ func TestRefineFlag(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s -refine 7: exit %d\n%s", trainer, code, stderr)
 		}
-		if !strings.Contains(stdout, "then 7 exact full-batch steps (-refine)") {
+		if !strings.Contains(stdout, "then 7 exact full-batch steps (-refine)") || !strings.Contains(stdout, "; 7 exact full-batch steps (-refine) in ") {
 			t.Errorf("%s -refine 7: the summary does not say so:\n%s", trainer, stdout)
 		}
 		b, err := os.ReadFile(rep)
@@ -110,11 +110,16 @@ func TestRefineFlag(t *testing.T) {
 		{[]string{"-refine", "-2"}, "-refine cannot be negative"},
 		{[]string{"-refine", "3", "-refine-lr", "-1"}, "-refine-lr cannot be negative"},
 		{[]string{"-refine-lr", "0.1"}, "give -refine STEPS (at least 1) too"},
+		{[]string{"-refine", "3", "-refine-lr", "NaN"}, "-refine-lr NaN: want a positive learning rate (0: 0.01)"},
 		{[]string{"-method", "deepwalk", "-refine", "3"}, "-refine is a setting of WYS"},
 	} {
 		code, _, stderr := runCLI(t, append([]string{"-graph", graph}, c.args...)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, want 2 and %q:\n%s", c.args, code, c.want, stderr)
 		}
+	}
+	// -refine-lr 0 is the default rate: nothing to refuse without -refine.
+	if code, _, stderr := runCLI(t, "-graph", graph, "-epochs", "1", "-dim", "4", "-refine-lr", "0", "-progress", "none", "-out", filepath.Join(tmp, "e.txt")); code != 0 {
+		t.Errorf("-refine-lr 0 without -refine: exit %d\n%s", code, stderr)
 	}
 }

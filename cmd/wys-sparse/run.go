@@ -894,9 +894,17 @@ func stoppedNote(res *pipeline.Result) string {
 // selected model ("" without them).
 func refinedNote(res *pipeline.Result) string {
 	if k := res.Stats.RefineSteps; k > 0 {
-		return fmt.Sprintf(", then %d exact full-batch steps (-refine)", k)
+		return ", then " + refineSteps(k)
 	}
 	return ""
+}
+
+// refineSteps names k of -refine's steps.
+func refineSteps(k int) string {
+	if k == 1 {
+		return "1 exact full-batch step (-refine)"
+	}
+	return fmt.Sprintf("%d exact full-batch steps (-refine)", k)
 }
 
 // runCurve returns res's curve without the points of -refine's steps,
@@ -917,6 +925,9 @@ func runCurve(res *pipeline.Result) []pipeline.CurvePoint {
 // named after split's selection pairs (train or validation).
 func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeline.Split, elapsed time.Duration) {
 	obj := c.Sparse.Objective.Resolve()
+	// -refine's steps are timed apart from the training they follow.
+	refined := res.Stats.Stage("refine-setup") + res.Stats.Stage("refine")
+	elapsed -= refined
 	if c.method == "wys" {
 		fmt.Fprintf(stdout, "trained %s (%s formulation, d = %d, C = %d) in %.1fs", res.Method, obj.Formulation, c.Sparse.Dim, obj.C, elapsed.Seconds())
 	} else {
@@ -929,6 +940,9 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 		// The time and rate are this process's; the curve's clock counts
 		// the training before the resume too.
 		fmt.Fprintf(stdout, " (this session, resumed; %.1fs of training in all)", run[len(run)-1].Elapsed.Seconds())
+	}
+	if k := res.Stats.RefineSteps; k > 0 {
+		fmt.Fprintf(stdout, "; %s in %.1fs", refineSteps(k), refined.Seconds())
 	}
 	fmt.Fprintln(stdout, stoppedNote(res))
 	if res.Q != nil {

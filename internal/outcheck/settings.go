@@ -20,7 +20,7 @@ var settingFlags = map[string]string{
 	"average": "average", "eval_every_epochs": "eval-every", "patience": "patience",
 	"workers": "workers", "steps": "steps", "formulation": "formulation", "C": "C",
 	"beta": "beta", "ppr": "ppr", "walks_per_node": "walks-per-node", "method": "method",
-	"window": "C", "converge": "converge",
+	"window": "C", "converge": "converge", "refine.steps": "refine", "refine.lr": "refine-lr",
 }
 
 // SettingFlag returns the flag (without its dash) that sets a setting a

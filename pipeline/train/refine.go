@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/wys-project/wys/internal/sysmem"
@@ -66,7 +67,7 @@ func (c RefineConfig) Validate() error {
 	case c.Steps < 0:
 		return bad("steps", c.Steps, "want 0 (no refinement) or more exact steps")
 	case c.LR < 0 || math.IsNaN(c.LR) || math.IsInf(c.LR, 0):
-		return bad("lr", c.LR, "want a positive learning rate (0: the default)")
+		return bad("lr", c.LR, fmt.Sprintf("want a positive learning rate (0: %v)", DefaultRefineLR))
 	case c.EvalEvery < 0:
 		return bad("eval_every_steps", c.EvalEvery, "want 0 (every 5 steps) or more")
 	case c.MemoryLimit < 0:
@@ -108,11 +109,13 @@ var ErrNoQ = errors.New("train: the result has no context distribution Q to refi
 // nodes.
 //
 // res is updated in place: L and R become the refined ones (the last
-// step's: no model selection), every EvalEvery steps a curve point is
-// appended (Step and Elapsed continue the run's; Epoch stays at its
-// last value, the steps drawing no walks; Loss is the exact objective;
-// TrainAUC is on eval.Selection(), or NaN with the fit on FitPairs in
-// its place, as Run's, when eval has none), the stage "refine" is timed,
+// step's: no model selection; a Note says when its selection AUC is below
+// the starting model's, as after too large a rate), every EvalEvery steps
+// a curve point is appended (Step and Elapsed continue the run's; Epoch
+// stays at its last value, the steps drawing no walks; Loss is the exact
+// objective; TrainAUC is on eval.Selection(), or NaN with the fit on
+// FitPairs in its place, as Run's, when eval has none), the stages
+// "refine-setup" (E[D]) and "refine" (the steps) are timed,
 // Stats.RefineSteps counts the steps, and the AUCs are scored again on
 // eval (which may be nil). It stops between steps when ctx is cancelled
 // and returns ctx.Err(), leaving res as it was.
@@ -134,28 +137,29 @@ func Refine(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, obj pi
 	if eval == nil {
 		eval = &pipeline.Split{}
 	}
-	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "refine", Total: int64(cfg.Steps), Unit: "steps",
-		Message: fmt.Sprintf("%d exact full-batch steps on L and R at the run's Q, held fixed (dense %d x %d)", cfg.Steps, g.N(), g.N())})
 	start := time.Now()
-	// The run's clock: its training time, then this stage's.
+	// The run's clock: its training time, then the refinement's.
 	base := res.Stats.Stage("train")
 	var last pipeline.CurvePoint
 	if n := len(res.Curve); n > 0 {
 		last = res.Curve[n-1]
 		base = max(base, last.Elapsed)
 	}
-	// A dense reference just run left its C+1 matrices to the collector:
-	// return them before allocating two more.
-	runtime.GC()
-	f, err := reference.NewRefiner(ctx, g.Adj, obj, res.Q, cfg.Workers, cfg.MemoryLimit)
+	f, err := newRefiner(ctx, g, obj, res.Q, cfg, rec)
 	if err != nil {
 		return err
 	}
+	setup := time.Since(start)
+	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "refine-setup", Duration: setup})
+	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "refine", Total: int64(cfg.Steps), Unit: "steps",
+		Message: fmt.Sprintf("%d exact full-batch step%s on L and R at the run's Q, held fixed (dense %d x %d)", cfg.Steps, map[bool]string{true: "s"}[cfg.Steps != 1], g.N(), g.N())})
+	stepStart := time.Now()
 	l, r := append([]float32(nil), res.L...), append([]float32(nil), res.R...)
 	selPos, selNeg := eval.Selection()
 	if len(selPos) == 0 || len(selNeg) == 0 {
 		selPos, selNeg = FitPairs(g, defaultEvalPairs, cfg.Seed)
 	}
+	startSel := pipeline.PairAUC(l, r, res.Half, selPos, selNeg)
 	qreg := qPenalty(obj, res.QLogits)
 	var curve []pipeline.CurvePoint
 	for s := 1; s <= cfg.Steps; s++ {
@@ -171,21 +175,22 @@ func Refine(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, obj pi
 			return fmt.Errorf("train: refinement step %d: %w", s, err)
 		}
 		if !evalStep {
-			rec.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "refine", Done: int64(s), Total: int64(cfg.Steps), Unit: "steps", Elapsed: time.Since(start)})
+			rec.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "refine", Done: int64(s), Total: int64(cfg.Steps), Unit: "steps", Elapsed: time.Since(stepStart)})
 			continue
 		}
 		pt := pipeline.CurvePoint{Step: last.Step + s, Epoch: last.Epoch, Loss: loss + qreg, Q: res.Q, Elapsed: base + time.Since(start),
 			TrainAUC: pipeline.PairAUC(l, r, res.Half, selPos, selNeg),
 			TestAUC:  pipeline.PairAUC(l, r, res.Half, eval.Test, eval.TestNeg)}
 		curve = append(curve, pt)
-		rec.Record(pipeline.Event{Kind: pipeline.Eval, Stage: "refine", Done: int64(s), Total: int64(cfg.Steps), Unit: "steps", Point: &pt, Elapsed: time.Since(start)})
+		rec.Record(pipeline.Event{Kind: pipeline.Eval, Stage: "refine", Done: int64(s), Total: int64(cfg.Steps), Unit: "steps", Point: &pt, Elapsed: time.Since(stepStart)})
 	}
 	copy(res.L, l)
 	copy(res.R, r)
 	res.Curve = append(res.Curve, curve...)
 	res.Stats.RefineSteps = cfg.Steps
-	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "refine", Duration: time.Since(start)})
-	rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "refine", Elapsed: time.Since(start)})
+	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "refine", Duration: time.Since(stepStart)})
+	rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "refine", Elapsed: time.Since(stepStart)})
+	noteLowered(rec, startSel, curve[len(curve)-1].TrainAUC)
 	if err := res.Score(ctx, eval); err != nil {
 		return err
 	}
@@ -205,4 +210,33 @@ func qPenalty(obj pipeline.ObjectiveConfig, q []float64) float64 {
 		s /= float64(len(q))
 	}
 	return s
+}
+
+// noteLowered says in a Note when the refinement lowered the selection
+// AUC, from before to after: Refine keeps its last step's model.
+func noteLowered(rec pipeline.Recorder, before, after float64) {
+	if after < before {
+		rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "refine", Message: fmt.Sprintf(
+			"the refinement lowered the selection AUC from %.4f to %.4f; its last step's model is the result (a smaller refinement rate may help)", before, after)})
+	}
+}
+
+// newRefiner builds the Refiner of Refine as its stage "refine-setup"
+// (E[D], C − 1 sparse products, and the extra context types').
+func newRefiner(ctx context.Context, g *pipeline.Graph, obj pipeline.ObjectiveConfig, Q []float64, cfg RefineConfig, rec pipeline.Recorder) (*reference.Refiner, error) {
+	what := fmt.Sprintf("%d sparse products", obj.C-1)
+	if extra := obj.ContextNames()[obj.C:]; len(extra) > 0 {
+		what += ", then " + strings.Join(extra, " and ")
+	}
+	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "refine-setup",
+		Message: fmt.Sprintf("E[D] = Σ_k Q_k T^k at the run's Q, dense %d x %d (%s)", g.N(), g.N(), what)})
+	start := time.Now()
+	// A dense reference just run left its C+1 matrices to the collector:
+	// return them before allocating two more.
+	runtime.GC()
+	f, err := reference.NewRefiner(ctx, g.Adj, obj, Q, cfg.Workers, cfg.MemoryLimit)
+	if err == nil {
+		rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "refine-setup", Elapsed: time.Since(start)})
+	}
+	return f, err
 }
