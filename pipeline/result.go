@@ -73,8 +73,12 @@ type Stats struct {
 	// "patience" (an early stop) or "time" (the time budget).
 	Stopped string
 	// RefineSteps counts the exact full-batch steps train.Refine took
-	// after the run (0: none).
-	RefineSteps int
+	// after the run (0: none), and RefineFromAUC is the selection AUC
+	// (or, without selection pairs, the fit to the graph's arcs) of the
+	// model they started from: the curve's last point has the refined
+	// model's.
+	RefineSteps   int
+	RefineFromAUC float64
 }
 
 // Score sets TrainAUC (on eval.Selection(): the validation pairs when

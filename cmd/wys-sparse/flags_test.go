@@ -118,6 +118,11 @@ func TestRefineFlag(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2 and %q:\n%s", c.args, code, c.want, stderr)
 		}
 	}
+	// A rate far too large lowers the selection AUC (on the built-in
+	// graph): the summary says so even without progress lines.
+	if code, stdout, stderr := runCLI(t, "-epochs", "50", "-dim", "8", "-refine", "10", "-refine-lr", "1e6", "-progress", "none", "-out", filepath.Join(tmp, "e.txt")); code != 0 || !strings.Contains(stdout, "note: the refinement lowered the train AUC") {
+		t.Errorf("-refine-lr 1e6: exit %d, no note in the summary:\n%s%s", code, stdout, stderr)
+	}
 	// -refine-lr 0 is the default rate: nothing to refuse without -refine.
 	if code, _, stderr := runCLI(t, "-graph", graph, "-epochs", "1", "-dim", "4", "-refine-lr", "0", "-progress", "none", "-out", filepath.Join(tmp, "e.txt")); code != 0 {
 		t.Errorf("-refine-lr 0 without -refine: exit %d\n%s", code, stderr)

@@ -982,6 +982,15 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	if !math.IsNaN(res.TrainAUC) {
 		fit = res.TrainAUC
 	}
+	if k := res.Stats.RefineSteps; k > 0 {
+		what := selectionName(split.HasValidation()) + " AUC"
+		if math.IsNaN(res.TrainAUC) {
+			what = "fit to the graph's own arcs"
+		}
+		if note := train.LoweredNote(res.Curve[len(runCurve(res)):], res.Stats.RefineFromAUC, what); note != "" {
+			fmt.Fprintf(stdout, "note: %s; see -refine-lr and -refine\n", note)
+		}
+	}
 	// A model that cannot tell its own training arcs from non-edges did
 	// not learn (a diverging step size, an input read wrong).
 	if c.method == "wys" && !split.HasValidation() {

@@ -150,15 +150,11 @@ func Refine(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, obj pi
 		return err
 	}
 	setup := time.Since(start)
-	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "refine-setup", Duration: setup})
 	rec.Record(pipeline.Event{Kind: pipeline.StageStart, Stage: "refine", Total: int64(cfg.Steps), Unit: "steps",
 		Message: fmt.Sprintf("%d exact full-batch step%s on L and R at the run's Q, held fixed (dense %d x %d)", cfg.Steps, map[bool]string{true: "s"}[cfg.Steps != 1], g.N(), g.N())})
 	stepStart := time.Now()
 	l, r := append([]float32(nil), res.L...), append([]float32(nil), res.R...)
-	selPos, selNeg := eval.Selection()
-	if len(selPos) == 0 || len(selNeg) == 0 {
-		selPos, selNeg = FitPairs(g, defaultEvalPairs, cfg.Seed)
-	}
+	selPos, selNeg, selName := refinePairs(g, eval, cfg.Seed)
 	startSel := pipeline.PairAUC(l, r, res.Half, selPos, selNeg)
 	qreg := qPenalty(obj, res.QLogits)
 	var curve []pipeline.CurvePoint
@@ -187,10 +183,13 @@ func Refine(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, obj pi
 	copy(res.L, l)
 	copy(res.R, r)
 	res.Curve = append(res.Curve, curve...)
-	res.Stats.RefineSteps = cfg.Steps
-	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "refine", Duration: time.Since(stepStart)})
+	res.Stats.RefineSteps, res.Stats.RefineFromAUC = cfg.Steps, startSel
+	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "refine-setup", Duration: setup},
+		pipeline.StageTime{Name: "refine", Duration: time.Since(stepStart)})
 	rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "refine", Elapsed: time.Since(stepStart)})
-	noteLowered(rec, startSel, curve[len(curve)-1].TrainAUC)
+	if note := LoweredNote(curve, startSel, selName); note != "" {
+		rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "refine", Message: note})
+	}
 	if err := res.Score(ctx, eval); err != nil {
 		return err
 	}
@@ -212,13 +211,35 @@ func qPenalty(obj pipeline.ObjectiveConfig, q []float64) float64 {
 	return s
 }
 
-// noteLowered says in a Note when the refinement lowered the selection
-// AUC, from before to after: Refine keeps its last step's model.
-func noteLowered(rec pipeline.Recorder, before, after float64) {
-	if after < before {
-		rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "refine", Message: fmt.Sprintf(
-			"the refinement lowered the selection AUC from %.4f to %.4f; its last step's model is the result (a smaller refinement rate may help)", before, after)})
+// refinePairs returns the pairs that Refine's points score as TrainAUC
+// and their name: eval's selection pairs, or FitPairs without them.
+func refinePairs(g *pipeline.Graph, eval *pipeline.Split, seed uint64) (pos, neg []pipeline.Pair, name string) {
+	if pos, neg = eval.Selection(); len(pos) > 0 && len(neg) > 0 {
+		return pos, neg, "selection AUC"
 	}
+	pos, neg = FitPairs(g, defaultEvalPairs, seed)
+	return pos, neg, "fit to the graph's own arcs"
+}
+
+// LoweredNote returns a note when the refinement's last point (of
+// curve, its points) scores below before, the AUC (named what) of the
+// model it started from, and "" otherwise. Refine keeps its last step's
+// model: the note says what may help, a smaller rate when the exact
+// objective rose over the points, fewer steps when it fell (the steps
+// then fitted past the selection's optimum).
+func LoweredNote(curve []pipeline.CurvePoint, before float64, what string) string {
+	n := len(curve)
+	if n == 0 || !(curve[n-1].TrainAUC < before) {
+		return ""
+	}
+	help := "fewer refinement steps may help: the exact objective fell, past the selection's optimum"
+	if curve[n-1].Loss > curve[0].Loss || n == 1 {
+		help = "a smaller refinement rate may help"
+		if n > 1 {
+			help += ": the exact objective rose"
+		}
+	}
+	return fmt.Sprintf("the refinement lowered the %s from %.4f to %.4f; its last step's model is the result (%s)", what, before, curve[n-1].TrainAUC, help)
 }
 
 // newRefiner builds the Refiner of Refine as its stage "refine-setup"

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -200,5 +201,19 @@ func TestRefineLowersNote(t *testing.T) {
 		if lower := after < before; lower != c.lower || len(notes) != map[bool]int{true: 1}[lower] {
 			t.Errorf("lr %v: selection AUC %v before, %v after; notes %q", c.lr, before, after, notes)
 		}
+		if c.lower && !strings.Contains(notes[0], "smaller refinement rate") {
+			t.Errorf("lr %v: the note %q does not name the rate", c.lr, notes[0])
+		}
+		if math.Abs(res.Stats.RefineFromAUC-before) > 1e-12 {
+			t.Errorf("lr %v: RefineFromAUC %v, brute force %v", c.lr, res.Stats.RefineFromAUC, before)
+		}
+	}
+	// The AUC falls while the objective does: fewer steps, not a smaller rate.
+	fell := []pipeline.CurvePoint{{Loss: 5, TrainAUC: 0.72}, {Loss: 4, TrainAUC: 0.70}}
+	if note := train.LoweredNote(fell, 0.71, "validation AUC"); !strings.Contains(note, "from 0.7100 to 0.7000") || !strings.Contains(note, "fewer refinement steps") {
+		t.Errorf("AUC lowered as the objective fell: note %q", note)
+	}
+	if note := train.LoweredNote(fell, 0.70, "validation AUC"); note != "" {
+		t.Errorf("AUC not lowered: note %q", note)
 	}
 }
