@@ -1,9 +1,12 @@
 package reference
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -64,6 +67,74 @@ func transposeTo[T Float](t, a []T, n, half int) {
 	for i := 0; i < n; i++ {
 		for j := 0; j < half; j++ {
 			t[j*n+i] = a[i*half+j]
+		}
+	}
+}
+
+// TestPanels: up to wholeNodes nodes a product is one range, above it
+// ranges of panelRows rows, and a cancelled context stops before any.
+func TestPanels(t *testing.T) {
+	t.Parallel()
+	var ranges [][2]int
+	record := func(lo, hi int) { ranges = append(ranges, [2]int{lo, hi}) }
+	if panels(context.Background(), wholeNodes, record); len(ranges) != 1 || ranges[0] != [2]int{0, wholeNodes} {
+		t.Errorf("%d nodes: ranges %v, want the whole product", wholeNodes, ranges)
+	}
+	ranges = nil
+	if panels(context.Background(), wholeNodes+1, record); len(ranges) != (wholeNodes+panelRows)/panelRows || ranges[1] != [2]int{panelRows, 2 * panelRows} || ranges[len(ranges)-1][1] != wholeNodes+1 {
+		t.Errorf("%d nodes: ranges %v, want panels of %d rows", wholeNodes+1, ranges, panelRows)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ranges = nil
+	if err := panels(ctx, wholeNodes+1, record); !errors.Is(err, context.Canceled) || len(ranges) != 0 {
+		t.Errorf("cancelled: error %v after %d panels, want context.Canceled before any", err, len(ranges))
+	}
+}
+
+// TestPanelsBitwise: the three products of an evaluation computed in
+// panels of panelRows rows (as evaluateLoss does above wholeNodes, so
+// that a cancel stops it between panels) equal, bit for bit, the same
+// products computed whole, in float32 and float64, on a size that leaves
+// a partial panel: with gonum's GEMM (OpenBLAS's may round a panel
+// differently, which panels' doc says).
+func TestPanelsBitwise(t *testing.T) {
+	t.Parallel()
+	if BLAS != "gonum" {
+		t.Skipf("BLAS %s: panels may round differently from a whole product", BLAS)
+	}
+	testPanelsBitwise[float32](t)
+	testPanelsBitwise[float64](t)
+}
+
+func testPanelsBitwise[T Float](t *testing.T) {
+	const n, half = 2*panelRows + 300, 24
+	rng := rand.New(rand.NewPCG(3, 4))
+	fill := func(size int) []T {
+		x := make([]T, size)
+		for i := range x {
+			x[i] = T(rng.NormFloat64())
+		}
+		return x
+	}
+	l, r, gamma := fill(n*half), fill(n*half), fill(n*n)
+	type products struct{ g, gl, gr []T }
+	whole := products{make([]T, n*n), make([]T, n*half), make([]T, n*half)}
+	gemm(false, true, n, n, half, l, half, r, half, whole.g, n)
+	gemm(false, false, n, half, n, gamma, n, r, half, whole.gl, half)
+	gemm(true, false, n, half, n, gamma, n, l, half, whole.gr, half)
+	panel := products{make([]T, n*n), make([]T, n*half), make([]T, n*half)}
+	err := panelsOf(context.Background(), n, panelRows, func(lo, hi int) {
+		gemm(false, true, hi-lo, n, half, l[lo*half:], half, r, half, panel.g[lo*n:], n)
+		gemm(false, false, hi-lo, half, n, gamma[lo*n:], n, r, half, panel.gl[lo*half:], half)
+		gemm(true, false, hi-lo, half, n, gamma[lo:], n, l, half, panel.gr[lo*half:], half)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, pair := range map[string][2][]T{"G = L Rᵀ": {whole.g, panel.g}, "Γ R": {whole.gl, panel.gl}, "Γᵀ L": {whole.gr, panel.gr}} {
+		if !slices.Equal(pair[0], pair[1]) {
+			t.Errorf("%T: %s in panels of %d rows differs from the whole product", T(0), name, panelRows)
 		}
 	}
 }

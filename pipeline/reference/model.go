@@ -152,6 +152,42 @@ func (m *model[T]) evaluate(ctx context.Context, l, r []T, half int, q []float64
 	return m.evaluateLoss(ctx, l, r, half, q, true)
 }
 
+// panelRows is the number of rows of one GEMM panel of an evaluation on
+// more than wholeNodes nodes: between panels a cancelled context stops
+// it within a panel's time (N x 1024 x d/2 multiply-adds: at 32,768
+// nodes and d = 128 in gonum's GEMM on this project's 2-core machine,
+// 0.6 s for G's panel, against about 28 s for the three whole products). gonum's GEMM sums a panel's entries exactly as
+// the whole product's (the row offsets are multiples of its 64-row
+// block); OpenBLAS's may round them differently (TestPanelsBitwise).
+const panelRows = 1024
+
+// wholeNodes is the largest graph whose products are each one GEMM
+// call, as before panels: every graph of the paper (ca-HepTh's 9,877
+// nodes the largest), whose results recorded with OpenBLAS stay
+// reproducible bit for bit; a product there takes at most about a second.
+const wholeNodes = 10000
+
+// panels calls f on the row ranges [lo, hi) of n rows: all of them at
+// once up to wholeNodes, panelRows at a time above, and returns
+// ctx.Err() before a range when ctx is cancelled.
+func panels(ctx context.Context, n int, f func(lo, hi int)) error {
+	if n > wholeNodes {
+		return panelsOf(ctx, n, panelRows, f)
+	}
+	return panelsOf(ctx, n, n, f)
+}
+
+// panelsOf is panels with step rows a range.
+func panelsOf(ctx context.Context, n, step int, f func(lo, hi int)) error {
+	for lo := 0; lo < n; lo += step {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		f(lo, min(n, lo+step))
+	}
+	return nil
+}
+
 // blockRows is the number of rows of one unit of element work. Partial
 // sums are reduced in block order, so that results do not depend on the
 // number of workers.
@@ -174,7 +210,10 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 		m.gl = make([]T, n*half)
 		m.gr = make([]T, n*half)
 	}
-	gemm(false, true, n, n, half, l, half, r, half, m.g, n)
+	err := panels(ctx, n, func(lo, hi int) { gemm(false, true, hi-lo, n, half, l[lo*half:], half, r, half, m.g[lo*n:], n) })
+	if err != nil {
+		return nil, err
+	}
 
 	Q := pipeline.Softmax(q)
 	QT := make([]T, c)
@@ -216,8 +255,14 @@ func (m *model[T]) evaluateLoss(ctx context.Context, l, r []T, half int, q []flo
 		}
 	}
 	// dJ/dL = Γ R, dJ/dR = Γᵀ L, with Γ = dJ/dG now in m.g.
-	gemm(false, false, n, half, n, m.g, n, r, half, val.gl, half)
-	gemm(true, false, n, half, n, m.g, n, l, half, val.gr, half)
+	// (Γᵀ's rows are Γ's columns: a panel of them starts at column lo.)
+	err = panels(ctx, n, func(lo, hi int) {
+		gemm(false, false, hi-lo, half, n, m.g[lo*n:], n, r, half, val.gl[lo*half:], half)
+		gemm(true, false, hi-lo, half, n, m.g[lo:], n, l, half, val.gr[lo*half:], half)
+	})
+	if err != nil {
+		return nil, err
+	}
 	// dJ/dq through the softmax: dq_j = Q_j (dQ_j − Σ_k Q_k dQ_k).
 	var mean float64
 	for k := range dQ {
