@@ -272,9 +272,15 @@ func runSparse(ctx context.Context, h *benchmarks.Harness, o *options, split *pi
 		return row{}, err
 	}
 	cfg := o.sparseConfig(v, d)
-	res, err := train.Run(ctx, g, split, cfg, nil)
+	obj := cfg.Resolve(g.N(), g.Adj.NNZ()).Objective
+	// A refinement the graph cannot take is refused before the run.
+	err = train.CheckRefine(g, obj, v.refine)
+	var res *pipeline.Result
 	if err == nil {
-		err = train.Refine(ctx, g, split, cfg.Resolve(g.N(), g.Adj.NNZ()).Objective, res, v.refine, nil)
+		res, err = train.Run(ctx, g, split, cfg, nil)
+	}
+	if err == nil {
+		err = train.Refine(ctx, g, split, obj, res, v.refine, nil)
 	}
 	if err != nil {
 		return row{}, fmt.Errorf("%s d = %d, sparse %s: %w", ds, d, v.name, err)
