@@ -152,26 +152,29 @@ func (m *model[T]) evaluate(ctx context.Context, l, r []T, half int, q []float64
 	return m.evaluateLoss(ctx, l, r, half, q, true)
 }
 
-// panelRows is the number of rows of one GEMM panel of an evaluation on
-// more than wholeNodes nodes: between panels a cancelled context stops
-// it within a panel's time (N x 1024 x d/2 multiply-adds: at 32,768
-// nodes and d = 128 in gonum's GEMM on this project's 2-core machine,
-// 0.6 s for G's panel, against about 28 s for the three whole products). gonum's GEMM sums a panel's entries exactly as
-// the whole product's (the row offsets are multiples of its 64-row
-// block); OpenBLAS's may round them differently (TestPanelsBitwise).
+// panelRows is the number of rows of one GEMM panel of an evaluation:
+// between panels a cancelled context stops it within a panel's time
+// (N x 1024 x d/2 multiply-adds: at 32,768 nodes and d = 128 in gonum's
+// GEMM on this project's 2-core machine, 0.6 s for G's panel, against
+// about 28 s for the three whole products). gonum's GEMM sums a panel's
+// entries exactly as the whole product's (the row offsets are multiples
+// of its 64-row block; TestPanelsBitwise), so with it every evaluation
+// goes in panels. OpenBLAS's may round a panel differently, so with it
+// only graphs of more than wholeNodes nodes do.
 const panelRows = 1024
 
-// wholeNodes is the largest graph whose products are each one GEMM
-// call, as before panels: every graph of the paper (ca-HepTh's 9,877
-// nodes the largest), whose results recorded with OpenBLAS stay
-// reproducible bit for bit; a product there takes at most about a second.
+// wholeNodes is the largest graph whose products are each one GEMM call
+// with OpenBLAS, as before panels: every graph of the paper (ca-HepTh's
+// 9,877 nodes the largest), whose results recorded with OpenBLAS stay
+// reproducible bit for bit; OpenBLAS takes at most about a second for a
+// product there.
 const wholeNodes = 10000
 
-// panels calls f on the row ranges [lo, hi) of n rows: all of them at
-// once up to wholeNodes, panelRows at a time above, and returns
+// panels calls f on the row ranges [lo, hi) of n rows, panelRows at a
+// time (with OpenBLAS, all at once up to wholeNodes), and returns
 // ctx.Err() before a range when ctx is cancelled.
 func panels(ctx context.Context, n int, f func(lo, hi int)) error {
-	if n > wholeNodes {
+	if n > wholeNodes || BLAS == "gonum" {
 		return panelsOf(ctx, n, panelRows, f)
 	}
 	return panelsOf(ctx, n, n, f)
