@@ -108,12 +108,15 @@ func TestPanelsBitwise(t *testing.T) {
 	if BLAS != "gonum" {
 		t.Skipf("BLAS %s: panels may round differently from a whole product", BLAS)
 	}
-	testPanelsBitwise[float32](t)
-	testPanelsBitwise[float64](t)
+	// Last panels of 300 and 40 rows (the small one may take gonum's
+	// serial path), d/2 below and above its 64-wide block.
+	for _, size := range [][2]int{{2*panelRows + 300, 24}, {panelRows + 40, 80}} {
+		testPanelsBitwise[float32](t, size[0], size[1])
+		testPanelsBitwise[float64](t, size[0], size[1])
+	}
 }
 
-func testPanelsBitwise[T Float](t *testing.T) {
-	const n, half = 2*panelRows + 300, 24
+func testPanelsBitwise[T Float](t *testing.T, n, half int) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	fill := func(size int) []T {
 		x := make([]T, size)
@@ -139,7 +142,7 @@ func testPanelsBitwise[T Float](t *testing.T) {
 	}
 	for name, pair := range map[string][2][]T{"G = L Rᵀ": {whole.g, panel.g}, "Γ R": {whole.gl, panel.gl}, "Γᵀ L": {whole.gr, panel.gr}} {
 		if !slices.Equal(pair[0], pair[1]) {
-			t.Errorf("%T: %s in panels of %d rows differs from the whole product", T(0), name, panelRows)
+			t.Errorf("%T, n = %d, d/2 = %d: %s in panels of %d rows differs from the whole product", T(0), n, half, name, panelRows)
 		}
 	}
 }
