@@ -27,6 +27,7 @@ const module = "github.com/wys-project/wys"
 // packages are placed deliberately.
 var layer = map[string]int{
 	"internal/atomicfile":        0,
+	"internal/buildinfo":         0,
 	"internal/ctxtest":           0, // tests' cancelling context
 	"internal/datasets":          0,
 	"internal/interrupt":         0,

@@ -8,12 +8,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
 	"github.com/wys-project/wys/internal/atomicfile"
+	"github.com/wys-project/wys/internal/buildinfo"
 	"github.com/wys-project/wys/internal/outcheck"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/baseline"
@@ -199,34 +198,8 @@ func wrap(text string, width int) []string {
 	return append(lines, line)
 }
 
-// version describes the build: the module version, the commit it was
-// built from (with +dirty for uncommitted changes) and the Go version.
-func version() string {
-	v, commit := "(devel)", ""
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" {
-			v = bi.Main.Version
-		}
-		var rev, dirty string
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				if s.Value == "true" {
-					dirty = "+dirty"
-				}
-			}
-		}
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		if rev != "" {
-			commit = ", commit " + rev + dirty
-		}
-	}
-	return fmt.Sprintf("wys-sparse %s (%s%s)", v, runtime.Version(), commit)
-}
+// version is -version's line.
+func version() string { return buildinfo.Version("wys-sparse") }
 
 const usageText = `wys-sparse learns node embeddings with Watch Your Step (graph attention
 over random-walk context, NeurIPS 2018) and evaluates them.

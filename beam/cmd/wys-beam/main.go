@@ -29,6 +29,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx" // runners, local and gs:// filesystems
 
 	"github.com/wys-project/wys/beam/internal/beamrun"
+	"github.com/wys-project/wys/internal/buildinfo"
 	"github.com/wys-project/wys/internal/interrupt"
 	"github.com/wys-project/wys/internal/outcheck"
 	"github.com/wys-project/wys/pipeline"
@@ -95,6 +96,7 @@ func main() {
 	flag.VisitAll(func(f *flag.Flag) { sdk[f.Name] = true })
 	c := bindFlags(flag.CommandLine)
 	helpBeam := flag.Bool("help-beam", false, "list the Beam SDK's flags too")
+	showVersion := flag.Bool("version", false, "print the version (module, commit, Go, Beam SDK) and exit")
 	logLevel := flag.String("log-level", "", "`LEVEL` of the Beam SDK's and the runner's log lines on standard error: "+strings.Join(beamrun.LogLevels, ", ")+" (default: warn on Prism, whose info lines are a dozen per pipeline; info on the other runners, whose info lines name the submitted job and its console; below info a failed pipeline's records are left out, its error being the last line)")
 	// -h and -help list the flags on standard output, as wys-sparse -help
 	// does; a bad flag gets its error (the flag package's) on one line
@@ -111,6 +113,10 @@ func main() {
 	}
 	if *helpBeam {
 		printUsage(os.Stdout, flag.CommandLine, sdk, true)
+		os.Exit(0)
+	}
+	if *showVersion {
+		fmt.Println(version())
 		os.Exit(0)
 	}
 	if *logLevel == "" {
@@ -246,4 +252,13 @@ func (f seedFlag) Set(s string) error {
 	}
 	*f.p = x
 	return nil
+}
+
+// version is -version's line: the build's, and the Beam SDK's release.
+func version() string {
+	v := buildinfo.Version("wys-beam")
+	if sdk := buildinfo.Dependency("github.com/apache/beam/sdks/v2"); sdk != "" {
+		v += ", Beam SDK " + sdk
+	}
+	return v
 }

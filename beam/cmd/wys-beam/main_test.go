@@ -209,7 +209,7 @@ func TestMainInputErrorIsOneLine(t *testing.T) {
 
 // TestMainHelpOnStdout: -h and -help list wys-beam's flags on standard
 // output and exit 0, as wys-sparse -help does, so that the list can be
-// paged or searched; a bad flag gets its error and a pointer to -help
+// paged or searched; -version prints the build there too; a bad flag gets its error and a pointer to -help
 // on standard error and exit code 2.
 func TestMainHelpOnStdout(t *testing.T) {
 	tmp := t.TempDir()
@@ -222,7 +222,11 @@ func TestMainHelpOnStdout(t *testing.T) {
 			t.Errorf("%s lists the SDK's flags; only -help-beam should", arg)
 		}
 	}
-	code, stdout, stderr := runMain(t, tmp, "-nosuch")
+	code, stdout, stderr := runMain(t, tmp, "-version")
+	if code != 0 || !strings.HasPrefix(stdout, "wys-beam ") || !strings.Contains(stdout, "Beam SDK v2.") || stderr != "" {
+		t.Errorf("-version: exit %d, stdout %q, stderr %q; want 0 and the build with the Beam SDK's release", code, stdout, stderr)
+	}
+	code, stdout, stderr = runMain(t, tmp, "-nosuch")
 	if want := "wys-beam: flag provided but not defined: -nosuch; run 'wys-beam -help' for the flags\n"; code != 2 || stdout != "" || stderr != want {
 		t.Errorf("-nosuch: exit %d, stdout %q, stderr %q; want 2 and %q on stderr (as wys-sparse: two lines, not the flag list)", code, stdout, stderr, want)
 	}

@@ -79,7 +79,7 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 	wysbeam.BuildPrep(scope, p, ranges)
 	t0 := time.Now()
 	if err := execute(ctx, pl); err != nil {
-		return nil, nil, "", fmt.Errorf("preprocessing pipeline: %s", lastLine(err))
+		return nil, nil, "", fmt.Errorf("preprocessing pipeline: %s", outcheck.TrimPackage(lastLine(err)))
 	}
 	s, err := wysbeam.ReadPrep(ctx, p)
 	if err != nil {
@@ -505,7 +505,11 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 	if rounds < int64(c.partitions) {
 		// A round trains the buckets of one offset between the parts;
 		// with fewer rounds than P some pairs of parts are never trained.
-		fmt.Fprintf(stdout, "note: %s, fewer than the %d (one per offset between the P parts) that train every pair of parts once: the pairs at the other offsets are not trained; lower -round-batches or give more -epochs\n", count(rounds, "round"), c.partitions)
+		fix := "give more -epochs or fewer -partitions" // -round-batches is at its least, 1
+		if job.RoundBatches > 1 {
+			fix = "lower -round-batches or give more -epochs"
+		}
+		fmt.Fprintf(stdout, "note: %s, fewer than the %d (one per offset between the P parts) that train every pair of parts once: the pairs at the other offsets are not trained; %s\n", count(rounds, "round"), c.partitions, fix)
 	}
 	fmt.Fprintf(stdout, "%s of %s (%s), blocks under %s\n", count(rounds, "round"), count(int64(c.partitions), "bucket"), count(s.Steps(), "minibatch step"), job.Dir)
 	p, scope := beam.NewPipelineWithRoot()

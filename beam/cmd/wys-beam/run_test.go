@@ -473,3 +473,24 @@ func TestRunDirectedSplitAUC(t *testing.T) {
 		t.Errorf("report %v, stdout %q; want %v and %q", rep.TestDirectedAUC, stdout.String(), res.TestDirectedAUC, line)
 	}
 }
+
+// TestRunFewRounds: a run of fewer rounds than parts says that some
+// pairs of parts go untrained, and names the fix that applies:
+// -round-batches when it is above 1, otherwise -epochs or -partitions.
+func TestRunFewRounds(t *testing.T) {
+	dir := t.TempDir()
+	graph := filepath.Join(dir, "g.txt")
+	if err := os.WriteFile(graph, []byte("1 2\n2 3\n3 4\n4 5\n5 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for per, fix := range map[int]string{1: "give more -epochs or fewer -partitions", 2: "lower -round-batches or give more -epochs"} {
+		c := &config{graph: graph, partitions: 4, perRnd: per, out: filepath.Join(dir, "e.tsv"), Sparse: train.Config{Dim: 2, Epochs: 2, Seed: 1}}
+		var stdout bytes.Buffer
+		if err := run(context.Background(), c, &stdout); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(stdout.String(), "1 round, fewer than the 4") || !strings.Contains(stdout.String(), fix) {
+			t.Errorf("-round-batches %d: want the note with %q:\n%s", per, fix, stdout.String())
+		}
+	}
+}
