@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/gcpopts"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/wys-project/wys/beam/internal/beamrun"
@@ -304,6 +305,10 @@ func (c *config) checkFlags() error {
 		return fmt.Errorf("-runner %s: not a runner the Beam SDK has; want prism (the default), direct, dataflow, flink, spark or universal", runnerName())
 	case needsEndpoint(runnerName()) && flagLookup("endpoint") == "":
 		return fmt.Errorf("-runner %s submits the job to a job server: give its address with -endpoint HOST:PORT (the README's Flink example starts one)", runnerName())
+	case runnerKind(runnerName()) == "dataflow":
+		if err := dataflowReady(); err != nil {
+			return err
+		}
 	case !ok:
 		return fmt.Errorf("-ids %q: want auto, int or token", c.ids)
 	case c.partitions < 0:
@@ -380,6 +385,34 @@ func runnerKind(name string) string {
 		return name
 	}
 	return ""
+}
+
+// dataflowReady refuses, before any work, a Dataflow launch without
+// what the SDK's Dataflow runner needs and would refuse only after the
+// preprocessing pipeline: a project (-project, or the one of the
+// application default credentials), a region (-region,
+// $CLOUDSDK_COMPUTE_REGION or gcloud's compute/region) and
+// -staging_location, found as the runner finds them.
+func dataflowReady() error {
+	ctx := context.Background()
+	var missing []string
+	if gcpopts.GetProjectFromFlagOrEnvironment(ctx) == "" {
+		missing = append(missing, "-project PROJECT")
+	}
+	if gcpopts.GetRegion(ctx) == "" {
+		missing = append(missing, "-region REGION")
+	}
+	if flagLookup("staging_location") == "" {
+		missing = append(missing, "-staging_location gs://BUCKET/PATH")
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	list := strings.Join(missing, ", ")
+	if n := len(missing); n > 1 {
+		list = strings.Join(missing[:n-1], ", ") + " and " + missing[n-1]
+	}
+	return fmt.Errorf("-runner dataflow submits the job to Google Cloud Dataflow: give %s", list)
 }
 
 // needsEndpoint reports whether the Beam runner submits jobs to a job
