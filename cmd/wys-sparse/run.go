@@ -952,9 +952,9 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 		}
 		if len(res.Q) > obj.C {
 			extra := strings.Join(obj.ContextNames()[obj.C:], ", ")
-			fmt.Fprintf(stdout, "%s context distribution Q (k = 1..%d, then %s):\n  %s\n", how, obj.C, extra, formatQ(res.Q, obj.C))
+			fmt.Fprintf(stdout, "%s context distribution Q (k = 1..%d, then %s):\n  %s\n", how, obj.C, extra, outcheck.FormatQ(res.Q, obj.C))
 		} else {
-			fmt.Fprintf(stdout, "%s context distribution Q (k = 1..%d):\n  %s\n", how, len(res.Q), formatQ(res.Q, obj.C))
+			fmt.Fprintf(stdout, "%s context distribution Q (k = 1..%d):\n  %s\n", how, len(res.Q), outcheck.FormatQ(res.Q, obj.C))
 		}
 	}
 	if !math.IsNaN(res.TestAUC) {
@@ -1242,39 +1242,6 @@ func ascending(pairs []pipeline.Pair) bool {
 	}
 	return some
 }
-
-// formatQ formats Q ten values to a line. Above qShown+10 powers, k =
-// qShown+1..C−5 are left out and a line says so (hundreds of powers are a
-// screenful; -q-out writes every value); the last five powers and the
-// extra contexts after the C powers are shown.
-func formatQ(q []float64, c int) string {
-	var lines, line []string
-	flush := func() {
-		if len(line) > 0 {
-			lines, line = append(lines, strings.Join(line, " ")), nil
-		}
-	}
-	elide := c > qShown+10
-	for i, x := range q {
-		if elide && i >= qShown && i < c-5 {
-			if i == qShown {
-				flush()
-				lines = append(lines, fmt.Sprintf("… k = %d..%d not shown (-q-out FILE writes every value)", qShown+1, c-5))
-			}
-			continue
-		}
-		line = append(line, fmt.Sprintf("%.3f", x))
-		if len(line) == 10 {
-			flush()
-		}
-	}
-	flush()
-	return strings.Join(lines, "\n  ")
-}
-
-// qShown is how many of Q's first values the summary prints when C is
-// large.
-const qShown = 30
 
 // bestPerScore formats the best validation accuracy of each pair score
 // over the α grid, in the order tried.

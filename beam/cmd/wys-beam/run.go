@@ -497,6 +497,27 @@ func joinDir(root, elem string) string {
 	return strings.TrimRight(root, "/") + "/" + elem
 }
 
+// planNotes prints the training pipeline's plan: its rounds, buckets,
+// steps and where the blocks go, after a note when there are fewer
+// rounds than parts.
+func (c *config) planNotes(stdout io.Writer, job wysbeam.Job, s *train.Schedule) {
+	rounds := s.Rounds()
+	if rounds < int64(c.partitions) {
+		// A round trains the buckets of one offset between the parts;
+		// with fewer rounds than P some pairs of parts are never trained.
+		fix := "give more -epochs or fewer -partitions" // -round-batches is at its least, 1
+		if job.RoundBatches > 1 {
+			fix = "lower -round-batches or give more -epochs"
+		}
+		fmt.Fprintf(stdout, "note: %s, fewer than the %d (one per offset between the P parts) that train every pair of parts once: the pairs at the other offsets are not trained; %s\n", count(rounds, "round"), c.partitions, fix)
+	}
+	kept := " (removed at the end; -keep-temp keeps them)"
+	if c.keepTemp {
+		kept = ""
+	}
+	fmt.Fprintf(stdout, "%s of %s (%s), blocks under %s%s\n", count(rounds, "round"), count(int64(c.partitions), "bucket"), count(s.Steps(), "minibatch step"), job.Dir, kept)
+}
+
 // run loads the input, runs the pipeline on the chosen runner, gathers
 // the blocks and writes the outputs.
 func run(ctx context.Context, c *config, stdout io.Writer) error {
@@ -535,16 +556,7 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 		return err
 	}
 	rounds := s.Rounds()
-	if rounds < int64(c.partitions) {
-		// A round trains the buckets of one offset between the parts;
-		// with fewer rounds than P some pairs of parts are never trained.
-		fix := "give more -epochs or fewer -partitions" // -round-batches is at its least, 1
-		if job.RoundBatches > 1 {
-			fix = "lower -round-batches or give more -epochs"
-		}
-		fmt.Fprintf(stdout, "note: %s, fewer than the %d (one per offset between the P parts) that train every pair of parts once: the pairs at the other offsets are not trained; %s\n", count(rounds, "round"), c.partitions, fix)
-	}
-	fmt.Fprintf(stdout, "%s of %s (%s), blocks under %s\n", count(rounds, "round"), count(int64(c.partitions), "bucket"), count(s.Steps(), "minibatch step"), job.Dir)
+	c.planNotes(stdout, job, s)
 	p, scope := beam.NewPipelineWithRoot()
 	wysbeam.Build(scope, job, rounds)
 	t0 := time.Now()
@@ -564,6 +576,9 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 	res, err := score(ctx, stdout, s, m, g, split)
 	if err != nil {
 		return err
+	}
+	if len(res.Q) > 0 { // as wys-sparse's summary
+		fmt.Fprintf(stdout, "learned context distribution Q (k = 1..%d):\n  %s\n", len(res.Q), outcheck.FormatQ(res.Q, len(res.Q)))
 	}
 	rep := &report{Tool: "wys-beam", Started: started.UTC().Format(time.RFC3339), Input: c.graph + c.split,
 		Nodes: g.N(), TrainArcs: g.Adj.NNZ(), Settings: s.Config(), Partitions: c.partitions, RoundBatches: c.perRnd,

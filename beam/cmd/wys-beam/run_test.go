@@ -19,6 +19,7 @@ import (
 
 	"github.com/wys-project/wys/beam/internal/beamtest"
 	"github.com/wys-project/wys/beam/wysbeam"
+	"github.com/wys-project/wys/internal/outcheck"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/graphio"
 	"github.com/wys-project/wys/pipeline/train"
@@ -84,6 +85,9 @@ func TestRun(t *testing.T) {
 	if _, err := os.Stat(c.out); err != nil {
 		t.Fatalf("no embeddings: %v (stdout %s)", err, stdout.String())
 	}
+	if want := fmt.Sprintf("learned context distribution Q (k = 1..%d):\n  %s\n", len(rep.Q), outcheck.FormatQ(rep.Q, len(rep.Q))); len(rep.Q) != 10 || !strings.Contains(stdout.String(), want) {
+		t.Errorf("the summary does not show the report's Q %v:\n%s", rep.Q, stdout.String())
+	}
 	if rep.Load == nil || rep.Load.Weighted || rep.TestFraction != 0 {
 		t.Errorf("report's reading of -graph: %+v, test fraction %v", rep.Load, rep.TestFraction)
 	}
@@ -94,7 +98,7 @@ func TestRun(t *testing.T) {
 		if err := run(context.Background(), c, &stdout); err != nil {
 			t.Fatal(err)
 		}
-		m := regexp.MustCompile(`blocks under (\S+)\n`).FindStringSubmatch(stdout.String())
+		m := regexp.MustCompile(`blocks under (\S+)[ \n]`).FindStringSubmatch(stdout.String())
 		if m == nil {
 			t.Fatalf("no blocks directory in %s", stdout.String())
 		}
