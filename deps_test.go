@@ -19,8 +19,8 @@ const module = "github.com/wys-project/wys"
 //
 //	internal/* ── sparse ── lowrank ── pipeline (core) ── graphio ── {reference, baseline, eval, knn} ── train ── cmd ── benchmarks
 //
-// (internal/outcheck, the commands' shared checks of -out and -format,
-// imports graphio and so sits beside train.)
+// (internal/outcheck, the commands' shared checks of -out and -format
+// and their shared messages, imports graphio and so sits beside train.)
 //
 // The dense reference sits below the sparse trainer because it is the
 // trainer's test oracle. Unlisted directories fail the test so that new

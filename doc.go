@@ -30,8 +30,8 @@
 // top-k search; train the sparse minibatch trainer; cmd/wys-sparse the
 // command-line tool; benchmarks the end-to-end runs. viz/qplot and
 // viz/tsne import none of these. One internal package sits higher:
-// internal/outcheck, the checks of -out and -format that wys-sparse and
-// wys-beam share, imports pipeline and graphio. The beam
+// internal/outcheck, the checks of -out and -format and the messages
+// that wys-sparse and wys-beam share, imports pipeline and graphio. The beam
 // directory is a module of its own. deps_test.go in this directory
 // enforces the layering.
 package wys

@@ -23,7 +23,8 @@ func Version(command string) string {
 }
 
 // Dependency returns the version of the module at path that the build
-// uses, or "" when it uses none.
+// uses (its replacement's, when replaced; "(devel)" for a local
+// directory), or "" when it uses none.
 func Dependency(path string) string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {

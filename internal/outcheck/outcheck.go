@@ -1,7 +1,8 @@
 // Package outcheck holds the checks of an embedding file's name and
 // format flags that wys-sparse and wys-beam share, so that both commands
 // refuse the same -out and -format before any work, in the same words,
-// and the note both print on a model that did not fit its graph.
+// and the messages both print: the note on a model that did not fit its
+// graph, a refused setting under its flag, the learned Q (FormatQ).
 // Its errors are one line that names the flag, the file and the fix, as
 // a command prints them after its name; the commands turn them into
 // usage errors (exit 2).

@@ -183,6 +183,11 @@ func (c *config) check(set map[string]bool) error {
 	if err := c.checkFlags(); err != nil {
 		return err
 	}
+	if runnerKind(runnerName()) == "dataflow" {
+		if err := dataflowReady(); err != nil {
+			return err
+		}
+	}
 	return c.checkOut()
 }
 

@@ -408,15 +408,22 @@ func TestMainColumnNotes(t *testing.T) {
 
 // TestMainDataflowNeeds: -runner dataflow without a project (none from
 // the flag or from credentials: GOOGLE_APPLICATION_CREDENTIALS names no
-// file) or a staging location is a usage error before any work, naming
-// what is missing, as the SDK's runner would only after preprocessing.
+// file), a staging location or a remote -temp_location is a usage error
+// before any work, naming what is missing, as the SDK's runner (or its
+// workers) would only after preprocessing.
 func TestMainDataflowNeeds(t *testing.T) {
 	tmp := t.TempDir()
 	graph := writeFile(t, tmp, "g.txt", "1 2\n2 3\n3 1\n")
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", filepath.Join(tmp, "none.json"))
 	code, stdout, stderr := runMain(t, tmp, "-runner", "dataflow", "-region", "europe-west1", "-graph", graph, "-out", filepath.Join(tmp, "e.tsv"))
-	want := "wys-beam: -runner dataflow submits the job to Google Cloud Dataflow: give -project PROJECT and -staging_location gs://BUCKET/PATH\n"
+	want := "wys-beam: -runner dataflow submits the job to Google Cloud Dataflow: give -project PROJECT, -staging_location gs://BUCKET/PATH and -temp_location gs://BUCKET/PATH (the workers' blocks)\n"
 	if code != 2 || stdout != "" || stderr != want {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q", code, stdout, stderr, want)
+	}
+	// With all of it given, the other checks still run.
+	code, _, stderr = runMain(t, tmp, "-runner", "dataflow", "-project", "p", "-region", "europe-west1", "-staging_location", "gs://b/s",
+		"-temp_location", "gs://b/t", "-ids", "bogus", "-graph", graph, "-out", filepath.Join(tmp, "e.tsv"))
+	if want := `wys-beam: -ids "bogus": want auto, int or token` + "\n"; code != 2 || stderr != want {
+		t.Errorf("dataflow, -ids bogus: exit %d, stderr %q; want 2 and %q", code, stderr, want)
 	}
 }

@@ -305,10 +305,6 @@ func (c *config) checkFlags() error {
 		return fmt.Errorf("-runner %s: not a runner the Beam SDK has; want prism (the default), direct, dataflow, flink, spark or universal", runnerName())
 	case needsEndpoint(runnerName()) && flagLookup("endpoint") == "":
 		return fmt.Errorf("-runner %s submits the job to a job server: give its address with -endpoint HOST:PORT (the README's Flink example starts one)", runnerName())
-	case runnerKind(runnerName()) == "dataflow":
-		if err := dataflowReady(); err != nil {
-			return err
-		}
 	case !ok:
 		return fmt.Errorf("-ids %q: want auto, int or token", c.ids)
 	case c.partitions < 0:
@@ -391,10 +387,14 @@ func runnerKind(name string) string {
 // what the SDK's Dataflow runner needs and would refuse only after the
 // preprocessing pipeline: a project (-project, or the one of the
 // application default credentials), a region (-region,
-// $CLOUDSDK_COMPUTE_REGION or gcloud's compute/region) and
-// -staging_location, found as the runner finds them.
+// $CLOUDSDK_COMPUTE_REGION or gcloud's compute/region), found as the
+// runner finds them (within 10 s), and -staging_location; and a
+// -temp_location off this machine, where the workers read and write the
+// parameter blocks (the default, the local temporary directory, is out
+// of their reach).
 func dataflowReady() error {
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
 	var missing []string
 	if gcpopts.GetProjectFromFlagOrEnvironment(ctx) == "" {
 		missing = append(missing, "-project PROJECT")
@@ -404,6 +404,9 @@ func dataflowReady() error {
 	}
 	if flagLookup("staging_location") == "" {
 		missing = append(missing, "-staging_location gs://BUCKET/PATH")
+	}
+	if !strings.Contains(flagLookup("temp_location"), "://") {
+		missing = append(missing, "-temp_location gs://BUCKET/PATH (the workers' blocks)")
 	}
 	if len(missing) == 0 {
 		return nil
@@ -565,7 +568,7 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 		progress = io.Discard
 	}
 	if err := executeWatched(ctx, p, job, rounds, progress); err != nil {
-		return fmt.Errorf("training pipeline: %s", lastLine(err))
+		return fmt.Errorf("training pipeline: %s", outcheck.TrimPackage(lastLine(err)))
 	}
 	elapsed := time.Since(t0)
 	m, err := wysbeam.Gather(ctx, job, s, rounds)
