@@ -223,13 +223,13 @@ func refinePairs(g *pipeline.Graph, eval *pipeline.Split, seed uint64) (pos, neg
 
 // LoweredNote returns a note when the refinement's last point (of
 // curve, its points) scores below before, the AUC (named what) of the
-// model it started from, and "" otherwise. Refine keeps its last step's
+// model it started from, by at least loweredBy, and "" otherwise. Refine keeps its last step's
 // model: the note says what may help, a smaller rate when the exact
 // objective rose over the points, fewer steps when it fell (the steps
 // then fitted past the selection's optimum).
 func LoweredNote(curve []pipeline.CurvePoint, before float64, what string) string {
 	n := len(curve)
-	if n == 0 || !(curve[n-1].TrainAUC < before) {
+	if n == 0 || !(curve[n-1].TrainAUC <= before-loweredBy) {
 		return ""
 	}
 	help := "fewer refinement steps may help: the exact objective fell, past the selection's optimum"
@@ -241,6 +241,10 @@ func LoweredNote(curve []pipeline.CurvePoint, before float64, what string) strin
 	}
 	return fmt.Sprintf("the refinement lowered the %s from %.4f to %.4f; its last step's model is the result (%s)", what, before, curve[n-1].TrainAUC, help)
 }
+
+// loweredBy is the least fall of the selection AUC that LoweredNote
+// reports: a unit of the fourth decimal, which the notes print.
+const loweredBy = 1e-4
 
 // newRefiner builds the Refiner of Refine as its stage "refine-setup"
 // (E[D], C − 1 sparse products, and the extra context types').
