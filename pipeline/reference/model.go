@@ -164,9 +164,9 @@ func (m *model[T]) evaluate(ctx context.Context, l, r []T, half int, q []float64
 const panelRows = 1024
 
 // wholeNodes is the largest graph whose products are each one GEMM call
-// with OpenBLAS, as before panels: every graph of the paper (ca-HepTh's
-// 9,877 nodes the largest), whose results recorded with OpenBLAS stay
-// reproducible bit for bit; OpenBLAS takes at most about a second for a
+// with OpenBLAS, as before panels: every graph this project records
+// results on with the dense model (ca-HepTh's 9,877 nodes the largest),
+// whose results recorded with OpenBLAS stay reproducible bit for bit; OpenBLAS takes at most about a second for a
 // product there.
 const wholeNodes = 10000
 

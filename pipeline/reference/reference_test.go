@@ -246,6 +246,18 @@ func TestEvaluateMatchesBruteForce(t *testing.T) {
 	}
 }
 
+// lossOf returns a function that evaluates the objective at l, r and q
+// as they are when it is called.
+func lossOf(t *testing.T, adj *sparse.CSR, obj pipeline.ObjectiveConfig, l, r *mat.Dense, q []float64) func() float64 {
+	return func() float64 {
+		v, err := Evaluate(context.Background(), adj, obj, l, r, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.Loss
+	}
+}
+
 func TestGradientsFiniteDifference(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -261,13 +273,7 @@ func TestGradientsFiniteDifference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			loss := func() float64 {
-				v, err := Evaluate(ctx, adj, obj, l, r, q)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return v.Loss
-			}
+			loss := lossOf(t, adj, obj, l, r, q)
 			// Central differences: error O(h²) ≈ 1e-10 relative at h = 1e-5.
 			const h = 1e-5
 			check := func(name string, get func() float64, set func(float64), analytic float64) {
@@ -395,6 +401,50 @@ func TestEvaluateShapes(t *testing.T) {
 		l, r, q := c()
 		if _, err := Evaluate(context.Background(), adj, obj, l, r, q); !errors.Is(err, mat.ErrShape) {
 			t.Errorf("%s: got %v, want an error wrapping mat.ErrShape", name, err)
+		}
+	}
+}
+
+// TestEvaluatePanels: on a graph of more than panelRows nodes, whose
+// products go in panels with gonum's GEMM (and whole with OpenBLAS's),
+// the loss matches the brute-force objective and the gradients of rows
+// in the first and the last panel their central differences, so a
+// panel's offsets, the transposed product's included, are checked
+// through Evaluate itself.
+func TestEvaluatePanels(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("a graph of over a thousand nodes and its brute-force objective")
+	}
+	ctx := context.Background()
+	n, half := panelRows+40, 3
+	adj := randomGraph(n, 4*n, true, 11)
+	obj := pipeline.ObjectiveConfig{C: 2, Beta: 0.3}
+	l, r, q := randomParams(n, half, obj.Contexts(), 4)
+	val, err := Evaluate(ctx, adj, obj, l, r, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := bruteObjective(adj, obj, l, r, q); math.Abs(val.Loss-want) > 1e-10*math.Abs(want) {
+		t.Errorf("loss %v, brute force %v", val.Loss, want)
+	}
+	loss := lossOf(t, adj, obj, l, r, q)
+	const h = 1e-5
+	for _, i := range []int{3, panelRows + 5, n - 1} {
+		for _, p := range []struct {
+			name string
+			m    *mat.Dense
+			grad float64
+		}{{"L", l, val.GradL.At(i, 1)}, {"R", r, val.GradR.At(i, 1)}} {
+			x := p.m.At(i, 1)
+			p.m.Set(i, 1, x+h)
+			up := loss()
+			p.m.Set(i, 1, x-h)
+			down := loss()
+			p.m.Set(i, 1, x)
+			if num := (up - down) / (2 * h); math.Abs(num-p.grad) > 1e-6*(1+math.Abs(num)) {
+				t.Errorf("d/d%s[%d][1]: analytic %v, finite difference %v", p.name, i, p.grad, num)
+			}
 		}
 	}
 }

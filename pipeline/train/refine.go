@@ -117,8 +117,9 @@ var ErrNoQ = errors.New("train: the result has no context distribution Q to refi
 // FitPairs in its place, as Run's, when eval has none), the stages
 // "refine-setup" (E[D]) and "refine" (the steps) are timed,
 // Stats.RefineSteps counts the steps, and the AUCs are scored again on
-// eval (which may be nil). It stops between steps when ctx is cancelled
-// and returns ctx.Err(), leaving res as it was.
+// eval (which may be nil). When ctx is cancelled it stops (between the
+// setup's products, within a step between its GEMM panels and row
+// blocks, or while scoring) and returns ctx.Err(), leaving res as it was.
 func Refine(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, obj pipeline.ObjectiveConfig, res *pipeline.Result, cfg RefineConfig, rec pipeline.Recorder) error {
 	if err := CheckRefine(g, obj, cfg); err != nil || cfg.Steps == 0 {
 		return err
@@ -180,18 +181,16 @@ func Refine(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, obj pi
 		curve = append(curve, pt)
 		rec.Record(pipeline.Event{Kind: pipeline.Eval, Stage: "refine", Done: int64(s), Total: int64(cfg.Steps), Unit: "steps", Point: &pt, Elapsed: time.Since(stepStart)})
 	}
-	copy(res.L, l)
-	copy(res.R, r)
-	res.Curve = append(res.Curve, curve...)
-	res.Stats.RefineSteps, res.Stats.RefineFromAUC = cfg.Steps, startSel
-	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "refine-setup", Duration: setup},
-		pipeline.StageTime{Name: "refine", Duration: time.Since(stepStart)})
+	// Scored on a copy, so that a cancel while scoring leaves res as it was.
+	scored := *res
+	scored.L, scored.R = l, r
+	if err := scored.Score(ctx, eval); err != nil {
+		return err
+	}
+	keepRefined(res, &scored, cfg.Steps, curve, startSel, setup, time.Since(stepStart))
 	rec.Record(pipeline.Event{Kind: pipeline.StageEnd, Stage: "refine", Elapsed: time.Since(stepStart)})
 	if note := LoweredNote(curve, startSel, selName); note != "" {
 		rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "refine", Message: note})
-	}
-	if err := res.Score(ctx, eval); err != nil {
-		return err
 	}
 	res.Stats.PeakRSS = sysmem.PeakRSS()
 	return res.CheckFinite()
@@ -211,6 +210,19 @@ func qPenalty(obj pipeline.ObjectiveConfig, q []float64) float64 {
 	return s
 }
 
+// keepRefined makes res the refined model scored (its L, R and AUCs),
+// with the refinement's number of steps, its curve points, its starting
+// AUC from, and its stages' times.
+func keepRefined(res, scored *pipeline.Result, steps int, curve []pipeline.CurvePoint, from float64, setup, took time.Duration) {
+	copy(res.L, scored.L)
+	copy(res.R, scored.R)
+	res.TrainAUC, res.TestAUC, res.TestDirectedAUC = scored.TrainAUC, scored.TestAUC, scored.TestDirectedAUC
+	res.Curve = append(res.Curve, curve...)
+	res.Stats.RefineSteps, res.Stats.RefineFromAUC = steps, from
+	res.Stats.Stages = append(res.Stats.Stages, pipeline.StageTime{Name: "refine-setup", Duration: setup},
+		pipeline.StageTime{Name: "refine", Duration: took})
+}
+
 // refinePairs returns the pairs that Refine's points score as TrainAUC
 // and their name: eval's selection pairs, or FitPairs without them.
 func refinePairs(g *pipeline.Graph, eval *pipeline.Split, seed uint64) (pos, neg []pipeline.Pair, name string) {
@@ -223,16 +235,16 @@ func refinePairs(g *pipeline.Graph, eval *pipeline.Split, seed uint64) (pos, neg
 
 // LoweredNote returns a note when the refinement's last point (of
 // curve, its points) scores below before, the AUC (named what) of the
-// model it started from, by at least loweredBy, and "" otherwise. Refine keeps its last step's
-// model: the note says what may help, a smaller rate when the exact
-// objective rose over the points, fewer steps when it fell (the steps
-// then fitted past the selection's optimum).
+// model it started from, by at least loweredBy, and "" otherwise.
+// Refine keeps its last step's model: the note says what may help, a
+// smaller rate when the exact objective rose over the points, fewer
+// steps when it fell while the AUC did.
 func LoweredNote(curve []pipeline.CurvePoint, before float64, what string) string {
 	n := len(curve)
 	if n == 0 || !(curve[n-1].TrainAUC <= before-loweredBy) {
 		return ""
 	}
-	help := "fewer refinement steps may help: the exact objective fell, past the selection's optimum"
+	help := "fewer refinement steps may help: the exact objective fell while the AUC did"
 	if curve[n-1].Loss > curve[0].Loss || n == 1 {
 		help = "a smaller refinement rate may help"
 		if n > 1 {

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/wys-project/wys/internal/ctxtest"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/reference"
 	"github.com/wys-project/wys/pipeline/train"
@@ -132,6 +133,26 @@ func TestRefineRefuses(t *testing.T) {
 	}
 	if !slices.Equal(res.L, l) || len(res.Curve) != points || res.Stats.RefineSteps != 0 {
 		t.Error("cancelled: the result changed")
+	}
+	// Cancelled at every check in turn (the setup's products, a step's
+	// panels and row blocks, the scoring), until a refinement completes:
+	// each cancelled one leaves the result as it was.
+	stages, auc := len(res.Stats.Stages), res.TestAUC
+	for n := 2; ; n++ {
+		at := &ctxtest.CancelAfter{Context: ctx, N: n}
+		err := train.Refine(at, tg, s, obj, res, train.RefineConfig{Steps: 2, EvalEvery: 1, Workers: 1}, nil)
+		if err == nil {
+			if n < 4 {
+				t.Errorf("completed with a cancel at check %d", n)
+			}
+			break
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled at check %d: error %v", n, err)
+		}
+		if !slices.Equal(res.L, l) || len(res.Curve) != points || len(res.Stats.Stages) != stages || res.TestAUC != auc || res.Stats.RefineSteps != 0 {
+			t.Fatalf("cancelled at check %d of %d: the result changed", n, at.Calls)
+		}
 	}
 }
 

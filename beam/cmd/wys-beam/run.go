@@ -388,24 +388,29 @@ func runnerKind(name string) string {
 // preprocessing pipeline: a project (-project, or the one of the
 // application default credentials), a region (-region,
 // $CLOUDSDK_COMPUTE_REGION or gcloud's compute/region), found as the
-// runner finds them (within 10 s), and -staging_location; and a
-// -temp_location off this machine, where the workers read and write the
-// parameter blocks (the default, the local temporary directory, is out
-// of their reach).
+// runner finds them (within 10 s), and a gs:// -staging_location; and a
+// gs:// -temp_location, where the workers read and write the parameter
+// blocks (the default, the local temporary directory, is out of their
+// reach).
 func dataflowReady() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var missing []string
-	if gcpopts.GetProjectFromFlagOrEnvironment(ctx) == "" {
-		missing = append(missing, "-project PROJECT")
+	project, region := gcpopts.GetProjectFromFlagOrEnvironment(ctx), gcpopts.GetRegion(ctx)
+	late := ""
+	if ctx.Err() != nil {
+		late = " (looking up a default took over 10 s)"
 	}
-	if gcpopts.GetRegion(ctx) == "" {
-		missing = append(missing, "-region REGION")
+	if project == "" {
+		missing = append(missing, "-project PROJECT"+late)
 	}
-	if flagLookup("staging_location") == "" {
+	if region == "" {
+		missing = append(missing, "-region REGION"+late)
+	}
+	if !strings.HasPrefix(flagLookup("staging_location"), "gs://") {
 		missing = append(missing, "-staging_location gs://BUCKET/PATH")
 	}
-	if !strings.Contains(flagLookup("temp_location"), "://") {
+	if !strings.HasPrefix(flagLookup("temp_location"), "gs://") {
 		missing = append(missing, "-temp_location gs://BUCKET/PATH (the workers' blocks)")
 	}
 	if len(missing) == 0 {
