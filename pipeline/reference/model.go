@@ -65,6 +65,17 @@ func BytesNeeded(n, c, elem int) int64 {
 	return (int64(c) + 1) * nn * int64(elem)
 }
 
+// prepare sets what the model's evaluations read besides its matrices:
+// the entries' weights, the logarithms' ε and a row scratch per worker.
+func (m *model[T]) prepare() {
+	m.rowW, m.negW = m.obj.EntryWeights(m.adj)
+	m.logEps = m.obj.LogEpsilon()
+	m.rows = make(chan *rowScratch[T], m.workers)
+	for range m.workers {
+		m.rows <- &rowScratch[T]{erow: make([]T, m.n), lprow: make([]float64, m.n)}
+	}
+}
+
 // newModel computes the C powers of the transition matrix T = D⁻¹A of adj
 // row block by row block with sparse products, T^k = T·T^{k−1}: C·nnz·N
 // multiply-adds and no dense x dense product.
@@ -84,13 +95,8 @@ func newModel[T Float](ctx context.Context, adj *sparse.CSR, obj pipeline.Object
 	nn := n * n
 	m := &model[T]{n: n, c: c, obj: obj, adj: adj, workers: workers,
 		pow: make([]T, c*nn), g: make([]T, nn)}
-	m.rowW, m.negW = obj.EntryWeights(adj)
-	m.logEps = obj.LogEpsilon()
 	_, m.fast = any(T(0)).(float32)
-	m.rows = make(chan *rowScratch[T], workers)
-	for range workers {
-		m.rows <- &rowScratch[T]{erow: make([]T, n), lprow: make([]float64, n)}
-	}
+	m.prepare()
 	tm, _ := adj.RowNormalize()
 	for v := 0; v < n; v++ {
 		idx, val := tm.Row(v)

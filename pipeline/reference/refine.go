@@ -95,12 +95,7 @@ func NewRefiner(ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConf
 		return nil, err
 	}
 	m := &model[float32]{n: n, c: 1, obj: obj, adj: adj, workers: workers, pow: e, g: spare, fast: true, fixedQ: true}
-	m.rowW, m.negW = obj.EntryWeights(adj)
-	m.logEps = obj.LogEpsilon()
-	m.rows = make(chan *rowScratch[float32], workers)
-	for range workers {
-		m.rows <- &rowScratch[float32]{erow: make([]float32, n), lprow: make([]float64, n)}
-	}
+	m.prepare()
 	return &Refiner{m: m, zero: []float64{0}}, nil
 }
 
