@@ -91,12 +91,14 @@ func TestClassifyLogRegBruteForce(t *testing.T) {
 				fn[lab.Class[v]]++
 			}
 		}
-		macro := 0.0
+		macro, present := 0.0, 0 // over the classes true or predicted
 		for c := range classes {
-			if tp[c] > 0 {
-				macro += 2 * float64(tp[c]) / float64(2*tp[c]+fp[c]+fn[c]) / classes
+			if d := 2*tp[c] + fp[c] + fn[c]; d > 0 {
+				macro += 2 * float64(tp[c]) / float64(d)
+				present++
 			}
 		}
+		macro /= float64(present)
 		acc := float64(right) / float64(len(lab.Test))
 		if math.Abs(got.TestAccuracy-acc) > 1e-12 || math.Abs(got.TestMacroF1-macro) > 1e-12 {
 			t.Errorf("seed %d: accuracy %v Macro-F1 %v, brute force %v %v", seed, got.TestAccuracy, got.TestMacroF1, acc, macro)
@@ -107,6 +109,37 @@ func TestClassifyLogRegBruteForce(t *testing.T) {
 		if got.Train != len(lab.Train) || got.Test != len(lab.Test) || got.Classes != classes || got.Features != f || got.C != 1 {
 			t.Errorf("seed %d: result %+v", seed, got)
 		}
+	}
+}
+
+// TestClassifyLogRegClassNumbers checks that the scores do not depend on
+// how the classes are numbered: classes 3c+1 (1-based, with gaps) and a
+// class carried by a validation row only score as classes 0..K−1, whose
+// Macro-F1 averages over the K classes of the test rows, not over the
+// largest number + 1.
+func TestClassifyLogRegClassNumbers(t *testing.T) {
+	const n, f, classes = 300, 6, 4
+	x, lab := syntheticClasses(7, n, f, classes)
+	want, err := ClassifyLogReg(context.Background(), x, n, f, lab, MultiLabelConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range lab.Class {
+		if c >= 0 {
+			lab.Class[i] = 3*c + 1
+		}
+	}
+	lab.Class[lab.Val[0]] = 1000
+	lab.Classes = 1001
+	got, err := ClassifyLogReg(context.Background(), x, n, f, lab, MultiLabelConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.TestAccuracy != want.TestAccuracy || got.TestMacroF1 != want.TestMacroF1 {
+		t.Errorf("classes 3c+1: accuracy %v Macro-F1 %v; classes 0..%d: %v %v", got.TestAccuracy, got.TestMacroF1, classes-1, want.TestAccuracy, want.TestMacroF1)
+	}
+	if got.Classes != classes+1 || want.Classes != classes {
+		t.Errorf("classes fitted: %d and %d, want %d and %d", got.Classes, want.Classes, classes+1, classes)
 	}
 }
 

@@ -75,6 +75,10 @@ type MultiLabelConfig struct {
 	// Workers fits labels in parallel; 0 means GOMAXPROCS. The result does
 	// not depend on it.
 	Workers int
+	// presentMacro averages the Macro-F1 over the labels true or
+	// predicted in a test set only, as scikit-learn's f1_score does on
+	// class vectors (ClassifyLogReg), rather than over all lab.Count.
+	presentMacro bool
 }
 
 // MultiLabelResult is the Micro- and Macro-F1 of the protocol per
@@ -164,7 +168,7 @@ func MultiLabel(ctx context.Context, x []float64, n, f int, lab *pipeline.MultiL
 	}
 	res := &MultiLabelResult{Nodes: len(lab.Labelled()), Labels: lab.Count, Features: f, C: lr.C}
 	for _, sp := range splits {
-		micro, macro, notConv, err := scoreSplit(ctx, x, f, lab, sp, lr, cfg.Workers)
+		micro, macro, notConv, err := scoreSplit(ctx, x, f, lab, sp, lr, cfg)
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +242,7 @@ func MeanStd(xs []float64) (mean, std float64) {
 // scoreSplit fits every label on sp.Train and returns the Micro- and
 // Macro-F1 of the top-k rule on sp.Test and the number of fits that did
 // not converge.
-func scoreSplit(ctx context.Context, x []float64, f int, lab *pipeline.MultiLabels, sp LabelSplit, cfg LogRegConfig, workers int) (micro, macro float64, notConv int, err error) {
+func scoreSplit(ctx context.Context, x []float64, f int, lab *pipeline.MultiLabels, sp LabelSplit, lr LogRegConfig, cfg MultiLabelConfig) (micro, macro float64, notConv int, err error) {
 	xt := gatherRows(x, f, sp.Train)
 	has := make([]bool, len(sp.Train)*lab.Count) // has[i·Count + l]: train row i carries l
 	for i, v := range sp.Train {
@@ -249,7 +253,7 @@ func scoreSplit(ctx context.Context, x []float64, f int, lab *pipeline.MultiLabe
 	params := make([][]float64, lab.Count) // [w | b] per label; nil: constant
 	constant := make([]float64, lab.Count) // ±Inf for a constant label
 	failed := make([]error, lab.Count)
-	err = sparse.ParallelFor(ctx, lab.Count, workers, func(l int) {
+	err = sparse.ParallelFor(ctx, lab.Count, cfg.Workers, func(l int) {
 		y := make([]float64, len(sp.Train))
 		pos := 0
 		for i := range y {
@@ -264,7 +268,7 @@ func scoreSplit(ctx context.Context, x []float64, f int, lab *pipeline.MultiLabe
 		case len(y):
 			constant[l] = math.Inf(1)
 		default:
-			params[l], failed[l] = fitLogReg(ctx, newLogReg(xt, len(y), f, y, cfg.C), cfg)
+			params[l], failed[l] = fitLogReg(ctx, newLogReg(xt, len(y), f, y, lr.C), lr)
 		}
 	})
 	if err != nil {
@@ -279,7 +283,7 @@ func scoreSplit(ctx context.Context, x []float64, f int, lab *pipeline.MultiLabe
 		}
 	}
 	pred := predictTopK(x, f, lab, sp.Test, params, constant)
-	micro, macro = f1Scores(lab, sp.Test, pred)
+	micro, macro = f1Scores(lab, sp.Test, pred, cfg.presentMacro)
 	return micro, macro, notConv, nil
 }
 

@@ -183,7 +183,7 @@ func TestTopKAndF1(t *testing.T) {
 	// 3 is never true nor predicted. Label 0: tp 1, fn 1 → 2/3; label 1:
 	// tp 1, fp 1, fn 1 → 1/2; label 2: fp 1 → 0; label 3 → 0.
 	lab := &pipeline.MultiLabels{Of: [][]int32{{0, 1}, {0}, {1}}, Count: 4}
-	micro, macro := f1Scores(lab, []int{0, 1, 2}, [][]int32{{0, 2}, {1}, {1}})
+	micro, macro := f1Scores(lab, []int{0, 1, 2}, [][]int32{{0, 2}, {1}, {1}}, false)
 	if math.Abs(micro-0.5) > 1e-15 || math.Abs(macro-(2.0/3+0.5)/4) > 1e-15 {
 		t.Errorf("micro %v macro %v, want 0.5 and %v", micro, macro, (2.0/3+0.5)/4)
 	}

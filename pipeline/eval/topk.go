@@ -61,8 +61,11 @@ func topK(order []int32, score []float64, k int) []int32 {
 // f1_score(average='micro'|'macro') on indicator matrices: micro is
 // 2·TP/(2·TP + FP + FN) pooled over labels, macro the plain mean of the
 // per-label 2·tp/(2·tp + fp + fn), a label with no true and no predicted
-// test row counting 0 (scikit-learn's zero_division default).
-func f1Scores(lab *pipeline.MultiLabels, test []int, pred [][]int32) (micro, macro float64) {
+// test row counting 0 (scikit-learn's zero_division default), or, with
+// present, the mean over the labels true or predicted in some test row
+// only (f1_score on class vectors, whose labels are those of y_true and
+// y_pred).
+func f1Scores(lab *pipeline.MultiLabels, test []int, pred [][]int32, present bool) (micro, macro float64) {
 	tp := make([]int, lab.Count)
 	fp := make([]int, lab.Count)
 	fn := make([]int, lab.Count)
@@ -82,13 +85,20 @@ func f1Scores(lab *pipeline.MultiLabels, test []int, pred [][]int32) (micro, mac
 		}
 	}
 	var TP, FP, FN int
+	labels := lab.Count
+	if present {
+		labels = 0
+	}
 	for l := range tp {
 		TP, FP, FN = TP+tp[l], FP+fp[l], FN+fn[l]
 		if d := 2*tp[l] + fp[l] + fn[l]; d > 0 {
 			macro += 2 * float64(tp[l]) / float64(d)
+			if present {
+				labels++
+			}
 		}
 	}
-	macro /= float64(lab.Count)
+	macro /= float64(labels)
 	if d := 2*TP + FP + FN; d > 0 {
 		micro = 2 * float64(TP) / float64(d)
 	}
