@@ -34,10 +34,19 @@ func argumentError(arg, fileFlag, what string, commands bool) error {
 	if !commands {
 		return usagef("unexpected argument %q: give the %s with %s FILE", arg, what, fileFlag)
 	}
+	if slices.Contains(commandNames(), arg) {
+		return usagef("unexpected argument %q after flags: a command comes first, its flags after it ('wys-sparse %s -help' lists them)", arg, arg)
+	}
 	if name := nearCommand(arg); name != "" {
 		return usagef("unexpected argument %q: no command of that name; did you mean 'wys-sparse %s'?", arg, name)
 	}
 	return usagef("unexpected argument %q: give the %s with %s FILE (the commands are %s)", arg, what, fileFlag, strings.Join(commandNames(), ", "))
+}
+
+// exists reports whether a file or directory path exists.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // nearCommand returns the command whose name is at most two edits from

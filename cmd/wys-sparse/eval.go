@@ -337,7 +337,11 @@ func (c *evalFlags) run(ctx context.Context, stdout, stderr io.Writer) error {
 // scored, so they may miss their vector: their rows are zero.
 func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeline.NodeIDs, n int, what string, unused func(int) bool) ([]float32, int, error) {
 	y, missing := emb.Align(ids, n)
-	if extra := emb.N() - (n - len(missing)); extra > 0 {
+	if extra := emb.N() - (n - len(missing)); extra > 0 && what == c.mat {
+		// A .mat network's nodes are 0..n−1, all of them: a vector of
+		// another id is one of another graph's.
+		return nil, 0, fmt.Errorf("%d of the %d vectors in %s name no node of %s (e.g. id %q; its network has %d nodes, 0..%d): these are embeddings of another graph; evaluate embeddings of the same graph", extra, emb.N(), c.emb.path, what, firstStranger(emb, ids, n), n, n-1)
+	} else if extra > 0 {
 		fmt.Fprintf(stdout, "%d of the %d vectors in %s name no node of %s: left out\n", extra, emb.N(), c.emb.path, what)
 	}
 	if unused != nil {
@@ -380,13 +384,34 @@ func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeli
 		if shifted != "" {
 			fix = shifted + "; else " + fix
 		}
-		return nil, 0, fmt.Errorf("%d of the %d nodes of %s have no vector in %s (e.g. id %q): %s, or give -missing zero to score them as zero vectors", len(missing), n, what, c.emb.path, name, fix)
+		orZero := ", or give -missing zero to score them as zero vectors"
+		if len(missing) == n {
+			orZero = "" // every node a zero vector: no score at all
+		}
+		return nil, 0, fmt.Errorf("%d of the %d nodes of %s have no vector in %s (e.g. id %q): %s%s", len(missing), n, what, c.emb.path, name, fix, orZero)
+	}
+	if len(missing) == n {
+		return nil, 0, fmt.Errorf("none of the %d nodes of %s has a vector in %s (e.g. id %q): -missing zero would score every node as a zero vector, a meaningless score; evaluate embeddings of the same graph, whose ids name its nodes", n, what, c.emb.path, name)
 	}
 	fmt.Fprintf(stdout, "%d of the %d nodes of %s have no vector (e.g. id %q): scored as zero vectors (-missing zero)\n", len(missing), n, what, name)
 	if shifted != "" {
 		fmt.Fprintf(stdout, "note: %s\n", shifted)
 	}
 	return y, len(missing), nil
+}
+
+// firstStranger returns the first id of emb that names none of the n
+// nodes of ids (nil: "0".."n−1"), or "" when each names one.
+func firstStranger(emb *graphio.Embeddings, ids *pipeline.NodeIDs, n int) string {
+	if ids == nil {
+		ids = pipeline.IdentityIDs(n)
+	}
+	for r := range emb.N() {
+		if _, ok := ids.Row(emb.IDs.Name(r)); !ok {
+			return emb.IDs.Name(r)
+		}
+	}
+	return ""
 }
 
 // shiftedByOne returns +1 when each of the n nodes named by ids (nil:
@@ -844,6 +869,13 @@ func (c *evalFlags) writeReport(stdout io.Writer, rep *evalReport) error {
 			inputs = append(inputs, p)
 		}
 	}
+	if c.planetoid != "" {
+		for _, p := range graphio.PlanetoidFiles(c.planetoid) {
+			if _, err := os.Stat(p); err == nil { // each of the three, plain or .gz
+				inputs = append(inputs, p)
+			}
+		}
+	}
 	files, err := hashFiles(inputs...)
 	if err != nil {
 		return err
@@ -1024,10 +1056,16 @@ type reconResult struct {
 
 // parseK reads -k.
 func parseK(s string) ([]int, error) {
-	return parseList(s, func(f string) (int, bool) {
+	ks, err := parseList(s, func(f string) (int, bool) {
 		k, err := strconv.Atoi(f)
 		return k, err == nil && k >= 1
 	}, "-k %q: want comma-separated whole numbers of at least 1, e.g. 10,100,1000")
+	for i, k := range ks {
+		if slices.Contains(ks[:i], k) {
+			return nil, usagef("-k %q: %d is listed twice", s, k)
+		}
+	}
+	return ks, err
 }
 
 // reconstruction ranks, for each (sampled) node of -graph, every other

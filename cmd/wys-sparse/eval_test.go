@@ -515,6 +515,25 @@ func TestEvalMultiLabelPPI(t *testing.T) {
 	}
 }
 
+// TestEvalMultiLabelOtherGraph gives -mat an embedding with a vector for
+// each of PPI's nodes 0..3889 and two more (ids 3890 and 3891, as an
+// embedding of a larger graph has): refused, naming the first stranger.
+func TestEvalMultiLabelOtherGraph(t *testing.T) {
+	mat, g, _, indicator := ppiIndicator(t)
+	n, half := g.N()+2, indicator.Half
+	res := &pipeline.Result{N: n, Half: half, L: make([]float32, n*half), R: make([]float32, n*half)}
+	copy(res.L, indicator.L)
+	copy(res.R, indicator.R)
+	path := filepath.Join(t.TempDir(), "other.txt")
+	if err := graphio.WriteEmbeddings(context.Background(), path, graphio.FormatWord2Vec, res, nil); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "eval", "-emb", path, "-mat", mat)
+	if want := `2 of the 3892 vectors in ` + path + ` name no node of ` + mat + ` (e.g. id "3890"; its network has 3890 nodes, 0..3889)`; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want 1 and %q", code, stderr, want)
+	}
+}
+
 // TestEvalPlanetoid classifies a small Planetoid-style dataset whose
 // embeddings are the one-hot class vectors (every test node right) or
 // carry no class information (all nodes one vector: the rule then
@@ -543,11 +562,22 @@ func TestEvalPlanetoid(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for emb, want := range map[string]string{"onehot": "test 100.0%", "flat": "test 30.0%"} {
+	for emb, want := range map[string]string{"onehot": "test 100.0% of 10 nodes, validation 100.0% of 10", "flat": "test 30.0% of 10 nodes"} {
 		code, stdout, stderr := runCLI(t, "eval", "-emb", prefix+"."+emb+".txt", "-planetoid", prefix)
-		if code != 0 || !strings.Contains(stdout, "node classification accuracy: "+want) {
+		if code != 0 || !strings.Contains(stdout, "node classification accuracy: "+want) || strings.Contains(stdout, "no train node") {
 			t.Errorf("%s: exit %d, want %q\n%s%s", emb, code, want, stdout, stderr)
 		}
+	}
+	// Class 2's train nodes (p2, p5, p8) moved to the validation set: its
+	// four test nodes (p20, p23, p26, p29) cannot be predicted, and the
+	// output says so.
+	text := strings.NewReplacer("p2\ttrain", "p2\tval", "p5\ttrain", "p5\tval", "p8\ttrain", "p8\tval").Replace(split.String())
+	if err := os.WriteFile(prefix+".split.tsv", []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "eval", "-emb", prefix+".onehot.txt", "-planetoid", prefix)
+	if want := "note: 4 test nodes are of classes no train node has (2), which no rule can predict"; code != 0 || !strings.Contains(stdout, want) || !strings.Contains(stdout, "test 60.0% of 10 nodes") {
+		t.Errorf("class 2 untrained: exit %d, want %q and 60%%\n%s%s", code, want, stdout, stderr)
 	}
 }
 
@@ -1351,5 +1381,20 @@ func TestEvalShiftedIDs(t *testing.T) {
 	code, _, stderr = runCLI(t, "eval", "-emb", fewerPath, "-split", split)
 	if code != 1 || !strings.Contains(stderr, "2 of the ") || !strings.Contains(stderr, "or give -missing zero") || strings.Contains(stderr, "under its id") {
 		t.Errorf("two nodes without vectors: exit %d, %q; want the -missing zero hint", code, stderr)
+	}
+	// Ids that name no node ("n0" for 0): no -missing zero hint, and
+	// -missing zero refuses to score every node as a zero vector.
+	named := []string{lines[0]}
+	for _, line := range lines[1:] {
+		named = append(named, "n"+line)
+	}
+	namedPath := write("named.txt", named)
+	code, _, stderr = runCLI(t, "eval", "-emb", namedPath, "-split", split)
+	if code != 1 || !strings.Contains(stderr, `none of its ids (e.g. "n`) || strings.Contains(stderr, "-missing zero") {
+		t.Errorf("no id names a node: exit %d, %q; want refused without the -missing zero hint", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "eval", "-emb", namedPath, "-split", split, "-missing", "zero")
+	if code != 1 || !strings.Contains(stderr, "-missing zero would score every node as a zero vector") {
+		t.Errorf("no id names a node, -missing zero: exit %d, %q; want refused", code, stderr)
 	}
 }

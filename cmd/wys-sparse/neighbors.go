@@ -59,7 +59,7 @@ type neighborsFlags struct {
 var neighborsCommand = &subcommand{name: "neighbors", usage: neighborsUsage, flags: func(fs *flag.FlagSet) func(context.Context, io.Writer, io.Writer) error {
 	c := &neighborsFlags{}
 	c.emb.bind(fs)
-	fs.Var(&c.nodes, "node", "node `ID` to query (repeat for several; none: read ids from standard input, one per line)")
+	fs.Var(&c.nodes, "node", "node `ID` to query (repeat for several; none: read ids from standard input, one per line, blank and '#' lines skipped)")
 	fs.IntVar(&c.k, "k", 10, "`K`, the number of neighbours per query")
 	fs.StringVar(&c.by, "by", "", "`RANKING`: out (L_u·R_v), in (L_v·R_u), sym (L_u·R_v + L_v·R_u: both arcs, for undirected graphs), dot (Y_u·Y_v) or cosine (of the whole rows) (default: out for [L | R], dot for a single table)")
 	fs.StringVar(&c.format, "format", "text", "`FORMAT` of the output: text (id<TAB>score) or json (one object per query)")
@@ -119,6 +119,7 @@ func (c *neighborsFlags) run(ctx context.Context, stdout, stderr io.Writer) erro
 	if len(c.nodes) > 0 {
 		rows := make([]int, len(c.nodes))
 		for i, id := range c.nodes {
+			id = strings.TrimSpace(id) // as the ids read from standard input
 			r, ok := e.IDs.Row(id)
 			if !ok {
 				return fmt.Errorf("node id %q has no vector in %s: give an id of the file (its first column, or a line of its .ids.txt)", id, c.emb.path)
@@ -190,7 +191,7 @@ func (c *neighborsFlags) fromStdin(ctx context.Context, stdout, stderr io.Writer
 				return nil
 			}
 			id := strings.TrimSpace(line)
-			if id == "" {
+			if id == "" || strings.HasPrefix(id, "#") { // a blank or comment line
 				continue
 			}
 			r, found := c.e.IDs.Row(id)

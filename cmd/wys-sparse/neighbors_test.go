@@ -86,14 +86,14 @@ func TestNeighborsAgainstBruteForce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "emb.tsv")
 	res := smallIntEmbeddings(t, path, 2500, 4)
 	for _, by := range []string{"out", "in", "sym"} {
-		code, stdout, stderr := runCLI(t, "neighbors", "-emb", path, "-node", "v300", "-k", "25", "-by", by, "-quiet")
+		code, stdout, stderr := runCLI(t, "neighbors", "-emb", path, "-node", " v300", "-k", "25", "-by", by, "-quiet")
 		if want := expectNeighbors(res, 100, 25, by); code != 0 || stdout != want {
 			t.Errorf("-by %s: exit %d, stderr %q\ngot:\n%s\nwant:\n%s", by, code, stderr, stdout, want)
 		}
 	}
 	// Standard input: one block per id, each under its header; an unknown
 	// id is reported and fails the run at the end.
-	stdin = strings.NewReader("v0\n\nnope\nv7497\n")
+	stdin = strings.NewReader("# queries\nv0\n\nnope\n  v7497 \n")
 	defer func() { stdin = os.Stdin }()
 	code, stdout, stderr := runCLI(t, "neighbors", "-emb", path, "-k", "3", "-workers", "3", "-quiet")
 	want := "# neighbors of v0\n" + expectNeighbors(res, 0, 3, "out") + "# neighbors of v7497\n" + expectNeighbors(res, 2499, 3, "out")
@@ -238,6 +238,8 @@ func TestSubcommandErrorsGolden(t *testing.T) {
 		{"eval-score-planetoid-halves", []string{"eval", "-emb", emb, "-planetoid", "x", "-score", "sym"}},
 		{"eval-negative-workers", []string{"eval", "-emb", gensim, "-graph", edges, "-workers", "-3"}},
 		{"neighbors-negative-workers", []string{"neighbors", "-emb", emb, "-workers", "-1"}},
+		{"eval-k-twice", []string{"eval", "-emb", gensim, "-graph", edges, "-k", "10,10"}},
+		{"neighbors-positional-node", []string{"neighbors", "-emb", emb, "0"}},
 		{"eval-bad-mrr", []string{"eval", "-emb", gensim, "-split", split, "-mrr", "0"}},
 		{"eval-mrr-without-split", []string{"eval", "-emb", gensim, "-graph", edges, "-mrr", "all"}},
 		{"eval-edge-ops-without-split", []string{"eval", "-emb", gensim, "-graph", edges, "-edge-ops", "all"}},

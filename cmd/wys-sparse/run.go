@@ -1096,10 +1096,43 @@ func classify(ctx context.Context, stdout io.Writer, res *pipeline.Result, lab *
 	if cr.TunedOn == "train" {
 		why = "; the split has no validation nodes, so both were chosen on the train nodes"
 	}
-	fmt.Fprintf(stdout, "node classification accuracy: test %.1f%%, %s %.1f%% (α = %g, score %s%s)\n",
-		100*cr.TestAccuracy, cr.TunedOn, 100*cr.ValAccuracy, cr.Alpha, name(cr.Score), why)
+	tuned := len(lab.Val)
+	if cr.TunedOn == "train" {
+		tuned = len(lab.Train)
+	}
+	fmt.Fprintf(stdout, "node classification accuracy: test %.1f%% of %d nodes, %s %.1f%% of %d (α = %g, score %s%s)\n",
+		100*cr.TestAccuracy, len(lab.Test), cr.TunedOn, 100*cr.ValAccuracy, tuned, cr.Alpha, name(cr.Score), why)
 	fmt.Fprintf(stdout, "  best %s accuracy per score: %s\n", cr.TunedOn, bestPerScore(cr.Grid, name))
+	if nodes, classes := untrainedClasses(lab); nodes > 0 {
+		fmt.Fprintf(stdout, "  note: %d test nodes are of classes no train node has (%s), which no rule can predict\n", nodes, joinInts(classes))
+	}
 	return cr, nil
+}
+
+// untrainedClasses returns the number of test nodes of lab whose class no
+// train node has, and those classes in increasing order.
+func untrainedClasses(lab *pipeline.Labels) (nodes int, classes []int) {
+	trained := map[int]bool{}
+	for _, v := range lab.Train {
+		trained[lab.Class[v]] = true
+	}
+	for _, v := range lab.Test {
+		if c := lab.Class[v]; !trained[c] {
+			nodes++
+			classes = append(classes, c)
+		}
+	}
+	slices.Sort(classes)
+	return nodes, slices.Compact(classes)
+}
+
+// joinInts writes xs in decimal, separated by ", ".
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ", ")
 }
 
 // write writes the embeddings, Q, its picture and the report.

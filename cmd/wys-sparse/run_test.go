@@ -99,6 +99,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"argument-is-file", []string{"-dim", "8", good}},
 		{"argument-is-dir", []string{short}},
 		{"argument-near-command", []string{"neighbours", "-emb", good}},
+		{"command-after-flags", []string{"-quiet", "eval", "-emb", good}},
 		{"help-no-command", []string{"help", "train"}},
 		{"help-two-commands", []string{"help", "eval", "neighbors"}},
 		{"odd-dim", []string{"-dim", "5"}},

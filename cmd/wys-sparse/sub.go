@@ -53,8 +53,10 @@ func runSub(ctx context.Context, sc *subcommand, args []string, stdout, stderr i
 		fmt.Fprintf(stderr, "%s: %v; run '%s -help' for the flags\n", prefix, err, prefix)
 		return exitUsage
 	}
-	if fs.NArg() > 0 {
-		err = argumentError(fs.Arg(0), "-emb", "embeddings", false)
+	if arg := fs.Arg(0); fs.NArg() > 0 && sc.name == "neighbors" && !exists(arg) {
+		err = usagef("unexpected argument %q: give the node with -node %s (repeat -node for several)", arg, arg)
+	} else if fs.NArg() > 0 {
+		err = argumentError(arg, "-emb", "embeddings", false)
 	} else {
 		if f := fs.Lookup("workers"); f != nil {
 			n, _ := strconv.Atoi(f.Value.String())

@@ -304,7 +304,7 @@ func (t *textTable) otherFormat(text string) string {
 	default:
 		return ""
 	}
-	return fmt.Sprintf(" (the line splits as %s: name the file %s, or give its format)", as, ext)
+	return fmt.Sprintf(" (the line splits as %s: read it as %s, by a %s name or by giving its format)", as, as, ext)
 }
 
 // line reads line ln of a text embedding file.
@@ -641,7 +641,7 @@ func ReadMatrixNPY(ctx context.Context, r io.Reader, name string) (y []float32, 
 	if !bytes.HasPrefix(pre, []byte("\x93NUMPY")) {
 		text := ""
 		if utf8.Valid(pre) && !bytes.ContainsRune(pre, 0) {
-			text = "; it starts like text: name it .txt, .tsv or .csv, or give its format"
+			text = "; it starts like text: read it as word2vec text, TSV or CSV (by a .txt, .tsv or .csv name, or by giving its format)"
 		}
 		return nil, 0, 0, bad("not a NumPy .npy file (it does not start with numpy's magic bytes \\x93NUMPY)%s", text)
 	}

@@ -139,7 +139,7 @@ func TestEmbeddingsTextErrors(t *testing.T) {
 		// A header is read, not trusted: nothing is sized by it.
 		{"header-huge", "1000000000000 2\na 1 2\n", "f:2: malformed input: the header announces 1000000000000 rows but the file holds 1"},
 		{"header-fewer", "1 2\na 1 2\nb 1 2\n", "f:3: malformed input: more rows than the 1 the header announces"},
-		{"csv-as-text", "a,1,2\nb,3,4\n", "f:1: malformed input: a node id with no vector: each line is \"id x1 … xD\" (the line splits as CSV: name the file .csv, or give its format)"},
+		{"csv-as-text", "a,1,2\nb,3,4\n", "f:1: malformed input: a node id with no vector: each line is \"id x1 … xD\" (the line splits as CSV: read it as CSV, by a .csv name or by giving its format)"},
 		{"header-zero-width", "2 0\na 1 2\nb 1 2\n", "f:1: malformed input: \"2 0\" reads as a header \"N D\" (line 2 holds 2 numbers after its id), but N rows and D columns must be N ≥ 0 and D > 0"},
 		{"header-negative", "-1 2\n\na 1 2\n", "f:1: malformed input: \"-1 2\" reads as a header \"N D\" (line 3 holds 2 numbers after its id)"},
 		{"duplicate", "a 1 2\nb 1 2\na 3 4\n", "f:3: malformed input: node id \"a\" already has a vector on line 1"},
@@ -189,9 +189,9 @@ func TestEmbeddingsFileErrors(t *testing.T) {
 		{"gap.npy", "gap.ids.txt:3: malformed input: empty id"},
 		{"stale.npy", "stale.npy.wys.json: malformed input: says 5 x 4 but"},
 		{"ints.npy", "dtype \"<i4\", want float16, float32 or float64 embeddings"},
-		{"tabs.csv", "tabs.csv:2: malformed input: a node id with no vector: each line is \"id x1 … xD\" (the line splits as TSV: name the file .tsv, or give its format)"},
-		{"spaces.csv", "spaces.csv:2: malformed input: a node id with no vector: each line is \"id x1 … xD\" (the line splits as word2vec text: name the file .txt, or give its format)"},
-		{"text.npy", "text.npy: malformed input: not a NumPy .npy file (it does not start with numpy's magic bytes \\x93NUMPY); it starts like text: name it .txt, .tsv or .csv, or give its format"},
+		{"tabs.csv", "tabs.csv:2: malformed input: a node id with no vector: each line is \"id x1 … xD\" (the line splits as TSV: read it as TSV, by a .tsv name or by giving its format)"},
+		{"spaces.csv", "spaces.csv:2: malformed input: a node id with no vector: each line is \"id x1 … xD\" (the line splits as word2vec text: read it as word2vec text, by a .txt name or by giving its format)"},
+		{"text.npy", "text.npy: malformed input: not a NumPy .npy file (it does not start with numpy's magic bytes \\x93NUMPY); it starts like text: read it as word2vec text, TSV or CSV (by a .txt, .tsv or .csv name, or by giving its format)"},
 	}
 	os.WriteFile(filepath.Join(dir, "tabs.csv"), []byte("a\t1\t2\nb\t3\t4\nc\t5\t6\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "spaces.csv"), []byte("a 1 2\nb 3 4\nc 5 6\n"), 0o644)

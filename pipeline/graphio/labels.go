@@ -76,7 +76,7 @@ func ReadLabels(ctx context.Context, labels io.Reader, labelsName string, split 
 		}
 		c, err := strconv.Atoi(class)
 		if err != nil || c < -1 || c > 1<<20 {
-			return formatErr(labelsName, line, "class %q is not an integer in [-1, 2^20] (use -1 for unlabelled nodes; for classes given by name, train without -labels and score the embeddings with wys-sparse eval -labels)", class)
+			return formatErr(labelsName, line, "class %q is not an integer in [-1, 2^20] (use -1 for unlabelled nodes; classes given by name, and several per node, are read by wys-sparse eval -labels, on random splits of the labelled nodes)", class)
 		}
 		lab.Class[r] = c
 		lab.Classes = max(lab.Classes, c+1)

@@ -402,7 +402,7 @@ func knownBinary(text []byte) string {
 	case bytes.HasPrefix(text, []byte("\x93NUMPY")):
 		return "a NumPy .npy array, not text"
 	case bytes.HasPrefix(text, []byte("MATLAB")) && bytes.IndexByte(text, 0) >= 0:
-		return "a MATLAB .mat file, not an edge list: wys-sparse -graph and graphio.LoadGraph read one whose name ends in .mat or .mat.gz (graphio.LoadMAT whatever its name), and eval -mat its labels"
+		return "a MATLAB .mat file, not text: give it where .mat files are read: its network as the graph (wys-sparse -graph FILE.mat, where the name must end in .mat or .mat.gz), its labels with wys-sparse eval -mat FILE.mat"
 	case bytes.HasPrefix(text, []byte("\xff\xfe")) || bytes.HasPrefix(text, []byte("\xfe\xff")):
 		return "UTF-16 text (as Excel's \"Unicode text\" saves it), which is not read: save it as UTF-8 (iconv -f UTF-16 -t UTF-8)"
 	}

@@ -219,7 +219,7 @@ func TestReadEdgeListErrors(t *testing.T) {
 		{"zip", "PK\x03\x04\x14\n1 2\n", LoadOptions{}, pipeline.ErrFormat, 1, "this is a zip archive: only plain or gzip text is read; unzip it"},
 		{"pickle", "\x80\x04\x95\x10\n", LoadOptions{}, pipeline.ErrFormat, 1, "this is a Python pickle, not text"},
 		{"utf-16", "\xff\xfe1\x00 \x002\x00\n\x00", LoadOptions{}, pipeline.ErrFormat, 1, "a NUL byte: this is UTF-16 text"},
-		{"mat", "MATLAB 5.0 MAT-file\x00\x01", LoadOptions{}, pipeline.ErrFormat, 1, "a MATLAB .mat file, not an edge list: wys-sparse -graph and graphio.LoadGraph read one whose name ends in .mat or .mat.gz (graphio.LoadMAT whatever its name)"},
+		{"mat", "MATLAB 5.0 MAT-file\x00\x01", LoadOptions{}, pipeline.ErrFormat, 1, "a MATLAB .mat file, not text: give it where .mat files are read"},
 		{"binary", "1 2\n\x01\x00\x02\n", LoadOptions{}, pipeline.ErrFormat, 2, "a NUL byte: this is a binary file, not text"},
 		{"integer mode", "a b\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 1, `"a"`},
 		{"integer mode later", "1 2\n2 x\n", LoadOptions{IDs: IDInteger}, pipeline.ErrFormat, 2, `"x"`},
