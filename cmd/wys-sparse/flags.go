@@ -109,7 +109,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.Float64Var(&sp.Epochs, "epochs", 0, "sparse: epochs, each N walks of length C (0: max(400, 150 walks per arc), e.g. 463 for ca-HepTh, capped at 3e8 positive pairs, e.g. 300 for 100k nodes)")
 	fs.BoolVar(&sp.Converge, "converge", false, "sparse: end the run early once the train AUC gains less than -tol per doubling of the run (after a short annealing phase)")
 	sp.Tolerance = sparseDefaults.Tolerance
-	fs.Float64Var(&sp.Tolerance, "tol", sp.Tolerance, "sparse: train AUC a doubling of the run must still gain under -converge")
+	fs.Float64Var(&sp.Tolerance, "tol", sp.Tolerance, "sparse: train AUC a doubling of the run must still gain under -converge, as a fraction (0.002: 0.2 points of AUC; below 1)")
 	fs.Float64Var(&sp.Average, "average", 0, "sparse: average L and R over this `share` of the run at its end (at most 100 snapshots; 0: off): a final model with less minibatch noise; not with -converge or -time")
 	fs.DurationVar(&sp.TimeBudget, "time", 0, "sparse: stop once this much training time has passed, evaluating there and keeping the selected model (0: none; the length then depends on the machine); a checkpointed run resumes with a longer -time toward its planned length")
 	fullBatchFlags(fs, c)
@@ -651,6 +651,9 @@ func (c *config) checkFlags() error {
 			return usagef("-%s cannot be negative", f.name)
 		}
 	}
+	if !(c.Sparse.Tolerance < 1) { // NaN too
+		return usagef("-tol %g: the train AUC's gain is a fraction of 1 (0.002 is 0.2 points of AUC): want less than 1", c.Sparse.Tolerance)
+	}
 	if c.given["refine-lr"] && c.Refine.LR != 0 && c.Refine.Steps == 0 {
 		return usagef("-refine-lr is the rate of -refine's exact steps; give -refine STEPS (at least 1) too")
 	}
@@ -727,11 +730,15 @@ func (c *config) inNewSaveSplit(p string) bool {
 
 // checkCollisions refuses an output that is not a regular file or that
 // would replace an input or another output, the embeddings' .ids.txt and
-// marker and the files of a -split or -save-split directory included
-// (outcheck.Collisions).
+// marker, the files of a -split or -save-split directory and the
+// -checkpoint state and lock included (outcheck.Collisions).
 func (c *config) checkCollisions() error {
 	inputs := append([]outcheck.File{{Flag: "-graph", Path: c.graph}, {Flag: "-labels", Path: c.labels}, {Flag: "-label-split", Path: c.labelSplit}},
 		outcheck.SplitFiles("-split", c.split)...)
+	if c.checkpoint != "" { // the run's state and its lock: never replaced by an output
+		inputs = append(inputs, outcheck.File{Flag: "-checkpoint", Path: train.CheckpointPath(c.checkpoint)},
+			outcheck.File{Flag: "-checkpoint's lock", Path: lockPath(c.checkpoint)})
+	}
 	outs := append([]outcheck.File{{Flag: "-q-out", Path: c.qJSON}, {Flag: "-q-plot", Path: c.qPlot}, {Flag: "-report", Path: c.report}},
 		outcheck.EmbeddingFiles(c.out, c.format)...)
 	outs = append(outs, outcheck.SplitFiles("-save-split", c.saveSplit)...)

@@ -132,10 +132,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var ue *usageError
 	if err != nil && !errors.As(err, &ue) {
+		msg := durationHint(strings.TrimSpace(flagOut.String()))
 		if c.progress == "json" || asksJSON(args) { // -progress json, before the bad flag or after it
-			return failure(stderr, "json", exitUsage, strings.TrimSpace(flagOut.String())+"; run 'wys-sparse -help' for the flags")
+			return failure(stderr, "json", exitUsage, msg+"; run 'wys-sparse -help' for the flags")
 		}
-		fmt.Fprintf(stderr, "wys-sparse: %s; run 'wys-sparse -help' for the flags\n", strings.TrimSpace(flagOut.String()))
+		fmt.Fprintf(stderr, "wys-sparse: %s; run 'wys-sparse -help' for the flags\n", msg)
 		return exitUsage
 	}
 	if c.quiet {
@@ -154,10 +155,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case errors.As(err, &ue):
 		return failure(stderr, c.progress, exitUsage, err.Error())
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
-		return failure(stderr, c.progress, interrupt.Code(ctx), c.interrupted(interrupt.Word(ctx)))
+		return failure(stderr, c.progress, interrupt.Code(ctx), c.interrupted(interrupt.Word(ctx), err))
 	default:
 		return failure(stderr, c.progress, exitFailure, trimPackage(err.Error()))
 	}
+}
+
+// durationHint adds to the flag package's message for a duration flag
+// given a bare number (-time 5) the form it wants.
+func durationHint(msg string) string {
+	for _, name := range []string{"time", "checkpoint-every"} {
+		if strings.HasSuffix(msg, "for flag -"+name+": parse error") {
+			return msg + ": want a duration with its unit, e.g. 30s, 10m or 1h30m"
+		}
+	}
+	return msg
 }
 
 // failure writes the line that ends a failed run and returns its exit
@@ -174,15 +186,28 @@ func failure(stderr io.Writer, progress string, code int, msg string) int {
 	return code
 }
 
-// interrupted is the line of a run that a signal stopped (how: word),
-// saying what it leaves: with -checkpoint, the training state when its
-// directory holds one (saved by this run, or by the run it resumes), else
+// interrupted is the line of a run that a signal stopped (how: word)
+// with err, saying what it leaves: with -checkpoint, the training state
+// when its directory holds one (saved by this run, or by the run it
+// resumes; an older one when the save at the interrupt failed), else
 // nothing.
-func (c *config) interrupted(word string) string {
+func (c *config) interrupted(word string, err error) string {
 	if c.checkpoint == "" {
 		return word + "; no output files were left half-written"
 	}
-	if _, err := os.Stat(train.CheckpointPath(c.checkpoint)); err == nil {
+	_, serr := os.Stat(train.CheckpointPath(c.checkpoint))
+	if errors.Is(err, train.ErrNotSaved) {
+		why := err.Error() // the context's line, then the save's
+		if _, last, ok := strings.Cut(why, "\n"); ok {
+			why = last
+		}
+		why = trimPackage(why)
+		if serr == nil {
+			return word + "; " + why + ": " + c.checkpoint + " holds an earlier checkpoint, from which -resume continues (the batches after it are trained again)"
+		}
+		return word + "; " + why + ", and " + c.checkpoint + " holds no earlier one: run the command again as it was"
+	}
+	if serr == nil {
 		return word + "; training state saved in " + c.checkpoint + ": run the same command with -resume to continue"
 	}
 	return word + " before the first checkpoint: " + c.checkpoint + " holds no training state (run the command again as it was); no output files were left half-written"
@@ -787,7 +812,22 @@ func (c *config) inputs() map[string]string {
 func (c *config) mismatchText(diffs []train.SettingDiff) string {
 	var given, other []string
 	flags := newFlagSet(&config{}, io.Discard)
+	diffs, source := sourceDiffs(diffs)
+	if source != "" {
+		other = append(other, source)
+	}
+	var nodes, arcs train.SettingDiff
 	for _, d := range diffs {
+		switch d.Setting {
+		case "graph.nodes":
+			nodes = d
+			continue
+		case "graph.arcs":
+			arcs = d
+			continue
+		case "graph.directed":
+			d.Setting = "directed"
+		}
 		name := strings.TrimPrefix(strings.TrimPrefix(d.Setting, "objective."), "inputs.")
 		flagName := outcheck.SettingFlag(name)
 		if flagName == "" && flags.Lookup(strings.ReplaceAll(name, "_", "-")) != nil {
@@ -803,6 +843,9 @@ func (c *config) mismatchText(diffs []train.SettingDiff) string {
 			other = append(other, text)
 		}
 	}
+	if nodes.Setting != "" || arcs.Setting != "" {
+		other = append(other, graphSizeText(nodes, arcs))
+	}
 	switch {
 	case len(given) == 0:
 		return "settings that differ: " + strings.Join(other, ", ")
@@ -810,6 +853,45 @@ func (c *config) mismatchText(diffs []train.SettingDiff) string {
 		return "flags that differ: " + strings.Join(given, ", ")
 	}
 	return "flags that differ: " + strings.Join(given, ", ") + "; following from them or from the defaults: " + strings.Join(other, ", ")
+}
+
+// sourceDiffs takes out of diffs the inputs of -graph (graphOnly) that
+// one of the two runs has and the other has not (one read -split), and returns the
+// rest and a text that names the two sources ("" when both read the same
+// kind).
+func sourceDiffs(diffs []train.SettingDiff) ([]train.SettingDiff, string) {
+	var rest []train.SettingDiff
+	source := ""
+	for _, d := range diffs {
+		name, input := strings.CutPrefix(d.Setting, "inputs.")
+		switch {
+		case !input || !slices.Contains(graphOnly, strings.ReplaceAll(name, "_", "-")):
+			rest = append(rest, d)
+		case d.Now == "not set":
+			source = "-split (checkpoint: a -graph run's)"
+		case d.Saved == "not set":
+			source = "-graph (checkpoint: a -split run's)"
+		default:
+			rest = append(rest, d)
+		}
+	}
+	return rest, source
+}
+
+// graphSizeText names the graph's size in this run and in the
+// checkpoint, from the diffs of graph.nodes and graph.arcs (a zero
+// SettingDiff when that one is the same).
+func graphSizeText(nodes, arcs train.SettingDiff) string {
+	var now, saved []string
+	for _, d := range []struct {
+		diff train.SettingDiff
+		unit string
+	}{{nodes, "nodes"}, {arcs, "arcs"}} {
+		if d.diff.Setting != "" {
+			now, saved = append(now, d.diff.Now+" "+d.unit), append(saved, d.diff.Saved+" "+d.unit)
+		}
+	}
+	return "the graph: " + strings.Join(now, " and ") + " (checkpoint: " + strings.Join(saved, " and ") + ")"
 }
 
 // lockCheckpoint creates the -checkpoint directory, checks that it takes
@@ -822,8 +904,11 @@ func (c *config) lockCheckpoint() (*filelock.Locked, error) {
 		return nil, usagef("-checkpoint %s: cannot create the directory: %v", c.checkpoint, errors.Unwrap(err))
 	}
 	path := train.CheckpointPath(c.checkpoint)
-	if err := checkOutputPath(path); err != nil {
-		return nil, err
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, usagef("-checkpoint %s: %s is a directory, where the checkpoint file goes: move it away", c.checkpoint, path)
+	}
+	if err := atomicfile.Check(path); err != nil {
+		return nil, usagef("-checkpoint %s: %v; make the directory writable, or give another -checkpoint DIR (a saved state moves with its %s)", c.checkpoint, strings.TrimSuffix(err.Error(), "; choose another output path"), train.CheckpointFile)
 	}
 	lock, err := c.checkpointLock()
 	if err != nil {
@@ -836,11 +921,14 @@ func (c *config) lockCheckpoint() (*filelock.Locked, error) {
 	return lock, nil
 }
 
+// lockPath is the lock file of a -checkpoint directory.
+func lockPath(dir string) string { return filepath.Join(dir, "wys.lock") }
+
 // checkpointLock takes the lock of the -checkpoint directory
 // (DIR/wys.lock); when another run holds it, the error is a
 // *checkpointInUse.
 func (c *config) checkpointLock() (*filelock.Locked, error) {
-	path := filepath.Join(c.checkpoint, "wys.lock")
+	path := lockPath(c.checkpoint)
 	lock, err := filelock.Lock(path)
 	switch {
 	case errors.Is(err, filelock.ErrLocked):
@@ -939,7 +1027,7 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	if run := runCurve(res); c.resume && len(run) > 0 {
 		// The time and rate are this process's; the curve's clock counts
 		// the training before the resume too.
-		fmt.Fprintf(stdout, " (this session, resumed; %.1fs of training in all)", run[len(run)-1].Elapsed.Seconds())
+		fmt.Fprintf(stdout, " (this session, its setup included; resumed: the training steps of all sessions took %.1fs)", run[len(run)-1].Elapsed.Seconds())
 	}
 	if k := res.Stats.RefineSteps; k > 0 {
 		fmt.Fprintf(stdout, "; %s in %.1fs", refineSteps(k), refined.Seconds())

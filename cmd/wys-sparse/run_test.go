@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"image"
@@ -83,6 +84,12 @@ func TestErrorsGolden(t *testing.T) {
 	cut := len(b) - 16
 	write(filepath.Join("short", train.CheckpointFile), string(b[:cut]))
 	// A released split whose pairs name row 3 while its index lists rows 0..2.
+	ckDir := filepath.Join(tmp, "ckdir", "wys.ckpt") // a directory where the checkpoint goes
+	if err := os.MkdirAll(ckDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	goodSplit := filepath.Join(tmp, "goodsplit")
+	writeSplit(t, goodSplit, false)
 	splitDir := filepath.Join(tmp, "split")
 	pairs := []pipeline.Pair{{U: 0, V: 1}, {U: 1, V: 3}}
 	if err := graphio.WriteSplitDir(context.Background(), splitDir, &pipeline.Split{N: 4, IDs: pipeline.NewStringIDs([]string{"a", "b", "c", "d"}),
@@ -99,6 +106,11 @@ func TestErrorsGolden(t *testing.T) {
 		{"argument-is-file", []string{"-dim", "8", good}},
 		{"argument-is-dir", []string{short}},
 		{"argument-near-command", []string{"neighbours", "-emb", good}},
+		{"output-is-checkpoint", []string{"-graph", good, "-checkpoint", ck, "-resume", "-report", filepath.Join(ck, "wys.ckpt")}},
+		{"checkpoint-dir-not-writable", []string{"-checkpoint", "/sys", "-epochs", "1"}},
+		{"checkpoint-file-is-dir", []string{"-checkpoint", filepath.Dir(ckDir), "-resume", "-epochs", "1"}},
+		{"tol-above-one", []string{"-converge", "-tol", "2"}},
+		{"time-without-unit", []string{"-time", "5"}},
 		{"command-after-flags", []string{"-quiet", "eval", "-emb", good}},
 		{"help-no-command", []string{"help", "train"}},
 		{"help-two-commands", []string{"help", "eval", "neighbors"}},
@@ -203,6 +215,9 @@ func TestErrorsGolden(t *testing.T) {
 		{"resume-other-length", []string{"-graph", good, "-test-fraction", "0", "-epochs", "2", "-dim", "4", "-checkpoint", ck, "-resume", "-progress", "none"}},
 		// No flag given differs: the defaults do.
 		{"resume-other-defaults", []string{"-graph", good, "-test-fraction", "0", "-dim", "4", "-checkpoint", ck, "-resume", "-progress", "none"}},
+		// The graph read otherwise: the flag and the size it gives, by name.
+		{"resume-other-directed", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-directed", "-checkpoint", ck, "-resume", "-progress", "none"}},
+		{"resume-other-source", []string{"-split", goodSplit, "-epochs", "1", "-dim", "4", "-checkpoint", ck, "-resume", "-progress", "none"}},
 		{"resume-truncated", []string{"-graph", good, "-test-fraction", "0", "-epochs", "1", "-dim", "4", "-checkpoint", short, "-resume", "-progress", "none"}},
 	}
 	for _, c := range cases {
@@ -1587,6 +1602,29 @@ func TestTerminatedBeforeCheckpoint(t *testing.T) {
 	}
 	if !strings.HasPrefix(ev.Message, "terminated before the first checkpoint: "+ck+" holds no training state") {
 		t.Errorf("message %q", ev.Message)
+	}
+}
+
+// TestInterruptedSaveFailed: when the save at an interrupt fails (the
+// error train.Run returns then), the last line says so, and what the
+// directory holds, rather than that the state was saved.
+func TestInterruptedSaveFailed(t *testing.T) {
+	ck := t.TempDir()
+	c := &config{checkpoint: ck}
+	err := errors.Join(context.Canceled, fmt.Errorf("train: %w at batch 437: %w", train.ErrNotSaved, errors.New("write: no space left on device")))
+	want := "interrupted; checkpoint not saved at batch 437: write: no space left on device, and " + ck + " holds no earlier one: run the command again as it was"
+	if got := c.interrupted("interrupted", err); got != want {
+		t.Errorf("no earlier checkpoint:\n got %q\nwant %q", got, want)
+	}
+	if err := os.WriteFile(train.CheckpointPath(ck), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want = "interrupted; checkpoint not saved at batch 437: write: no space left on device: " + ck + " holds an earlier checkpoint, from which -resume continues (the batches after it are trained again)"
+	if got := c.interrupted("interrupted", err); got != want {
+		t.Errorf("an earlier checkpoint:\n got %q\nwant %q", got, want)
+	}
+	if got := c.interrupted("interrupted", context.Canceled); !strings.HasPrefix(got, "interrupted; training state saved in "+ck) {
+		t.Errorf("saved: %q", got)
 	}
 }
 

@@ -28,6 +28,11 @@ import (
 // corrupted, of another format version, or written by a different run.
 var ErrCheckpoint = errors.New("train: unusable checkpoint")
 
+// ErrNotSaved reports that the checkpoint a cancelled run saves on its
+// way out failed (a full disk, say); the error joins it to the context's.
+// The checkpoint saved before it, if any, is whole.
+var ErrNotSaved = errors.New("checkpoint not saved")
+
 // CheckpointFile is the name of the checkpoint inside a checkpoint
 // directory. Each save replaces it atomically, so the directory always
 // holds one complete checkpoint.

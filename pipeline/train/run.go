@@ -348,13 +348,13 @@ func (r *run) loop(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			if cfg.Checkpoint != nil && b > r.first {
 				if serr := r.snapshot(b); serr != nil {
-					return errors.Join(err, fmt.Errorf("train: checkpoint: %w", serr))
+					return errors.Join(err, fmt.Errorf("train: %w at batch %d: %w", ErrNotSaved, b, serr))
 				}
 			}
 			return err
 		}
 		if cfg.Checkpoint != nil && b > r.first && time.Since(r.lastSave) >= cfg.CheckpointEvery {
-			r.trySnapshot(b)
+			r.trySnapshot(b, false)
 		}
 		if err := r.step(bctx, b); err != nil {
 			return err
@@ -379,13 +379,15 @@ func (r *run) loop(ctx context.Context) error {
 	}
 	switch {
 	case r.res.Stats.Stopped != "":
+	case r.cfg.Patience > 0 && r.sinceBest >= r.cfg.Patience: // resumed from the final checkpoint of a run -patience stopped
+		r.res.Stats.Stopped = "patience"
 	case r.annealFrom > 0 && r.batches < r.capBatches: // the annealing shortened the run
 		r.res.Stats.Stopped = "converged"
 	default:
 		r.res.Stats.Stopped = "length"
 	}
 	if cfg.Checkpoint != nil && !r.saved {
-		r.trySnapshot(r.batches)
+		r.trySnapshot(r.batches, true)
 	}
 	return nil
 }
@@ -395,9 +397,16 @@ func (r *run) loop(ctx context.Context) error {
 // checkpoint written before stays whole (WriteCheckpoint replaces it
 // atomically), a note says so, and the next periodic save tries again.
 // The save at an interrupt, which is what the interrupt asks for, fails
-// the run instead.
-func (r *run) trySnapshot(done int64) {
-	if err := r.snapshot(done); err != nil {
+// the run instead (ErrNotSaved). A final save (the run's end) is not
+// tried again, and its note says so.
+func (r *run) trySnapshot(done int64, final bool) {
+	err := r.snapshot(done)
+	switch {
+	case err == nil:
+	case final:
+		r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf(
+			"the final checkpoint, at batch %d, was not saved (%v): the checkpoint directory holds the one saved before it, if any, and a resume would train from there again", done, err)})
+	default:
 		r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf(
 			"checkpoint at batch %d not saved (%v): a resume starts from the one saved before it, if any; trying again in %v", done, err, r.cfg.CheckpointEvery)})
 	}
@@ -412,7 +421,7 @@ func (r *run) trySnapshot(done int64) {
 func (r *run) budgetStop(done int64) {
 	if r.cfg.Checkpoint != nil {
 		r.planned = r.batches
-		r.trySnapshot(done)
+		r.trySnapshot(done, true)
 		r.saved = true
 	}
 	if n := len(r.res.Curve); n == 0 || r.res.Curve[n-1].Step != int(done) {
@@ -591,8 +600,8 @@ func (r *run) converged(pt pipeline.CurvePoint) {
 	r.annealFrom, r.annealLR = done, r.lr(done)
 	r.batches = min(r.capBatches, done+int64(math.Ceil(AnnealShare*float64(done))))
 	r.rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf(
-		"converged: the %s gained %.2f points since epoch %.4g; annealing the learning rate over %d more batches",
-		r.selName(), 100*(r.best-half), pt.Epoch/2, r.batches-done)})
+		"converged: the %s gained %.2f points since epoch %.4g, under the tolerance of %.4g; annealing the learning rate over %d more batches",
+		r.selName(), 100*(r.best-half), pt.Epoch/2, 100*r.cfg.Tolerance, r.batches-done)})
 }
 
 // snapshot hands the state after done batches to cfg.Checkpoint.

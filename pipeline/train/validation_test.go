@@ -222,6 +222,14 @@ func TestResumeAfterTimeBudgetPatience(t *testing.T) {
 		t.Errorf("resumed: stopped %q, model of step %d, %d evaluations; uninterrupted: %q, %d, %d",
 			rest.Stats.Stopped, rest.BestStep, len(rest.Curve), whole.Stats.Stopped, whole.BestStep, len(whole.Curve))
 	}
+	// Resumed from the final checkpoint of the run -patience stopped: no
+	// batch to train, and the run still says why it ended there.
+	final := *last
+	cfg.Resume, cfg.Checkpoint = &final, func(st *train.State) error { last = st; return nil }
+	again, err := train.Run(context.Background(), tg, s, cfg, nil)
+	if err != nil || whole.Stats.Stopped != "patience" || again.Stats.Stopped != "patience" || !slices.Equal(again.L, whole.L) {
+		t.Errorf("resumed from the final checkpoint: %v, stopped %q (uninterrupted: %q)", err, again.Stats.Stopped, whole.Stats.Stopped)
+	}
 }
 
 // TestSelectsBestValidation: on validation pairs, which the model is not
@@ -273,14 +281,17 @@ func TestCheckpointFailureNotFatal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	failed := 0
+	failed, final := 0, 0
 	for _, m := range got {
 		if strings.Contains(m, "not saved (no space left on device)") {
 			failed++
 		}
+		if strings.HasPrefix(m, "the final checkpoint, at batch ") {
+			final++ // not "trying again": there is no next save
+		}
 	}
-	if saves < 3 || failed != saves-1 {
-		t.Errorf("%d saves, %d notes of a failed one", saves, failed)
+	if saves < 3 || failed != saves-1 || final != 1 {
+		t.Errorf("%d saves, %d notes of a failed one, %d of the final one", saves, failed, final)
 	}
 	cfg.Checkpoint = nil
 	plain, err := train.Run(context.Background(), tg, s, cfg, nil)
@@ -290,7 +301,7 @@ func TestCheckpointFailureNotFatal(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg.Checkpoint, cfg.CheckpointEvery = func(*train.State) error { return full }, time.Hour
-	if _, err := train.Run(ctx, tg, s, cfg, atEval(cancel)); !errors.Is(err, full) || !errors.Is(err, context.Canceled) {
+	if _, err := train.Run(ctx, tg, s, cfg, atEval(cancel)); !errors.Is(err, full) || !errors.Is(err, context.Canceled) || !errors.Is(err, train.ErrNotSaved) {
 		t.Errorf("interrupted run whose save fails: %v", err)
 	}
 }
