@@ -307,7 +307,7 @@ func (t *textReader) Close() {
 func (t *textReader) readErr(line int, err error) error {
 	var corrupt flate.CorruptInputError
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &corrupt) {
-		return &pipeline.ParseError{File: t.name, Line: line, Err: fmt.Errorf("%w: unreadable gzip data (%v): the file is truncated or corrupt; re-download it", pipeline.ErrFormat, err)}
+		return &pipeline.ParseError{File: t.name, Line: line, Err: fmt.Errorf("%w: unreadable gzip data (%v): the file is truncated or corrupt; download or write it again", pipeline.ErrFormat, err)}
 	}
 	return &pipeline.ParseError{File: t.name, Line: line, Err: fmt.Errorf("read failed: %w", err)}
 }

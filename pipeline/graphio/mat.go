@@ -169,7 +169,7 @@ func readMATBytes(ctx context.Context, r io.Reader, name string) ([]byte, error)
 			return nil, ctx.Err()
 		}
 		if gz {
-			return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: unreadable gzip data (%v): the file is truncated or corrupt; re-download it", pipeline.ErrFormat, err)}
+			return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("%w: unreadable gzip data (%v): the file is truncated or corrupt; download or write it again", pipeline.ErrFormat, err)}
 		}
 		return nil, &pipeline.ParseError{File: name, Err: fmt.Errorf("read failed: %w", err)}
 	}
