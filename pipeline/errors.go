@@ -80,15 +80,23 @@ var ErrNotFinite = errors.New("not finite")
 // ErrMemory reports a run whose memory estimate exceeds the limit.
 var ErrMemory = errors.New("not enough memory")
 
+// MemoryLimit resolves a memory limit in bytes as CheckMemory does: 0
+// means 90% of the available memory (sysmem.Available), which may be
+// unknown (0: no limit).
+func MemoryLimit(limit int64) int64 {
+	if limit == 0 {
+		limit = sysmem.Available() * 9 / 10
+	}
+	return limit
+}
+
 // CheckMemory is the pre-flight memory check of every method: it returns
 // the limit in force (limit, or 90% of the machine's available memory when
 // limit is 0; no limit where that is unknown) and, when need is above it,
 // an error wrapping ErrMemory that says what needs the memory and how to
 // lower it.
 func CheckMemory(need, limit int64, what, fix string) (int64, error) {
-	if limit == 0 {
-		limit = sysmem.Available() * 9 / 10
-	}
+	limit = MemoryLimit(limit)
 	if limit > 0 && need > limit {
 		return limit, fmt.Errorf("%w: %s need about %s, above the limit of %s; %s",
 			ErrMemory, what, sysmem.FormatBytes(need), sysmem.FormatBytes(limit), fix)

@@ -533,6 +533,9 @@ func repeats(lr *graphio.LoadReport) string {
 	}
 	if lr.Weighted {
 		what += ", with " + first
+		if lr.OtherWeights > 0 {
+			what += fmt.Sprintf("; %s gave it another weight, dropped", count(lr.OtherWeights, unit, units))
+		}
 	}
 	return what + ")"
 }

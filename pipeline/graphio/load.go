@@ -172,6 +172,10 @@ type LoadReport struct {
 	// are the edge lines, the size line after its banner is skipped and
 	// its entry count checked), and empty for an edge list.
 	Format string `json:"format,omitempty"`
+	// OtherWeights (Weighted) counts the edge lines that repeat an edge
+	// with a weight other than the one kept, its first line's: weights
+	// the read dropped.
+	OtherWeights int `json:"other_weights,omitempty"`
 	// Asymmetric (.mat input read as undirected) counts the off-diagonal
 	// entries whose transposed entry was missing or, when weighted, had
 	// another weight: symmetrising changed the matrix there.
@@ -1228,6 +1232,29 @@ func arcsOf(ctx context.Context, n, lines int, edge func(e int) (u, v int32, w f
 	return src, dst, w, nloops, ctx.Err()
 }
 
+// otherWeights counts the arcs (src[i], dst[i]) whose weight w[i] is not
+// the one adj kept for them, the first occurrence's: for an edge list,
+// the arcs of lines that repeat an edge with another weight; self-loops
+// (u, u) apart, in loops.
+func otherWeights(ctx context.Context, adj *sparse.CSR, src, dst []int32, w []float64) (other, loops int, err error) {
+	for i, u := range src {
+		if i%(1<<20) == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, 0, err
+			}
+		}
+		lo := adj.Indptr[u]
+		if k, ok := slices.BinarySearch(adj.Indices[lo:adj.Indptr[u+1]], dst[i]); ok && adj.Data[lo+k] != w[i] {
+			if u == dst[i] {
+				loops++
+			} else {
+				other++
+			}
+		}
+	}
+	return other, loops, nil
+}
+
 // assemble builds the adjacency matrix of n nodes from lines edges, the
 // e-th read by edge (its weight is used when opt.Weighted), with the
 // loaders' policies: self-loops dropped unless opt.KeepSelfLoops (and
@@ -1270,6 +1297,16 @@ func assemble(ctx context.Context, name string, n, lines int, edge func(e int) (
 	if opt.Weighted {
 		if err := CheckWeightRange(name, adj.Data); err != nil {
 			return nil, err
+		}
+		if rep.Duplicates > 0 {
+			other, loops, err := otherWeights(ctx, adj, src, dst, w)
+			if err != nil {
+				return nil, err
+			}
+			if !opt.Directed {
+				other /= 2 // a line of an edge u–v is two arcs, of a self-loop one
+			}
+			rep.OtherWeights = other + loops
 		}
 	}
 	return adj, nil

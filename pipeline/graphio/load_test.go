@@ -170,13 +170,22 @@ func TestReadEdgeListIDs(t *testing.T) {
 	if r, ok := g.IDs.Row("carol"); !ok || r != 2 {
 		t.Error("Row lookup")
 	}
-	// Weighted, undirected: both arcs take the first line's weight.
-	g, _, err = load(t, "1 2 2.5\n2 1 7\n2 3 1\n", LoadOptions{Weighted: true})
+	// Weighted, undirected: both arcs take the first line's weight; the
+	// report counts the repeats of another weight (2 1 7, 1 2 3 and the
+	// kept self-loop's 3 3 5), not those of the same (3 2 1, 3 3 4).
+	g, rep, err := load(t, "1 2 2.5\n2 1 7\n2 3 1\n3 2 1\n1 2 3\n3 3 4\n3 3 5\n3 3 4\n", LoadOptions{Weighted: true, KeepSelfLoops: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Adj.At(0, 1) != 2.5 || g.Adj.At(1, 0) != 2.5 || !g.Adj.IsSymmetric() {
-		t.Errorf("weights: %v %v", g.Adj.At(0, 1), g.Adj.At(1, 0))
+	if g.Adj.At(0, 1) != 2.5 || g.Adj.At(1, 0) != 2.5 || g.Adj.At(2, 2) != 4 || !g.Adj.IsSymmetric() {
+		t.Errorf("weights: %v %v %v", g.Adj.At(0, 1), g.Adj.At(1, 0), g.Adj.At(2, 2))
+	}
+	if rep.Duplicates != 5 || rep.OtherWeights != 3 {
+		t.Errorf("%d repeats, %d of another weight; want 5 and 3", rep.Duplicates, rep.OtherWeights)
+	}
+	// Directed: an arc's repeat alone (2 1 is another arc).
+	if _, rep, err = load(t, "1 2 2.5\n2 1 7\n1 2 3\n1 2 2.5\n", LoadOptions{Weighted: true, Directed: true}); err != nil || rep.Duplicates != 2 || rep.OtherWeights != 1 {
+		t.Errorf("directed: %v, %d repeats, %d of another weight; want 2 and 1", err, rep.Duplicates, rep.OtherWeights)
 	}
 	// A weight at float32's smallest normal number, 2^-126, is accepted
 	// (TestReadEdgeListErrors: one below it is refused).
@@ -279,6 +288,7 @@ type edgeListOracle struct {
 	arcs                          map[[2]string]float64
 	lines, comments, blank, edges int
 	unique, loops, extra, wide    int // extra: unweighted lines with a third column; wide: lines with a fourth
+	otherWeights                  int // weighted lines of an arc read before with another weight
 	spaced, spacedLine            int // lines with an id holding a space, and the first
 	floatID                       string
 	floatIDLine                   int
@@ -501,6 +511,14 @@ func oracleEdgeList(text string, opt LoadOptions) edgeListOracle {
 		}
 	}
 	o.unique, o.loops = len(uniq), len(loops)
+	for _, e := range edges {
+		if numeric {
+			e.a, e.b = canon(e.a), canon(e.b)
+		}
+		if w, ok := o.arcs[[2]string{e.a, e.b}]; opt.Weighted && ok && w != e.w {
+			o.otherWeights++ // a repeat whose weight was dropped
+		}
+	}
 	if numeric {
 		slices.SortFunc(o.ids, func(a, b string) int {
 			x, _ := strconv.ParseUint(a, 10, 64)
@@ -555,7 +573,7 @@ func checkAgainstOracle(t *testing.T, text string, opt LoadOptions, g *pipeline.
 		Nodes: len(o.ids), Arcs: len(o.arcs), Directed: opt.Directed, Weighted: opt.Weighted, NumericIDs: o.numeric, Header: o.header,
 		ExtraColumns: o.extra, WideLines: o.wide, SpacedIDLines: o.spaced, SpacedIDLine: o.spacedLine, FloatID: o.floatID, FloatIDLine: o.floatIDLine, LeadingZero: o.leadingZero, LeadingZeroLine: o.leadingZeroLine, TokenID: o.tokenID, TokenIDLine: o.tokenIDLine,
 		HeaderLike: o.headerLike, HeaderLikeLine: o.headerLikeLine, LateComments: o.lateComments, LateCommentLine: o.lateCommentLine,
-		IndexColumn: !o.indexNot && o.edges >= 3}
+		IndexColumn: !o.indexNot && o.edges >= 3, OtherWeights: o.otherWeights}
 	if *rep != want {
 		t.Fatalf("%q %+v: report\n%+v\nwant\n%+v", text, opt, *rep, want)
 	}

@@ -173,14 +173,19 @@ func preflight(g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline
 		}
 	}
 	need = cfg.EstimateMemory(n, g.Adj.NNZ(), eval.PairCount())
-	what, fix := fmt.Sprintf("%d nodes at d = %d", n, cfg.Dim), "lower the dimension (-dim)"
+	what, fix, byDim := fmt.Sprintf("%d nodes at d = %d", n, cfg.Dim), "lower the dimension (-dim)", true
 	if batch := cfg.batchBytes(); batch > need/2 {
+		byDim = false
 		what = fmt.Sprintf("batches of %d walks with %d negatives per positive pair (%s of pairs)", cfg.BatchWalks, cfg.Negatives, sysmem.FormatBytes(batch))
 		fix = "lower the walks per batch (-batch) or the negatives (-negatives)"
 	}
 	if start := logSVDBytes(n, cfg.Dim/2); logSVD && start > need/2 {
+		byDim = false
 		what = fmt.Sprintf("%d nodes with the log-SVD start's dense %d x %d target (%s with its working space)", n, n, n, sysmem.FormatBytes(start))
 		fix = "start from the spectral factors (-start spectral)"
+	}
+	if limit := pipeline.MemoryLimit(cfg.MemoryLimit); limit > 0 && need > limit && byDim {
+		fix = dimAdvice(cfg, n, g.Adj.NNZ(), eval.PairCount(), limit)
 	}
 	limit, err = pipeline.CheckMemory(need, cfg.MemoryLimit, what, fix)
 	if err != nil {
@@ -188,6 +193,26 @@ func preflight(g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline
 	}
 	rec.Record(pipeline.Event{Kind: pipeline.Note, Stage: "train", Message: fmt.Sprintf("memory estimate %s (limit %s)", sysmem.FormatBytes(need), sysmem.FormatBytes(limit))})
 	return need, limit, nil
+}
+
+// dimAdvice is the fix of a memory refusal whose estimate grows with the
+// dimension: the largest d below cfg.Dim whose estimate is within limit,
+// or, when even d = 2 is not, that the graph alone is too large.
+func dimAdvice(cfg Config, n, nnz, pairs int, limit int64) string {
+	raise := "run it where more memory is available"
+	if cfg.MemoryLimit > 0 {
+		raise = "raise the limit (-max-memory) if the machine has the memory"
+	}
+	for d := cfg.Dim - 2; d >= 2; d -= 2 {
+		c := cfg
+		c.Dim, c.FactorRank = d, 0
+		if need := c.EstimateMemory(n, nnz, pairs); need <= limit {
+			return fmt.Sprintf("lower the dimension: -dim %d needs about %s; or %s", d, sysmem.FormatBytes(need), raise)
+		}
+	}
+	c := cfg
+	c.Dim, c.FactorRank = 2, 0
+	return fmt.Sprintf("even -dim 2 needs about %s: the graph is too large for the limit; %s", sysmem.FormatBytes(c.EstimateMemory(n, nnz, pairs)), raise)
 }
 
 // newRun checks memory, factors the transition matrix when the source or

@@ -360,3 +360,27 @@ func atEval(cancel context.CancelFunc) pipeline.Recorder {
 		}
 	})
 }
+
+// TestMemoryAdvice: a run refused for memory at d = 128 names the largest
+// dimension whose estimate fits (here 64, the limit being its estimate),
+// and a run at that dimension passes the check; a limit below even d = 2
+// says that the graph is too large.
+func TestMemoryAdvice(t *testing.T) {
+	t.Parallel()
+	s, tg := plantedSplit(t)
+	cfg := train.Config{Dim: 64, Epochs: 1, Seed: 1, Workers: 1}
+	limit := cfg.EstimateMemory(tg.N(), tg.Adj.NNZ(), s.PairCount())
+	cfg.Dim, cfg.MemoryLimit = 128, limit
+	_, err := train.Run(context.Background(), tg, s, cfg, nil)
+	if !errors.Is(err, pipeline.ErrMemory) || !strings.Contains(err.Error(), "lower the dimension: -dim 64 needs about") || !strings.Contains(err.Error(), "raise the limit (-max-memory)") {
+		t.Fatalf("d = 128: %v", err)
+	}
+	cfg.Dim = 64
+	if _, err := train.Run(context.Background(), tg, s, cfg, nil); err != nil {
+		t.Errorf("d = 64, the advised dimension: %v", err)
+	}
+	cfg.MemoryLimit = 1000
+	if _, err := train.Run(context.Background(), tg, s, cfg, nil); !errors.Is(err, pipeline.ErrMemory) || !strings.Contains(err.Error(), "even -dim 2 needs about") {
+		t.Errorf("1000 bytes: %v", err)
+	}
+}

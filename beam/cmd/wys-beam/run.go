@@ -130,7 +130,7 @@ type report struct {
 	TestFraction float64              `json:"test_fraction,omitempty"`
 	Nodes        int                  `json:"nodes"`
 	TrainArcs    int                  `json:"train_arcs"`
-	Settings     train.Config         `json:"settings"`
+	Settings     bucketSettings       `json:"settings"`
 	Partitions   int                  `json:"partitions"`
 	RoundBatches int                  `json:"round_batches"`
 	Runner       string               `json:"runner"`
@@ -150,6 +150,30 @@ type report struct {
 	Seconds         float64   `json:"seconds"`
 	SecondsPerRound float64   `json:"seconds_per_round"`
 	Dir             string    `json:"blocks_dir,omitempty"` // with -keep-temp
+}
+
+// bucketSettings are the resolved settings of train.Config that the
+// bucketed schedule reads, by train.Config's JSON names: the report lists
+// no setting the run ignored (convergence, evaluation cadence, memory
+// limit, negative blocks).
+type bucketSettings struct {
+	Objective  pipeline.ObjectiveConfig `json:"objective"`
+	Dim        int                      `json:"dim"`
+	Epochs     float64                  `json:"epochs"`
+	BatchWalks int                      `json:"batch_walks"`
+	Negatives  int                      `json:"negatives"`
+	Optimizer  string                   `json:"optimizer"`
+	LR         float64                  `json:"lr"`
+	QLR        float64                  `json:"qlr"`
+	Seed       uint64                   `json:"seed"`
+	Workers    int                      `json:"workers"`
+	Start      string                   `json:"start"`
+}
+
+// settingsOf returns the settings of cfg that the bucketed schedule reads.
+func settingsOf(cfg train.Config) bucketSettings {
+	return bucketSettings{Objective: cfg.Objective, Dim: cfg.Dim, Epochs: cfg.Epochs, BatchWalks: cfg.BatchWalks,
+		Negatives: cfg.Negatives, Optimizer: cfg.Optimizer, LR: cfg.LR, QLR: cfg.QLR, Seed: cfg.Seed, Workers: cfg.Workers, Start: cfg.Start}
 }
 
 func finite(x float64) *float64 {
@@ -589,7 +613,7 @@ func run(ctx context.Context, c *config, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "learned context distribution Q (k = 1..%d):\n  %s\n", len(res.Q), outcheck.FormatQ(res.Q, len(res.Q)))
 	}
 	rep := &report{Tool: "wys-beam", Started: started.UTC().Format(time.RFC3339), Input: c.graph + c.split,
-		Nodes: g.N(), TrainArcs: g.Adj.NNZ(), Settings: s.Config(), Partitions: c.partitions, RoundBatches: c.perRnd,
+		Nodes: g.N(), TrainArcs: g.Adj.NNZ(), Settings: settingsOf(s.Config()), Partitions: c.partitions, RoundBatches: c.perRnd,
 		Runner: runnerName(), Rounds: rounds, Steps: s.Steps(), BlockBytesPerEpoch: blockBytesPerEpoch(s, m),
 		TrainAUC: finite(res.TrainAUC), TestAUC: finite(res.TestAUC), TestDirectedAUC: finite(res.TestDirectedAUC), Q: res.Q, QLogits: res.QLogits,
 		Seconds: elapsed.Seconds(), SecondsPerRound: elapsed.Seconds() / float64(rounds)}
