@@ -242,6 +242,15 @@ func TestETABudget(t *testing.T) {
 	if got, _ := p.eta(e); got != 99*time.Second {
 		t.Errorf("no budget: ETA %v, want 99s", got)
 	}
+	// Before a second and a hundredth of the stage: none yet.
+	e.Done, e.Elapsed = 9, 999*time.Millisecond
+	if got, ok := p.eta(e); ok {
+		t.Errorf("9 of 1000 at 0.999 s: ETA %v, want none", got)
+	}
+	e.Done = 10
+	if _, ok := p.eta(e); !ok {
+		t.Error("10 of 1000 at 0.999 s: no ETA")
+	}
 }
 
 // TestProgressPlainAfterEval: off a terminal, a tenth's plain line is

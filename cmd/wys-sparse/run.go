@@ -566,6 +566,23 @@ func partlyBothWays(lr *graphio.LoadReport) bool {
 	return share > 0.02 && share < 0.98
 }
 
+// edgeCount returns the arcs of a directed graph, or the edges of an
+// undirected one: its arcs with each u–v pair's two counted once and a
+// self-loop (one arc) as one.
+func edgeCount(g *pipeline.Graph) int {
+	if g.Directed {
+		return g.Adj.NNZ()
+	}
+	loops := 0
+	for u := range g.N() {
+		cols, _ := g.Adj.Row(u)
+		if _, ok := slices.BinarySearch(cols, int32(u)); ok {
+			loops++
+		}
+	}
+	return (g.Adj.NNZ() + loops) / 2
+}
+
 // reciprocated counts the arcs of g whose reverse is an arc too.
 func reciprocated(g *pipeline.Graph) int {
 	n := 0
@@ -656,9 +673,13 @@ func (c *config) loadGraph(ctx context.Context, prog *progress, stdout io.Writer
 	idNotes(prog, stdout, lr)
 	lineNotes(prog, stdout, lr)
 	if c.lcc {
-		before := g.N()
+		before, edges := g.N(), edgeCount(g)
 		g = pipeline.LargestComponent(g)
-		fmt.Fprintf(stdout, "largest connected component: %d of %d nodes\n", g.N(), before)
+		unit := "edges"
+		if g.Directed {
+			unit = "arcs"
+		}
+		fmt.Fprintf(stdout, "largest connected component: %d of %d nodes, %d of %d %s\n", g.N(), before, edgeCount(g), edges, unit)
 	}
 	return g, nil
 }
@@ -1063,6 +1084,14 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	if !math.IsNaN(res.TestDirectedAUC) {
 		fmt.Fprintf(stdout, "  against reversed arcs and random non-edges: %.4f\n", res.TestDirectedAUC)
 	}
+	c.summaryNotes(stdout, res, split)
+}
+
+// summaryNotes prints the notes that end the summary: too few test
+// pairs, the selected model's fit when no test pairs score it, a
+// refinement that lowered the selection AUC, a fall of the test AUC the
+// train AUC did not see, and a model that did not learn.
+func (c *config) summaryNotes(stdout io.Writer, res *pipeline.Result, split *pipeline.Split) {
 	if note := fewTestPairs(res.TestAUC, len(split.Test), len(split.TestNeg), c.moreTestPairs(split)); note != "" {
 		fmt.Fprintln(stdout, note)
 	}
@@ -1082,6 +1111,11 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 			fmt.Fprintf(stdout, "note: %s; see -refine-lr and -refine\n", note)
 		}
 	}
+	if c.method == "wys" && !split.HasValidation() {
+		if note := overfitNote(runCurve(res), res.BestStep); note != "" {
+			fmt.Fprintln(stdout, note)
+		}
+	}
 	// A model that cannot tell its own training arcs from non-edges did
 	// not learn (a diverging step size, an input read wrong).
 	if c.method == "wys" && !split.HasValidation() {
@@ -1093,6 +1127,33 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 			fmt.Fprintln(stdout, note)
 		}
 	}
+}
+
+// overfitDrop is the fall of the progress test AUC, from its peak to the
+// model the train AUC selected, above which the summary notes it.
+const overfitDrop = 0.005
+
+// overfitNote returns, for a run selected on the train AUC whose curve
+// (the training's evaluations) shows the test AUC at the selected step
+// bestStep at least overfitDrop below its peak, a note that the train
+// AUC did not tell the two models apart and how to select on held-out
+// pairs; else "". The test AUC only informs the note: it selects nothing.
+func overfitNote(curve []pipeline.CurvePoint, bestStep int) string {
+	peak, at := math.Inf(-1), -1
+	sel := -1
+	for i, pt := range curve {
+		if pt.TestAUC > peak {
+			peak, at = pt.TestAUC, i
+		}
+		if pt.Step == bestStep {
+			sel = i
+		}
+	}
+	if at < 0 || sel < 0 || !(peak-curve[sel].TestAUC >= overfitDrop) {
+		return ""
+	}
+	return fmt.Sprintf("note: the progress test AUC peaked at %.4f (epoch %.4g) and is %.4f at the selected model, whose train AUC %.4f did not tell them apart; -val-fraction 0.1 selects the model on held-out pairs instead, and -patience stops the run when they stop improving",
+		peak, curve[at].Epoch, curve[sel].TestAUC, curve[sel].TrainAUC)
 }
 
 // moreTestPairs says how to score a run on more test pairs than split's.

@@ -1495,6 +1495,35 @@ func TestSelfLoopOnlyNote(t *testing.T) {
 // TestUnfitNote: a run whose selected model scores its own training arcs
 // near chance (here a diverging learning rate) says so; a normal run does
 // not; a run of very few steps is told to run longer.
+// TestOverfitNote: the note comes when the selected model's progress test
+// AUC is half a point or more below the curve's peak, names both, and not
+// when it is less, or when the curve has no test AUC.
+func TestOverfitNote(t *testing.T) {
+	nan := math.NaN()
+	curve := []pipeline.CurvePoint{
+		{Step: 10, Epoch: 1, TrainAUC: 0.99, TestAUC: 0.95},
+		{Step: 20, Epoch: 2, TrainAUC: 0.9996, TestAUC: 0.9769},
+		{Step: 30, Epoch: 3, TrainAUC: 0.9997, TestAUC: 0.9681},
+	}
+	want := "note: the progress test AUC peaked at 0.9769 (epoch 2) and is 0.9681 at the selected model, whose train AUC 0.9997 did not tell them apart; -val-fraction 0.1 selects"
+	if got := overfitNote(curve, 30); !strings.HasPrefix(got, want) {
+		t.Errorf("a fall of 0.0088: %q", got)
+	}
+	if got := overfitNote(curve, 20); got != "" {
+		t.Errorf("the peak selected: %q", got)
+	}
+	curve[2].TestAUC = 0.9720 // a fall of 0.0049
+	if got := overfitNote(curve, 30); got != "" {
+		t.Errorf("a fall of 0.0049: %q", got)
+	}
+	for i := range curve {
+		curve[i].TestAUC = nan
+	}
+	if got := overfitNote(curve, 30); got != "" {
+		t.Errorf("no test AUC: %q", got)
+	}
+}
+
 func TestUnfitNote(t *testing.T) {
 	t.Parallel()
 	note := "training did not fit the graph; check the learning rate (-lr)"
