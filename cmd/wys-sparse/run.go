@@ -251,6 +251,12 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 		return usage(err) // the format was checked with the flags, the ids only now
 	}
 	if c.saveSplit != "" {
+		if c.method == "wys" && c.trainer == "sparse" && !c.resume {
+			// Refused for memory, the run must not leave the split behind.
+			if err := train.CheckMemory(in.g, in.split, c.Sparse); err != nil {
+				return err
+			}
+		}
 		if err := c.writeSplit(ctx, stdout, in.split, rep); err != nil {
 			return err
 		}

@@ -1495,6 +1495,16 @@ func TestSelfLoopOnlyNote(t *testing.T) {
 // TestUnfitNote: a run whose selected model scores its own training arcs
 // near chance (here a diverging learning rate) says so; a normal run does
 // not; a run of very few steps is told to run longer.
+// TestSaveSplitRefusedForMemory: a run the memory check refuses writes
+// no -save-split directory (it used to write the split, then refuse).
+func TestSaveSplitRefusedForMemory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "split")
+	code, _, stderr := runCLI(t, "-save-split", dir, "-max-memory", "1e-6", "-progress", "none")
+	if _, err := os.Stat(dir); code != 1 || !strings.Contains(stderr, "not enough memory") || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("exit %d, %q, split directory: %v", code, stderr, err)
+	}
+}
+
 // TestOverfitNote: the note comes when the selected model's progress test
 // AUC is half a point or more below the curve's peak, names both, and not
 // when it is less, or when the curve has no test AUC.

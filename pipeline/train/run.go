@@ -160,6 +160,21 @@ func (r *run) startLogSVD(ctx context.Context, g *pipeline.Graph) error {
 	return nil
 }
 
+// CheckMemory returns the error Run would return for cfg on g and eval
+// before its first step: the log-SVD start on too large a graph, or a
+// memory estimate above the limit (pipeline.ErrMemory, naming how to
+// lower it). A caller that writes files before it runs calls it first.
+func CheckMemory(g *pipeline.Graph, eval *pipeline.Split, cfg Config) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if eval == nil {
+		eval = &pipeline.Split{}
+	}
+	_, _, err := preflight(g, eval, cfg.Resolve(g.N(), g.Adj.NNZ()), pipeline.NopRecorder{})
+	return err
+}
+
 // preflight refuses a run that cannot start (the log-SVD start on too
 // large a graph) or whose memory estimate is above the limit, naming what
 // makes the estimate large and how to lower it, and returns the estimate
