@@ -16,8 +16,8 @@ import (
 
 // scanPairs calls fn for every line of a two-column text file (plain or
 // gzip) that is not blank or a '#'/'%' comment, with its 1-based line
-// number.
-func scanPairs(ctx context.Context, r io.Reader, name string, fn func(line int, a, b string) error) error {
+// number. more ends the error of a line with more columns.
+func scanPairs(ctx context.Context, r io.Reader, name, more string, fn func(line int, a, b string) error) error {
 	in, err := openText(r, name)
 	if err != nil {
 		return err
@@ -32,7 +32,11 @@ func scanPairs(ctx context.Context, r io.Reader, name string, fn func(line int, 
 			return emptyColumnErr(name, line, k, text)
 		}
 		if len(f) != 2 {
-			return formatErr(name, line, "want two columns separated by a tab (or a comma), got %d", len(f))
+			hint := ""
+			if len(f) > 2 {
+				hint = more
+			}
+			return formatErr(name, line, "want two columns separated by a tab (or a comma), got %d%s", len(f), hint)
 		}
 		return fn(line, string(f[0]), string(f[1]))
 	})
@@ -69,7 +73,7 @@ func ReadLabels(ctx context.Context, labels io.Reader, labelsName string, split 
 		lineOf[r] = line
 		return r, nil
 	}
-	err := scanPairs(ctx, labels, labelsName, func(line int, id, class string) error {
+	err := scanPairs(ctx, labels, labelsName, " (one class per node here; several per node are read by wys-sparse eval -labels)", func(line int, id, class string) error {
 		r, err := row(labelsName, line, id)
 		if err != nil {
 			return err
@@ -92,7 +96,7 @@ func ReadLabels(ctx context.Context, labels io.Reader, labelsName string, split 
 		return lab, nil
 	}
 	clear(lineOf)
-	err = scanPairs(ctx, split, splitName, func(line int, id, set string) error {
+	err = scanPairs(ctx, split, splitName, "", func(line int, id, set string) error {
 		r, err := row(splitName, line, id)
 		if err != nil {
 			return err
