@@ -34,6 +34,9 @@ func argumentError(arg, fileFlag, what string, commands bool) error {
 	if !commands {
 		return usagef("unexpected argument %q: give the %s with %s FILE", arg, what, fileFlag)
 	}
+	if arg == "help" {
+		return usagef("unexpected argument \"help\" after flags: 'wys-sparse help' (or -help) lists the flags, 'wys-sparse help COMMAND' a command's")
+	}
 	if slices.Contains(commandNames(), arg) {
 		return usagef("unexpected argument %q after flags: a command comes first, its flags after it ('wys-sparse %s -help' lists them)", arg, arg)
 	}

@@ -333,13 +333,15 @@ func (c *evalFlags) run(ctx context.Context, stdout, stderr io.Writer) error {
 }
 
 // align returns the embeddings in the rows of ids, refusing missing nodes
-// unless -missing zero. Nodes that unused reports (nil: none) are not
+// unless -missing zero, and for -mat vectors of ids outside its network
+// (another graph's). Nodes that unused reports (nil: none) are not
 // scored, so they may miss their vector: their rows are zero.
 func (c *evalFlags) align(stdout io.Writer, emb *graphio.Embeddings, ids *pipeline.NodeIDs, n int, what string, unused func(int) bool) ([]float32, int, error) {
 	y, missing := emb.Align(ids, n)
-	if extra := emb.N() - (n - len(missing)); extra > 0 && what == c.mat {
+	if extra := emb.N() - (n - len(missing)); extra > 0 && what == c.mat && (len(missing) == 0 || shiftedByOne(emb.IDs, ids, n) == 0) {
 		// A .mat network's nodes are 0..n−1, all of them: a vector of
-		// another id is one of another graph's.
+		// another id is one of another graph's (ids numbered from 1 get
+		// the shift named below instead).
 		return nil, 0, fmt.Errorf("%d of the %d vectors in %s name no node of %s (e.g. id %q; its network has %d nodes, 0..%d): these are embeddings of another graph; evaluate embeddings of the same graph", extra, emb.N(), c.emb.path, what, firstStranger(emb, ids, n), n, n-1)
 	} else if extra > 0 {
 		fmt.Fprintf(stdout, "%d of the %d vectors in %s name no node of %s: left out\n", extra, emb.N(), c.emb.path, what)
@@ -870,9 +872,13 @@ func (c *evalFlags) writeReport(stdout io.Writer, rep *evalReport) error {
 		}
 	}
 	if c.planetoid != "" {
-		for _, p := range graphio.PlanetoidFiles(c.planetoid) {
-			if _, err := os.Stat(p); err == nil { // each of the three, plain or .gz
-				inputs = append(inputs, p)
+		files := graphio.PlanetoidFiles(c.planetoid) // each of the three, plain then .gz
+		for i := 0; i+1 < len(files); i += 2 {
+			for _, p := range files[i : i+2] {
+				if _, err := os.Stat(p); err == nil { // the one LoadPlanetoid read
+					inputs = append(inputs, p)
+					break
+				}
 			}
 		}
 	}

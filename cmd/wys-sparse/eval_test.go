@@ -532,6 +532,20 @@ func TestEvalMultiLabelOtherGraph(t *testing.T) {
 	if want := `2 of the 3892 vectors in ` + path + ` name no node of ` + mat + ` (e.g. id "3890"; its network has 3890 nodes, 0..3889)`; code != 1 || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr %q; want 1 and %q", code, stderr, want)
 	}
+	// Numbered from 1 (ids 1..3890): one id outside, one node without a
+	// vector; the shift is named rather than another graph.
+	ids := make([]uint64, g.N())
+	for i := range ids {
+		ids[i] = uint64(i + 1)
+	}
+	res.N, res.L, res.R = g.N(), res.L[:g.N()*half], res.R[:g.N()*half]
+	if err := graphio.WriteEmbeddings(context.Background(), path, graphio.FormatWord2Vec, res, pipeline.NewNumericIDs(ids)); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "eval", "-emb", path, "-mat", mat)
+	if code != 1 || !strings.Contains(stderr, "every node has a vector under its id + 1") || strings.Contains(stderr, "another graph") {
+		t.Errorf("ids from 1: exit %d, stderr %q; want the shift named", code, stderr)
+	}
 }
 
 // TestEvalPlanetoid classifies a small Planetoid-style dataset whose

@@ -651,9 +651,6 @@ func (c *config) checkFlags() error {
 			return usagef("-%s cannot be negative", f.name)
 		}
 	}
-	if !(c.Sparse.Tolerance < 1) { // NaN too
-		return usagef("-tol %g: the train AUC's gain is a fraction of 1 (0.002 is 0.2 points of AUC): want less than 1", c.Sparse.Tolerance)
-	}
 	if c.given["refine-lr"] && c.Refine.LR != 0 && c.Refine.Steps == 0 {
 		return usagef("-refine-lr is the rate of -refine's exact steps; give -refine STEPS (at least 1) too")
 	}

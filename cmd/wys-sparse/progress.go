@@ -139,10 +139,12 @@ func (p *progress) Record(e pipeline.Event) {
 		}
 		je := jsonEvent{Time: time.Now().UTC().Format(time.RFC3339Nano), Kind: e.Kind.String(), Stage: e.Stage,
 			Done: e.Done, Total: e.Total, Unit: e.Unit, Seconds: e.Elapsed.Seconds(), Message: e.Message}
-		if eta, ok := p.eta(e); ok && e.Kind == pipeline.Progress {
+		if e.Kind == pipeline.Progress && e.Total > 0 && e.Done > 0 {
 			je.Rate = float64(e.Done) / math.Max(e.Elapsed.Seconds(), 1e-9)
-			s := eta.Seconds()
-			je.ETA = &s
+			if eta, ok := p.eta(e); ok { // none in a stage's first second
+				s := eta.Seconds()
+				je.ETA = &s
+			}
 		}
 		if pt := e.Point; pt != nil {
 			je.Epoch, je.Loss, je.TestAUC, je.Q = finite(pt.Epoch), finite(pt.Loss), finite(pt.TestAUC), pt.Q

@@ -147,6 +147,21 @@ func TestProgressJSON(t *testing.T) {
 	}
 }
 
+// TestProgressJSONRateBeforeETA: in a stage's first second (and
+// hundredth) a progress object has its rate, not yet an ETA.
+func TestProgressJSONRateBeforeETA(t *testing.T) {
+	var b strings.Builder
+	p := &progress{w: &b, mode: "json"}
+	p.Record(pipeline.Event{Kind: pipeline.Progress, Stage: "train", Done: 2, Total: 1000, Unit: "batches", Elapsed: 100 * time.Millisecond})
+	var o struct {
+		Rate *float64 `json:"rate"`
+		ETA  *float64 `json:"eta_seconds"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(b.String())), &o); err != nil || o.Rate == nil || math.Abs(*o.Rate-20) > 1e-9 || o.ETA != nil {
+		t.Errorf("%s: %v; want rate 20 and no ETA", b.String(), err)
+	}
+}
+
 // TestProgressJSONStagesClosed: in -progress json every stage that starts
 // also ends, the command's own (load, split) as the trainer's.
 func TestProgressJSONStagesClosed(t *testing.T) {

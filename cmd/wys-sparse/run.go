@@ -251,11 +251,8 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 		return usage(err) // the format was checked with the flags, the ids only now
 	}
 	if c.saveSplit != "" {
-		if c.method == "wys" && c.trainer == "sparse" && !c.resume {
-			// Refused for memory, the run must not leave the split behind.
-			if err := train.CheckMemory(in.g, in.split, c.Sparse); err != nil {
-				return err
-			}
+		if err := c.checkBeforeWrites(in); err != nil {
+			return err // refused, the run leaves no split behind
 		}
 		if err := c.writeSplit(ctx, stdout, in.split, rep); err != nil {
 			return err
@@ -288,6 +285,25 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 	}
 	prog.finished(rep)
 	return nil
+}
+
+// checkBeforeWrites runs the checks of the WYS trainers that come before
+// their first step (settings, length, memory), for a run that writes files
+// before it trains.
+func (c *config) checkBeforeWrites(in *input) error {
+	switch {
+	case c.method != "wys" || c.resume:
+		return nil
+	case c.trainer == "dense":
+		_, err := reference.CheckMemory(in.g.N(), c.Dense)
+		return err
+	}
+	err := train.Check(in.g, in.split, c.Sparse)
+	var se *pipeline.SettingError
+	if errors.As(err, &se) { // a setting refused for this graph, as train's (the length on its N)
+		return settingUsage(err)
+	}
+	return err
 }
 
 // writeSplit writes the pairs the run scores to -save-split DIR: with
@@ -1117,7 +1133,7 @@ func (c *config) summaryNotes(stdout io.Writer, res *pipeline.Result, split *pip
 			fmt.Fprintf(stdout, "note: %s; see -refine-lr and -refine\n", note)
 		}
 	}
-	if c.method == "wys" && !split.HasValidation() {
+	if c.method == "wys" && c.trainer == "sparse" && !split.HasValidation() {
 		if note := overfitNote(runCurve(res), res.BestStep); note != "" {
 			fmt.Fprintln(stdout, note)
 		}

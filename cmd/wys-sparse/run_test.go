@@ -22,6 +22,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/wys-project/wys/internal/datasets"
 	"github.com/wys-project/wys/internal/filelock"
@@ -111,6 +112,7 @@ func TestErrorsGolden(t *testing.T) {
 		{"checkpoint-file-is-dir", []string{"-checkpoint", filepath.Dir(ckDir), "-resume", "-epochs", "1"}},
 		{"tol-above-one", []string{"-converge", "-tol", "2"}},
 		{"time-without-unit", []string{"-time", "5"}},
+		{"help-after-flags", []string{"-quiet", "help"}},
 		{"command-after-flags", []string{"-quiet", "eval", "-emb", good}},
 		{"help-no-command", []string{"help", "train"}},
 		{"help-two-commands", []string{"help", "eval", "neighbors"}},
@@ -1492,16 +1494,24 @@ func TestSelfLoopOnlyNote(t *testing.T) {
 	}
 }
 
-// TestUnfitNote: a run whose selected model scores its own training arcs
-// near chance (here a diverging learning rate) says so; a normal run does
-// not; a run of very few steps is told to run longer.
-// TestSaveSplitRefusedForMemory: a run the memory check refuses writes
-// no -save-split directory (it used to write the split, then refuse).
-func TestSaveSplitRefusedForMemory(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "split")
-	code, _, stderr := runCLI(t, "-save-split", dir, "-max-memory", "1e-6", "-progress", "none")
-	if _, err := os.Stat(dir); code != 1 || !strings.Contains(stderr, "not enough memory") || !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("exit %d, %q, split directory: %v", code, stderr, err)
+// TestSaveSplitRefused: a run that the trainer's checks refuse (memory,
+// sparse or dense; a length beyond what a run can plan) writes no
+// -save-split directory (it used to write the split, then refuse).
+func TestSaveSplitRefused(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-max-memory", "1e-6"}, 1, "not enough memory"},
+		{[]string{"-trainer", "dense", "-max-memory", "1e-6"}, 1, "not enough memory: the dense matrices"},
+		{[]string{"-epochs", "1e13"}, 2, "-epochs 1e+13: "},
+	} {
+		dir := filepath.Join(t.TempDir(), "split")
+		code, _, stderr := runCLI(t, append(c.args, "-save-split", dir, "-progress", "none")...)
+		if _, err := os.Stat(dir); code != c.code || !strings.Contains(stderr, c.want) || !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%v: exit %d, %q, split directory: %v", c.args, code, stderr, err)
+		}
 	}
 }
 
@@ -1534,6 +1544,9 @@ func TestOverfitNote(t *testing.T) {
 	}
 }
 
+// TestUnfitNote: a run whose selected model scores its own training arcs
+// near chance (here a diverging learning rate) says so; a normal run does
+// not; a run of very few steps is told to run longer.
 func TestUnfitNote(t *testing.T) {
 	t.Parallel()
 	note := "training did not fit the graph; check the learning rate (-lr)"
@@ -1650,15 +1663,35 @@ func TestTerminatedBeforeCheckpoint(t *testing.T) {
 func TestInterruptedSaveFailed(t *testing.T) {
 	ck := t.TempDir()
 	c := &config{checkpoint: ck}
-	err := errors.Join(context.Canceled, fmt.Errorf("train: %w at batch 437: %w", train.ErrNotSaved, errors.New("write: no space left on device")))
-	want := "interrupted; checkpoint not saved at batch 437: write: no space left on device, and " + ck + " holds no earlier one: run the command again as it was"
+	// The error of a run whose save at the interrupt (here at its first
+	// evaluation) fails.
+	g, err := pipeline.PlantedPartition(120, 4, 0.2, 0.01, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := train.Config{Dim: 8, Epochs: 20, Seed: 1, Workers: 1, CheckpointEvery: time.Hour,
+		Checkpoint: func(*train.State) error { return errors.New("write: no space left on device") }}
+	var batch int
+	_, err = train.Run(ctx, g, nil, cfg, pipeline.RecordFunc(func(e pipeline.Event) {
+		if e.Kind == pipeline.Eval && batch == 0 {
+			batch = e.Point.Step
+			cancel()
+		}
+	}))
+	if !errors.Is(err, context.Canceled) || !errors.Is(err, train.ErrNotSaved) {
+		t.Fatalf("train.Run: %v", err)
+	}
+	at := fmt.Sprintf("interrupted; checkpoint not saved at batch %d: write: no space left on device", batch)
+	want := at + ", and " + ck + " holds no earlier one: run the command again as it was"
 	if got := c.interrupted("interrupted", err); got != want {
 		t.Errorf("no earlier checkpoint:\n got %q\nwant %q", got, want)
 	}
 	if err := os.WriteFile(train.CheckpointPath(ck), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want = "interrupted; checkpoint not saved at batch 437: write: no space left on device: " + ck + " holds an earlier checkpoint, from which -resume continues (the batches after it are trained again)"
+	want = at + ": " + ck + " holds an earlier checkpoint, from which -resume continues (the batches after it are trained again)"
 	if got := c.interrupted("interrupted", err); got != want {
 		t.Errorf("an earlier checkpoint:\n got %q\nwant %q", got, want)
 	}

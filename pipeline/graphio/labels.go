@@ -150,7 +150,8 @@ func LoadLabels(ctx context.Context, labelPath, splitPath string, ids *pipeline.
 var planetoidSuffixes = []string{".edges.tsv", ".labels.tsv", ".split.tsv"}
 
 // PlanetoidFiles returns the files LoadPlanetoid may read for prefix:
-// each of the three plain and with ".gz".
+// each of the three plain and with ".gz", in that order (it reads the
+// first of each pair that exists).
 func PlanetoidFiles(prefix string) []string {
 	var files []string
 	for _, suffix := range planetoidSuffixes {

@@ -436,8 +436,8 @@ func (c Config) Validate() error {
 		return bad("start", c.Start, fmt.Sprintf("want %s (L and R from the spectral factors), %s (uniform noise) or %s (the SVD of the objective's log minimiser)", StartSpectral, StartRandom, StartLogSVD))
 	case c.FactorRank < 0:
 		return bad("factor_rank", c.FactorRank, "want a rank of at least 1 (0: d/2)")
-	case !zeroOrPositive(c.Tolerance):
-		return bad("tolerance", c.Tolerance, fmt.Sprintf("want a positive train-AUC gain (0: %v)", DefaultTolerance))
+	case !zeroOrPositive(c.Tolerance) || c.Tolerance >= 1:
+		return bad("tolerance", c.Tolerance, fmt.Sprintf("want a positive train-AUC gain below 1, a fraction of the AUC (%v is %v points; 0: that default)", DefaultTolerance, 100*DefaultTolerance))
 	case c.TimeBudget < 0:
 		return bad("time_budget_ns", c.TimeBudget, "want a positive duration (0: none)")
 	case !(c.Average >= 0 && c.Average <= 1):

@@ -160,18 +160,30 @@ func (r *run) startLogSVD(ctx context.Context, g *pipeline.Graph) error {
 	return nil
 }
 
-// CheckMemory returns the error Run would return for cfg on g and eval
-// before its first step: the log-SVD start on too large a graph, or a
-// memory estimate above the limit (pipeline.ErrMemory, naming how to
-// lower it). A caller that writes files before it runs calls it first.
-func CheckMemory(g *pipeline.Graph, eval *pipeline.Split, cfg Config) error {
+// Check returns the error Run would return for cfg on g and eval before
+// its first step, from a resume's state aside: a setting or a length it
+// refuses, a graph it cannot sample, the log-SVD start on too large a
+// graph, or a memory estimate above the limit (pipeline.ErrMemory,
+// naming how to lower it). A caller that writes files before it runs
+// calls it first.
+func Check(g *pipeline.Graph, eval *pipeline.Split, cfg Config) error {
 	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if err := checkSampleable(g); err != nil {
+		return err
+	}
+	if err := eval.CheckGraph(g); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	cfg = cfg.Resolve(g.N(), g.Adj.NNZ())
+	if _, err := plannedWalks(cfg, g.N(), budgetHint); err != nil {
 		return err
 	}
 	if eval == nil {
 		eval = &pipeline.Split{}
 	}
-	_, _, err := preflight(g, eval, cfg.Resolve(g.N(), g.Adj.NNZ()), pipeline.NopRecorder{})
+	_, _, err := preflight(g, eval, cfg, pipeline.NopRecorder{})
 	return err
 }
 
@@ -199,10 +211,11 @@ func preflight(g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline
 		what = fmt.Sprintf("%d nodes with the log-SVD start's dense %d x %d target (%s with its working space)", n, n, n, sysmem.FormatBytes(start))
 		fix = "start from the spectral factors (-start spectral)"
 	}
-	if limit := pipeline.MemoryLimit(cfg.MemoryLimit); limit > 0 && need > limit && byDim {
+	limit = pipeline.MemoryLimit(cfg.MemoryLimit) // once: the advice and the check see one limit
+	if limit > 0 && need > limit && byDim {
 		fix = dimAdvice(cfg, n, g.Adj.NNZ(), eval.PairCount(), limit)
 	}
-	limit, err = pipeline.CheckMemory(need, cfg.MemoryLimit, what, fix)
+	limit, err = pipeline.CheckMemory(need, limit, what, fix)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -148,8 +148,8 @@ func TestStopped(t *testing.T) {
 		{train.Config{Dim: 8, Epochs: 20, Seed: 2}, "length"},
 		{train.Config{Dim: 8, Epochs: 400, EvalEvery: 1, Patience: 1, Seed: 2}, "patience"},
 		{train.Config{Dim: 8, Epochs: 400, TimeBudget: 1, Seed: 2}, "time"},
-		{train.Config{Dim: 8, Epochs: 40, EvalEvery: 1, Converge: true, Tolerance: 1, Seed: 2}, "converged"},
-		{train.Config{Dim: 8, Epochs: 12, EvalEvery: 1, Converge: true, Tolerance: 1, Seed: 2}, "length"},
+		{train.Config{Dim: 8, Epochs: 40, EvalEvery: 1, Converge: true, Tolerance: 0.999, Seed: 2}, "converged"},
+		{train.Config{Dim: 8, Epochs: 12, EvalEvery: 1, Converge: true, Tolerance: 0.999, Seed: 2}, "length"},
 	} {
 		res, err := train.Run(context.Background(), tg, s, c.cfg, nil)
 		if err != nil {

@@ -152,10 +152,11 @@ type report struct {
 	Dir             string    `json:"blocks_dir,omitempty"` // with -keep-temp
 }
 
-// bucketSettings are the resolved settings of train.Config that the
-// bucketed schedule reads, by train.Config's JSON names: the report lists
-// no setting the run ignored (convergence, evaluation cadence, memory
-// limit, negative blocks).
+// bucketSettings are the resolved settings of train.Config that a
+// wys-beam run reads (its flags, and the sample that scores a whole
+// graph's fit), by train.Config's JSON names: the report lists no setting
+// the run ignored (convergence, evaluation cadence, memory limit,
+// negative blocks).
 type bucketSettings struct {
 	Objective  pipeline.ObjectiveConfig `json:"objective"`
 	Dim        int                      `json:"dim"`
@@ -168,12 +169,14 @@ type bucketSettings struct {
 	Seed       uint64                   `json:"seed"`
 	Workers    int                      `json:"workers"`
 	Start      string                   `json:"start"`
+	EvalPairs  int                      `json:"eval_pairs"` // the fit's sample of a whole graph's arcs
 }
 
 // settingsOf returns the settings of cfg that the bucketed schedule reads.
 func settingsOf(cfg train.Config) bucketSettings {
 	return bucketSettings{Objective: cfg.Objective, Dim: cfg.Dim, Epochs: cfg.Epochs, BatchWalks: cfg.BatchWalks,
-		Negatives: cfg.Negatives, Optimizer: cfg.Optimizer, LR: cfg.LR, QLR: cfg.QLR, Seed: cfg.Seed, Workers: cfg.Workers, Start: cfg.Start}
+		Negatives: cfg.Negatives, Optimizer: cfg.Optimizer, LR: cfg.LR, QLR: cfg.QLR, Seed: cfg.Seed, Workers: cfg.Workers, Start: cfg.Start,
+		EvalPairs: cfg.EvalPairs}
 }
 
 func finite(x float64) *float64 {
