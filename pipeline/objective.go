@@ -182,6 +182,8 @@ func (c ObjectiveConfig) Validate() error {
 		return bad("ppr", c.PPR, fmt.Sprintf("want a restart probability of at least %g, e.g. 0.15: each PPR draw walks 1/α steps on average, and the PPR matrix sums about 28/α powers of T (%.3g at this α)", MinPPR, 28/c.PPR))
 	case !(c.WalksPerNode > 0 && c.WalksPerNode <= MaxWalksPerNode):
 		return bad("walks_per_node", c.WalksPerNode, WalksPerNodeWant)
+	case c.ExactLogs && c.Formulation == FormulationPaper:
+		return bad("exact_logs", c.ExactLogs, "want it with the code formulation only: the paper formulation's logs are exact already")
 	}
 	return nil
 }

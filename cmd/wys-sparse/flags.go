@@ -134,7 +134,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	sp.CheckpointEvery = sparseDefaults.CheckpointEvery
 	fs.DurationVar(&sp.CheckpointEvery, "checkpoint-every", sp.CheckpointEvery, "time between checkpoints")
 	fs.BoolVar(&c.resume, "resume", false, "continue from the checkpoint in -checkpoint DIR, bit-for-bit as if uninterrupted")
-	fs.Var(gib{&sp.MemoryLimit, &de.MemoryLimit, &c.Refine.MemoryLimit}, "max-memory", "memory limit in GiB for the pre-flight check of the WYS trainers (0: 90% of the available memory: the machine's, or less under the memory limit of the process's cgroup or an ancestor's, as a container sets it)")
+	fs.Var(gib{&sp.MemoryLimit, &de.MemoryLimit, &c.Refine.MemoryLimit}, "max-memory", "memory limit in GiB for the pre-flight check of the WYS trainers, and the Go heap's soft limit while they run (unless GOMEMLIMIT is set) (0: 90% of the available memory: the machine's, or less under the memory limit of the process's cgroup or an ancestor's, as a container sets it)")
 	fs.StringVar(&c.progress, "progress", "text", "progress on stderr: text, json (one JSON object per line: every stage, note and evaluation, progress with rate and eta_seconds at most once a second, and a last error or done event with the exit code) or none")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress and no summary: only errors (same as -progress none, plus a silent stdout)")
 	fs.BoolVar(&c.version, "version", false, "print the version (module, commit, Go) and exit")
@@ -443,7 +443,8 @@ func parseFlags(c *config, args []string, stderr io.Writer) error {
 		ints{&c.Sparse.Dim, &c.Dense.Dim, &c.Baseline.Dim}.Set(strconv.Itoa(2 * c.rank))
 	}
 	if name, ok := strings.CutPrefix(c.method, "wys-fixed-"); ok {
-		// -method wys-fixed-deepwalk is -method wys -fixed-q deepwalk.
+		// -method wys-fixed-deepwalk is -method wys -fixed-q deepwalk
+		// (fixedQFlag names it as given).
 		switch {
 		case name != "deepwalk" && name != "glove":
 			return usagef("-method %q: want wys, svd, eigenmaps, netmf, prone, wys-fixed-deepwalk or wys-fixed-glove", c.method)
@@ -517,7 +518,10 @@ func unusedFlags(c *config, set map[string]bool) error {
 			return usagef("-%s is a setting of the sparse trainer; the dense reference (-trainer dense) does not use it%s", f, hint)
 		}
 	}
-	if set["steps"] && c.trainer != "dense" {
+	switch {
+	case set["steps"] && c.method != "wys":
+		return usagef("-steps is a setting of the dense WYS reference; -method %s does not use it", c.method)
+	case set["steps"] && c.trainer != "dense":
 		return usagef("-steps is a setting of the dense reference; add -trainer dense, or give the sparse trainer's length with -epochs")
 	}
 	if set["ids"] && graphio.IsMATPath(c.graph) {
@@ -551,7 +555,7 @@ func dependentFlags(c *config, set map[string]bool) error {
 	}
 	for _, f := range []string{"qlr", "beta"} {
 		if set[f] && c.fixedQ != "" {
-			return usagef("-%s acts on the learned Q, and -fixed-q %s fixes Q; drop one of them", f, c.fixedQ)
+			return usagef("-%s acts on the learned Q, and %s fixes Q; drop one of them", f, c.fixedQFlag())
 		}
 	}
 	return nil
@@ -619,7 +623,11 @@ func (c *config) checkFlags() error {
 	case c.fixedQ != "" && c.fixedQ != "deepwalk" && c.fixedQ != "glove":
 		return usagef("-fixed-q %q: want deepwalk or glove", c.fixedQ)
 	case c.fixedQ != "" && c.trainer == "dense":
-		return usagef("-fixed-q is available with the sparse trainer only")
+		return usagef("%s is available with the sparse trainer only", c.fixedQFlag())
+	case c.fixedQ != "" && (o.AdamicAdar || o.PPR != 0):
+		return usagef("%s fixes the weights of the walk's powers and gives an extra context (-adamic-adar, -ppr) weight 0: drop one of them", c.fixedQFlag())
+	case o.ExactLogs && o.Formulation == pipeline.FormulationPaper:
+		return usagef("-exact-logs changes the code formulation's logs; the paper formulation's are exact already: drop it, or use -formulation code")
 	case c.saveSplit != "" && c.testFraction == 0:
 		return usagef("-save-split writes the edges -test-fraction holds out; add -test-fraction (a -split directory is already one)")
 	case c.labelSplit != "" && c.labels == "":
@@ -651,10 +659,22 @@ func (c *config) checkFlags() error {
 			return usagef("-%s cannot be negative", f.name)
 		}
 	}
+	if c.given["steps"] && c.Dense.Steps == 0 {
+		return usagef("-steps 0: want at least one full-batch step")
+	}
 	if c.given["refine-lr"] && c.Refine.LR != 0 && c.Refine.Steps == 0 {
 		return usagef("-refine-lr is the rate of -refine's exact steps; give -refine STEPS (at least 1) too")
 	}
 	return nil
+}
+
+// fixedQFlag names the flag that fixed Q as the user gave it: -method
+// wys-fixed-NAME or -fixed-q NAME.
+func (c *config) fixedQFlag() string {
+	if c.given["fixed-q"] {
+		return "-fixed-q " + c.fixedQ
+	}
+	return "-method wys-fixed-" + c.fixedQ
 }
 
 // probeLock takes and releases the lock of an existing -checkpoint

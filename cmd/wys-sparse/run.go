@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -232,6 +233,12 @@ func job(ctx context.Context, c *config, stdout, stderr io.Writer) error {
 			return err
 		}
 		defer lock.Unlock()
+	}
+	if lim := pipeline.MemoryLimit(c.Sparse.MemoryLimit); c.method == "wys" && lim > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		// The pre-flight estimates the live data; the collector may let
+		// the heap grow to twice that (a dense run on ego-Facebook: 0.68
+		// GiB estimated, 1.18 GiB peak), unless told the limit too.
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(lim))
 	}
 	prog := newProgress(stderr, c.progress)
 	if c.method == "wys" && c.trainer == "sparse" {
@@ -456,7 +463,15 @@ func (c *config) fitsMethod(prog *progress, stdout io.Writer, g *pipeline.Graph)
 			return usagef("Laplacian eigenmaps computes d/2 + 1 = %d eigenvectors (the trivial one is dropped), more than the %d nodes of the graph; use -rank %d (-dim %d) or less", half+1, g.N(), g.N()-1, 2*(g.N()-1))
 		}
 		if k := pipeline.Components(g); k > 1 {
-			prog.dataNote(stdout, "load", "the training graph has %d connected components: Laplacian eigenmaps' smallest eigenvectors then mark the components instead of placing the nodes within them (scores near chance); add -lcc to embed the largest one", k)
+			fix := "; add -lcc to embed the largest one"
+			if c.split != "" {
+				fix = " (a split keeps every node: -lcc applies to -graph)"
+			}
+			if half := c.Sparse.Dim / 2; k-1 >= half {
+				prog.dataNote(stdout, "load", "the training graph has %d connected components: Laplacian eigenmaps' smallest eigenvectors then mark the components instead of placing the nodes within them, all %d of those kept (scores near chance)%s", k, half, fix)
+			} else {
+				prog.dataNote(stdout, "load", "the training graph has %d connected components: %d of the %d eigenvectors Laplacian eigenmaps keeps mark them instead of placing the nodes within them%s", k, k-1, half, fix)
+			}
 		}
 	}
 	return nil
@@ -1145,7 +1160,11 @@ func (c *config) summaryNotes(stdout io.Writer, res *pipeline.Result, split *pip
 		if n := len(res.Curve); n > 0 {
 			steps = int64(res.Curve[n-1].Step)
 		}
-		if note := outcheck.Unfit("the selected model", fit, steps); note != "" {
+		rate := "-lr"
+		if res.Stats.RefineSteps > 0 {
+			rate = "-refine-lr" // the refinement's LoweredNote says more
+		}
+		if note := outcheck.Unfit("the selected model", fit, steps, c.trainer == "dense", rate); note != "" {
 			fmt.Fprintln(stdout, note)
 		}
 	}
@@ -1334,7 +1353,11 @@ func (c *config) write(ctx context.Context, stdout io.Writer, res *pipeline.Resu
 		fmt.Fprintf(stdout, "wrote Q to %s\n", c.qJSON)
 	}
 	if c.qPlot != "" && res.Q != nil {
-		if err := qplot.Draw(c.qPlot, c.plotTitle(), res.Q, obj.ContextNames()); err != nil {
+		title := "Learned context distribution Q — " + c.plotTitle()
+		if c.fixedQ != "" {
+			title = "Fixed context distribution Q (" + c.fixedQ + ") — " + c.plotTitle()
+		}
+		if err := qplot.DrawTitled(c.qPlot, title, res.Q, obj.ContextNames()); err != nil {
 			return err
 		}
 		rep.Outputs = append(rep.Outputs, c.qPlot)

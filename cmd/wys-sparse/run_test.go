@@ -112,6 +112,10 @@ func TestErrorsGolden(t *testing.T) {
 		{"checkpoint-file-is-dir", []string{"-checkpoint", filepath.Dir(ckDir), "-resume", "-epochs", "1"}},
 		{"tol-above-one", []string{"-converge", "-tol", "2"}},
 		{"time-without-unit", []string{"-time", "5"}},
+		{"fixed-q-with-adamic-adar", []string{"-fixed-q", "glove", "-adamic-adar"}},
+		{"exact-logs-paper", []string{"-formulation", "paper", "-exact-logs"}},
+		{"steps-zero", []string{"-trainer", "dense", "-steps", "0"}},
+		{"steps-with-baseline", []string{"-method", "svd", "-steps", "5"}},
 		{"help-after-flags", []string{"-quiet", "help"}},
 		{"command-after-flags", []string{"-quiet", "eval", "-emb", good}},
 		{"help-no-command", []string{"help", "train"}},
@@ -1461,13 +1465,21 @@ func TestEigenmapsComponentsNote(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	note := "note: the training graph has 2 connected components: Laplacian eigenmaps"
+	note := "note: the training graph has 2 connected components: "
 	for _, extra := range [][]string{{"-method", "eigenmaps"}, {"-method", "eigenmaps", "-lcc"}, {"-method", "svd"}} {
 		args := append([]string{"-graph", path, "-dim", "4", "-progress", "none"}, extra...)
 		code, stdout, stderr := runCLI(t, args...)
 		if code != 0 || strings.Contains(stdout, note) != (len(extra) == 2 && extra[1] == "eigenmaps") {
 			t.Errorf("%v: exit %d\n%s%s", extra, code, stdout, stderr)
 		}
+		if len(extra) == 2 && extra[1] == "eigenmaps" && !strings.Contains(stdout, note+"1 of the 2 eigenvectors Laplacian eigenmaps keeps mark them") {
+			t.Errorf("d = 4: one of the two eigenvectors marks the components\n%s", stdout)
+		}
+	}
+	// At d = 2 the one eigenvector kept marks them: scores near chance.
+	_, stdout, _ := runCLI(t, "-graph", path, "-dim", "2", "-method", "eigenmaps", "-progress", "none")
+	if !strings.Contains(stdout, note+"Laplacian eigenmaps' smallest eigenvectors then mark the components instead of placing the nodes within them, all 1 of those kept (scores near chance); add -lcc") {
+		t.Errorf("d = 2:\n%s", stdout)
 	}
 }
 

@@ -21,6 +21,7 @@ var settingFlags = map[string]string{
 	"workers": "workers", "steps": "steps", "formulation": "formulation", "C": "C",
 	"beta": "beta", "ppr": "ppr", "walks_per_node": "walks-per-node", "method": "method",
 	"window": "C", "converge": "converge", "refine.steps": "refine", "refine.lr": "refine-lr",
+	"exact_logs": "exact-logs",
 }
 
 // SettingFlag returns the flag (without its dash) that sets a setting a

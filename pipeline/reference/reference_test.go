@@ -227,7 +227,7 @@ func TestEvaluateMatchesBruteForce(t *testing.T) {
 					{Formulation: f, C: 4, Beta: 0.3, PPR: 0.2},
 					{Formulation: f, C: 4, Beta: 0.3, AdamicAdar: true},
 					{Formulation: f, C: 3, Beta: 0.3, PPR: 0.5, AdamicAdar: true},
-					{Formulation: f, C: 4, Beta: 0.3, ExactLogs: true},
+					{Formulation: f, C: 4, Beta: 0.3, ExactLogs: f == pipeline.FormulationCode}, // the code formulation's option
 				} {
 					l, r, q := randomParams(n, 3, obj.Contexts(), 1)
 					val, err := Evaluate(context.Background(), adj, obj, l, r, q)
@@ -266,7 +266,7 @@ func TestGradientsFiniteDifference(t *testing.T) {
 			n, half := 9, 2
 			adj := randomGraph(n, 20, directed, 5)
 			// The code formulation's exact logs on the directed graph.
-			obj := pipeline.ObjectiveConfig{Formulation: f, C: 3, Beta: 0.4, PPR: 0.3, AdamicAdar: directed, ExactLogs: directed}
+			obj := pipeline.ObjectiveConfig{Formulation: f, C: 3, Beta: 0.4, PPR: 0.3, AdamicAdar: directed, ExactLogs: directed && f == pipeline.FormulationCode}
 			c := obj.Contexts()
 			l, r, q := randomParams(n, half, c, 2)
 			val, err := Evaluate(ctx, adj, obj, l, r, q)

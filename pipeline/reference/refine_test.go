@@ -41,7 +41,7 @@ func TestRefinerMatchesEvaluate(t *testing.T) {
 				{Formulation: f, C: 4, Beta: 0.3},
 				{Formulation: f, C: 1},
 				{Formulation: f, C: 3, Beta: 0.3, PPR: 0.5, AdamicAdar: true},
-				{Formulation: f, C: 4, ExactLogs: true},
+				{Formulation: f, C: 4, ExactLogs: f == pipeline.FormulationCode}, // the code formulation's option
 			} {
 				// Scale 4: scores of about ±14, where σ saturates and the
 				// code formulation's ε matters.

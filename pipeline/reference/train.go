@@ -112,7 +112,7 @@ func (c Config) Validate() error {
 func CheckMemory(n int, cfg Config) (int64, error) {
 	cfg = cfg.Resolve()
 	need := BytesNeeded(n, matrices(cfg.Objective), 4) + int64(n)*int64(cfg.Dim)*4*8
-	return need, checkLimit(need, cfg.MemoryLimit, fmt.Sprintf("%d nodes with C = %d", n, cfg.Objective.C))
+	return need, checkLimit(need, cfg.MemoryLimit, fmt.Sprintf("%d nodes with C = %d", n, cfg.Objective.C), cfg.Objective.C)
 }
 
 // matrices returns the number of dense n x n context matrices a model
@@ -129,10 +129,14 @@ func matrices(obj pipeline.ObjectiveConfig) int {
 }
 
 // checkLimit returns an error wrapping pipeline.ErrMemory when need is
-// above limit (0: 90% of the available memory, unlimited where unknown).
-func checkLimit(need, limit int64, what string) error {
-	_, err := pipeline.CheckMemory(need, limit, "the dense matrices of "+what,
-		"use the sparse trainer (it needs O(|E| + N·d) memory) or lower C")
+// above limit (0: 90% of the available memory, unlimited where unknown);
+// c is the number of powers, which the fix offers to lower above 1.
+func checkLimit(need, limit int64, what string, c int) error {
+	fix := "use the sparse trainer (it needs O(|E| + N·d) memory)"
+	if c > 1 {
+		fix += " or lower C"
+	}
+	_, err := pipeline.CheckMemory(need, limit, "the dense matrices of "+what, fix)
 	return err
 }
 
@@ -310,7 +314,7 @@ func Evaluate(ctx context.Context, adj *sparse.CSR, obj pipeline.ObjectiveConfig
 		return nil, fmt.Errorf("reference: Evaluate: %d attention logits, want %d (C and the extra context types): %w", len(q), obj.Contexts(), mat.ErrShape)
 	}
 	need := BytesNeeded(n, matrices(obj), 8) + 4*int64(n)*int64(half)*8
-	if err := checkLimit(need, 0, fmt.Sprintf("Evaluate: %d nodes with C = %d", n, obj.C)); err != nil {
+	if err := checkLimit(need, 0, fmt.Sprintf("Evaluate: %d nodes with C = %d", n, obj.C), obj.C); err != nil {
 		return nil, err
 	}
 	m, err := newModel[float64](ctx, adj, obj, 0)

@@ -52,6 +52,12 @@ func tickLabels(q []float64, names []string) (labels, legend []string) {
 // (pipeline.ObjectiveConfig.ContextNames: the powers, then the extra
 // context types), and nil labels the bars 1..len(q).
 func Draw(path, title string, q []float64, names []string) error {
+	return DrawTitled(path, "Learned context distribution Q — "+title, q, names)
+}
+
+// DrawTitled is Draw with the whole title given: a fixed Q (-fixed-q) is
+// not a learned one.
+func DrawTitled(path, title string, q []float64, names []string) error {
 	if names != nil && len(names) != len(q) {
 		return fmt.Errorf("qplot: %s: %d names for %d entries of Q", path, len(names), len(q))
 	}
@@ -66,7 +72,7 @@ func Draw(path, title string, q []float64, names []string) error {
 		return fmt.Errorf("qplot: %s: %w", path, err)
 	}
 	p := plot.New()
-	p.Title.Text = "Learned context distribution Q — " + title
+	p.Title.Text = title
 	p.X.Label.Text = "k (power of the transition matrix)"
 	labels, legend := tickLabels(q, names)
 	if len(legend) > 0 {
@@ -92,16 +98,23 @@ func Draw(path, title string, q []float64, names []string) error {
 		if err != nil {
 			return err
 		}
-		bar.LineStyle.Width = vg.Points(14)
+		bar.LineStyle.Width = vg.Points(min(14, 260/float64(len(q)))) // many bars (-C 1000) may not overlap
 		bar.LineStyle.Color = color.RGBA{R: 52, G: 101, B: 164, A: 255}
 		p.Add(bar)
 	}
 	p.X.Min, p.X.Max = 0.3, float64(len(q))+0.7
 	p.Y.Min, p.Y.Max = floor, 1
 	p.Y.Tick.Marker = yTicks(floor)
-	ticks := make([]plot.Tick, len(q))
+	var ticks []plot.Tick
+	every := 1
+	if len(q) > 20 {
+		every = (len(q) + 9) / 10 // at most about ten numbers under the axis
+	}
 	for k := range q {
-		ticks[k] = plot.Tick{Value: float64(k + 1), Label: labels[k]}
+		if _, err := fmt.Sscan(labels[k], new(int)); err == nil && (k+1)%every != 0 && k != 0 {
+			continue // a power between two labelled ones (names are all kept)
+		}
+		ticks = append(ticks, plot.Tick{Value: float64(k + 1), Label: labels[k]})
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	wt, err := p.WriterTo(6*vg.Inch, 3.5*vg.Inch, ext)

@@ -649,7 +649,7 @@ func score(ctx context.Context, stdout io.Writer, s *train.Schedule, m *train.Mo
 			fmt.Fprintf(stdout, "  against reversed arcs and random non-edges: %.4f\n", res.TestDirectedAUC)
 		}
 	}
-	if note := outcheck.Unfit("the trained model", res.TrainAUC, s.Steps()); note != "" {
+	if note := outcheck.Unfit("the trained model", res.TrainAUC, s.Steps(), false, "-lr"); note != "" {
 		fmt.Fprintln(stdout, note)
 	}
 	return res, nil
