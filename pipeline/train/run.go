@@ -213,7 +213,7 @@ func preflight(g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline
 	}
 	limit = pipeline.MemoryLimit(cfg.MemoryLimit) // once: the advice and the check see one limit
 	if limit > 0 && need > limit && byDim {
-		fix = dimAdvice(cfg, n, g.Adj.NNZ(), eval.PairCount(), limit)
+		fix = DimAdvice(cfg, n, g.Adj.NNZ(), eval.PairCount(), limit)
 	}
 	limit, err = pipeline.CheckMemory(need, limit, what, fix)
 	if err != nil {
@@ -223,10 +223,12 @@ func preflight(g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline
 	return need, limit, nil
 }
 
-// dimAdvice is the fix of a memory refusal whose estimate grows with the
-// dimension: the largest d below cfg.Dim whose estimate is within limit,
-// or, when even d = 2 is not, that the graph alone is too large.
-func dimAdvice(cfg Config, n, nnz, pairs int, limit int64) string {
+// DimAdvice is the fix of a memory refusal whose estimate
+// (Config.EstimateMemory of n nodes, nnz arcs and pairs evaluation pairs)
+// grows with the dimension: the largest d below cfg.Dim whose estimate is
+// within limit, or, when even d = 2 is not, that the graph alone is too
+// large.
+func DimAdvice(cfg Config, n, nnz, pairs int, limit int64) string {
 	raise := "run it where more memory is available"
 	if cfg.MemoryLimit > 0 {
 		raise = "raise the limit (-max-memory) if the machine has the memory"

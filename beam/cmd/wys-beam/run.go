@@ -509,7 +509,11 @@ func (c *config) preflight(g *pipeline.Graph, split *pipeline.Split) error {
 	cfg := sched.Resolve(g.N(), g.Adj.NNZ())
 	need := sched.EstimateMemory(g.N(), g.Adj.NNZ(), split.PairCount())
 	what := fmt.Sprintf("%d nodes at d = %d with batches of %d walks", g.N(), cfg.Dim, cfg.BatchWalks)
-	_, err := pipeline.CheckMemory(need, 0, what, "lower the dimension (-dim) or the walks per batch (-batch)")
+	fix, limit := "lower the dimension (-dim) or the walks per batch (-batch)", pipeline.MemoryLimit(0)
+	if limit > 0 && need > limit {
+		fix = train.DimAdvice(sched, g.N(), g.Adj.NNZ(), split.PairCount(), limit) // as wys-sparse's
+	}
+	_, err := pipeline.CheckMemory(need, limit, what, fix)
 	return err
 }
 
