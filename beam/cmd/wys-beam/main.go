@@ -8,8 +8,8 @@
 // pipeline (wysbeam.BuildPrep) on the same runner before the training;
 // the Beam SDK's own flags (-runner, -endpoint, -environment_type,
 // -project, -region, …) pass through. It writes the same embeddings,
-// Q and report files as wys-sparse. The same seed and P give the same
-// embeddings on any runner, with any number of workers.
+// Q and report files as wys-sparse. The same seed, P and -round-batches
+// give the same embeddings on any runner, with any number of workers.
 package main
 
 import (
@@ -18,11 +18,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
@@ -81,7 +83,7 @@ func bindFlags(fs *flag.FlagSet) *config {
 	fs.IntVar(&sp.BatchWalks, "batch", 0, "walks per minibatch step (0: the trainer's default)")
 	fs.IntVar(&sp.Negatives, "negatives", 1, "non-edge pairs per positive pair")
 	sp.Seed = 1
-	fs.Var(seedFlag{&sp.Seed}, "seed", "`SEED` of every random choice (same seed, P and -round-batches: same output on any runner; unset, -round-batches may differ between direct and the others on long runs)")
+	fs.Var(seedFlag{&sp.Seed}, "seed", "`SEED` of every random choice (same seed, P and -round-batches: same output on any runner; with -round-batches unset, it may differ between direct and the others on long runs)")
 	fs.IntVar(&sp.Workers, "workers", 0, "goroutines per bucket step (0: all cores); the output does not depend on it")
 	fs.StringVar(&c.out, "out", "", "write embeddings to `FILE` (.npy, .tsv, .csv, else word2vec text; text may end in .gz)")
 	fs.StringVar(&c.format, "format", "", "embedding format: w2v, npy, tsv or csv (default: from the -out extension)")
@@ -188,7 +190,27 @@ func (c *config) check(set map[string]bool) error {
 			return err
 		}
 	}
+	if needsEndpoint(runnerName()) {
+		if err := endpointReachable(flagLookup("endpoint"), 5*time.Second); err != nil {
+			return err
+		}
+	}
 	return c.checkOut()
+}
+
+// endpointReachable refuses a job server address (-endpoint HOST:PORT)
+// that takes no connection within timeout: the SDK would wait on it
+// without a word, after the graph was read.
+func endpointReachable(endpoint string, timeout time.Duration) error {
+	addr := endpoint
+	if _, rest, ok := strings.Cut(endpoint, "://"); ok {
+		addr = rest
+	}
+	conn, err := net.DialTimeout("tcp", addr, timeout)
+	if err != nil {
+		return fmt.Errorf("-endpoint %s: no job server answers there (%v); start it, or give its HOST:PORT", endpoint, err)
+	}
+	return conn.Close()
 }
 
 // tempRoot is the Beam flag -temp_location (a directory of any Beam

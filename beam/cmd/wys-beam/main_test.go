@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/wys-project/wys/internal/outcheck"
 	"github.com/wys-project/wys/pipeline/graphio"
@@ -350,7 +352,7 @@ func TestMainPreflight(t *testing.T) {
 	tmp := t.TempDir()
 	graph := writeFile(t, tmp, "g.txt", "1 2\n2 3\n3 1\n")
 	code, _, stderr := runMain(t, tmp, "-graph", graph, "-partitions", "1", "-epochs", "1", "-dim", "100000000")
-	if want := "wys-beam: rank 50000000 (-dim 100000000) exceeds the 3 nodes of the graph; use -dim 6 or less\n"; code != 2 || stderr != want {
+	if want := "wys-beam: -dim 100000000: d/2 = 50000000 exceeds the 3 nodes of the graph; use -dim 6 or less\n"; code != 2 || stderr != want {
 		t.Errorf("-dim 1e8: exit %d, %q; want 2, %q", code, stderr, want)
 	}
 	code, _, stderr = runMain(t, tmp, "-graph", graph, "-partitions", "4", "-epochs", "1", "-dim", "4")
@@ -425,5 +427,25 @@ func TestMainDataflowNeeds(t *testing.T) {
 		"-temp_location", "gs://b/t", "-ids", "bogus", "-graph", graph, "-out", filepath.Join(tmp, "e.tsv"))
 	if want := `wys-beam: -ids "bogus": want auto, int or token` + "\n"; code != 2 || stderr != want {
 		t.Errorf("dataflow, -ids bogus: exit %d, stderr %q; want 2 and %q", code, stderr, want)
+	}
+}
+
+// TestEndpointReachable: a job server address that takes a connection
+// passes (a listener here, with and without a scheme), one that refuses
+// it is an error naming it.
+func TestEndpointReachable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	for _, ep := range []string{addr, "http://" + addr} {
+		if err := endpointReachable(ep, time.Second); err != nil {
+			t.Errorf("%s: %v", ep, err)
+		}
+	}
+	ln.Close()
+	if err := endpointReachable(addr, time.Second); err == nil || !strings.Contains(err.Error(), "-endpoint "+addr+": no job server answers there") {
+		t.Errorf("closed %s: %v", addr, err)
 	}
 }

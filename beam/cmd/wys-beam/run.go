@@ -251,10 +251,17 @@ func checkTempRoot(root string) error {
 		fi, err := os.Stat(p)
 		switch {
 		case err == nil && fi.IsDir():
-			if syscall.Access(p, 2|1) != nil { // W_OK|X_OK: the run's directory is made in it
-				return fmt.Errorf("-temp_location %s: %s is not writable; give a directory this user can write", root, p)
+			// The run's directory is made in it: try (root passes an
+			// access check where a mkdir fails, as in /proc).
+			d, err := os.MkdirTemp(p, ".wys-beam-check-")
+			if err != nil {
+				var pe *os.PathError
+				if errors.As(err, &pe) {
+					err = pe.Err
+				}
+				return fmt.Errorf("-temp_location %s: %s is not writable (%v); give a directory this user can write", root, p, err)
 			}
-			return nil
+			return os.Remove(d)
 		case err == nil:
 			return fmt.Errorf("-temp_location %s: %s is a file, not a directory; give a directory (a missing one is created)", root, p)
 		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
@@ -331,7 +338,7 @@ func (c *config) checkFlags() error {
 	case runnerKind(runnerName()) == "":
 		return fmt.Errorf("-runner %s: not a runner the Beam SDK has; want prism (the default), direct, dataflow, flink, spark or universal", runnerName())
 	case needsEndpoint(runnerName()) && flagLookup("endpoint") == "":
-		return fmt.Errorf("-runner %s submits the job to a job server: give its address with -endpoint HOST:PORT (the README's Flink example starts one)", runnerName())
+		return fmt.Errorf("-runner %s submits the job to a job server: give its address with -endpoint HOST:PORT (the README's Flink example starts one for Flink)", runnerName())
 	case !ok:
 		return fmt.Errorf("-ids %q: want auto, int or token", c.ids)
 	case c.partitions < 0:
@@ -500,7 +507,7 @@ func (c *config) preflight(g *pipeline.Graph, split *pipeline.Split) error {
 		return usageError{fmt.Errorf("-partitions %d: more than the graph's %d nodes; want 1 to %d", c.partitions, g.N(), g.N())}
 	}
 	if half := c.Sparse.Dim / 2; half > g.N() {
-		return usageError{fmt.Errorf("rank %d (-dim %d) exceeds the %d nodes of the graph; use -dim %d or less", half, c.Sparse.Dim, g.N(), 2*g.N())}
+		return usageError{fmt.Errorf("-dim %d: d/2 = %d exceeds the %d nodes of the graph; use -dim %d or less", c.Sparse.Dim, half, g.N(), 2*g.N())}
 	}
 	if k := runnerKind(runnerName()); k != "prism" && k != "direct" {
 		return nil
