@@ -1097,7 +1097,7 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 	if res.Q != nil {
 		how := "learned"
 		if c.fixedQ != "" {
-			how = "fixed (-fixed-q " + c.fixedQ + ")"
+			how = "fixed (" + c.fixedQFlag() + ")"
 		}
 		if len(res.Q) > obj.C {
 			extra := strings.Join(obj.ContextNames()[obj.C:], ", ")
@@ -1157,8 +1157,8 @@ func (c *config) summaryNotes(stdout io.Writer, res *pipeline.Result, split *pip
 	// not learn (a diverging step size, an input read wrong).
 	if c.method == "wys" && !split.HasValidation() {
 		steps := int64(-1)
-		if n := len(res.Curve); n > 0 {
-			steps = int64(res.Curve[n-1].Step)
+		if run := runCurve(res); len(run) > 0 { // the trainer's steps, without -refine's
+			steps = int64(run[len(run)-1].Step)
 		}
 		rate := "-lr"
 		if res.Stats.RefineSteps > 0 {

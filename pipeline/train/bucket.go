@@ -35,7 +35,8 @@ const streamBucketNeg uint64 = 0x6e656762 << 32 // "negb"
 // the P rounds of an epoch is one for any parameters (checked against the
 // dense reference). The attention logits q are global: a round's buckets
 // return their partial q-gradients, summed in bucket order, and one Adam
-// step of q per round gives the next round's q.
+// step of q per epoch of P rounds (Schedule.QStep) gives the next epoch's
+// q.
 //
 // With P = 1 and RoundBatches = 1 the schedule is the trainer: the same
 // seed gives Run's embeddings bit for bit (with one evaluation at the

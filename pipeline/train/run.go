@@ -227,8 +227,12 @@ func preflight(g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline
 // (Config.EstimateMemory of n nodes, nnz arcs and pairs evaluation pairs)
 // grows with the dimension: the largest d below cfg.Dim whose estimate is
 // within limit, or, when even d = 2 is not, that the graph alone is too
-// large.
+// large. When one batch's pairs are most of the estimate, it says to
+// lower the batch instead.
 func DimAdvice(cfg Config, n, nnz, pairs int, limit int64) string {
+	if cfg.Resolve(n, nnz).batchBytes() > cfg.EstimateMemory(n, nnz, pairs)/2 {
+		return "lower the walks per batch (-batch) or the negatives (-negatives)"
+	}
 	raise := "run it where more memory is available"
 	if cfg.MemoryLimit > 0 {
 		raise = "raise the limit (-max-memory) if the machine has the memory"

@@ -383,4 +383,9 @@ func TestMemoryAdvice(t *testing.T) {
 	if _, err := train.Run(context.Background(), tg, s, cfg, nil); !errors.Is(err, pipeline.ErrMemory) || !strings.Contains(err.Error(), "even -dim 2 needs about") {
 		t.Errorf("1000 bytes: %v", err)
 	}
+	// A batch far larger than the model: the batch is what to lower.
+	cfg.BatchWalks = 1 << 22
+	if got := train.DimAdvice(cfg, tg.N(), tg.Adj.NNZ(), s.PairCount(), 1000); !strings.HasPrefix(got, "lower the walks per batch (-batch)") {
+		t.Errorf("batch of 2^22 walks: advice %q", got)
+	}
 }

@@ -105,16 +105,9 @@ func DrawTitled(path, title string, q []float64, names []string) error {
 	p.X.Min, p.X.Max = 0.3, float64(len(q))+0.7
 	p.Y.Min, p.Y.Max = floor, 1
 	p.Y.Tick.Marker = yTicks(floor)
-	var ticks []plot.Tick
-	every := 1
-	if len(q) > 20 {
-		every = (len(q) + 9) / 10 // at most about ten numbers under the axis
-	}
-	for k := range q {
-		if _, err := fmt.Sscan(labels[k], new(int)); err == nil && (k+1)%every != 0 && k != 0 {
-			continue // a power between two labelled ones (names are all kept)
-		}
-		ticks = append(ticks, plot.Tick{Value: float64(k + 1), Label: labels[k]})
+	ticks, unlabelled := axisTicks(labels)
+	if len(unlabelled) > 0 {
+		p.X.Label.Text += fmt.Sprintf("; the last %d bars: %s", len(unlabelled), strings.Join(unlabelled, ", "))
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	wt, err := p.WriterTo(6*vg.Inch, 3.5*vg.Inch, ext)
@@ -125,6 +118,37 @@ func DrawTitled(path, title string, q []float64, names []string) error {
 		_, err := wt.WriteTo(w)
 		return err
 	})
+}
+
+// axisTicks returns the x-axis ticks of bars labelled labels (the powers
+// "1".."C", then the extra contexts' names): every bar's up to 20 bars;
+// beyond, the first and the last power and those at a round step (1, 2
+// or 5 times a power of ten, for at most about ten labels), and no name,
+// which it returns instead, in order, for the axis title (the bars are
+// too narrow for names side by side).
+func axisTicks(labels []string) (ticks []plot.Tick, unlabelled []string) {
+	powers := 0
+	for powers < len(labels) && labels[powers] == fmt.Sprint(powers+1) {
+		powers++
+	}
+	if len(labels) <= 20 {
+		for k, l := range labels {
+			ticks = append(ticks, plot.Tick{Value: float64(k + 1), Label: l})
+		}
+		return ticks, nil
+	}
+	step := 1
+	for _, m := range []int{1, 2, 5, 10, 20, 50, 100, 200, 500} {
+		if step = m; (powers+m-1)/m <= 10 {
+			break
+		}
+	}
+	for k := 1; k <= powers; k++ {
+		if k == 1 || k == powers || (k%step == 0 && powers-k >= step/2) { // no number crowding the last
+			ticks = append(ticks, plot.Tick{Value: float64(k), Label: labels[k-1]})
+		}
+	}
+	return ticks, labels[powers:]
 }
 
 // checkQ returns an error when q is not a distribution: an entry that is

@@ -2,6 +2,7 @@ package qplot
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
 	"math"
@@ -10,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot"
 )
 
 func TestPlotQ(t *testing.T) {
@@ -121,5 +124,41 @@ func TestYTicks(t *testing.T) {
 	}
 	if got := labels(0.001); !slices.Contains(got, "0.001") || !slices.Contains(got, "0.01") || !slices.Contains(got, "0.1") || !slices.Contains(got, "1") {
 		t.Errorf("three decades: labels %q, want every power of ten", got)
+	}
+}
+
+// TestAxisTicks: up to 20 bars each is labelled; beyond, the first and
+// last powers and those at a round step, at most about ten, and the
+// extra contexts' names go to the axis title instead of under bars too
+// narrow for them.
+func TestAxisTicks(t *testing.T) {
+	powers := func(c int, extra ...string) []string {
+		l := make([]string, c)
+		for k := range l {
+			l[k] = fmt.Sprint(k + 1)
+		}
+		return append(l, extra...)
+	}
+	label := func(ticks []plot.Tick) string {
+		var s []string
+		for _, tk := range ticks {
+			s = append(s, tk.Label)
+		}
+		return strings.Join(s, " ")
+	}
+	for _, c := range []struct {
+		labels     []string
+		want, rest string
+	}{
+		{powers(10, "AA"), "1 2 3 4 5 6 7 8 9 10 AA", ""},
+		{powers(25), "1 5 10 15 20 25", ""},
+		{powers(1000), "1 100 200 300 400 500 600 700 800 900 1000", ""},
+		{powers(1000, "PPR", "AA"), "1 100 200 300 400 500 600 700 800 900 1000", "PPR AA"},
+		{powers(21), "1 5 10 15 21", ""},
+	} {
+		ticks, rest := axisTicks(c.labels)
+		if got := label(ticks); got != c.want || strings.Join(rest, " ") != c.rest {
+			t.Errorf("%d bars: ticks %q, rest %q; want %q and %q", len(c.labels), got, rest, c.want, c.rest)
+		}
 	}
 }

@@ -198,13 +198,18 @@ func (c *config) check(set map[string]bool) error {
 	return c.checkOut()
 }
 
-// endpointReachable refuses a job server address (-endpoint HOST:PORT)
-// that takes no connection within timeout: the SDK would wait on it
-// without a word, after the graph was read.
+// endpointReachable refuses a job server address (-endpoint, a gRPC
+// target: HOST:PORT, or dns:/// or passthrough:/// before it) that takes
+// no connection within timeout: the SDK would wait on it without a word,
+// after the graph was read. A target of another scheme (unix:, or one the
+// SDK resolves otherwise) is left to the SDK.
 func endpointReachable(endpoint string, timeout time.Duration) error {
 	addr := endpoint
-	if _, rest, ok := strings.Cut(endpoint, "://"); ok {
-		addr = rest
+	for _, scheme := range []string{"dns:///", "passthrough:///"} {
+		addr = strings.TrimPrefix(addr, scheme)
+	}
+	if strings.Contains(addr, ":/") {
+		return nil
 	}
 	conn, err := net.DialTimeout("tcp", addr, timeout)
 	if err != nil {

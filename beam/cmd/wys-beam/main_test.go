@@ -431,21 +431,28 @@ func TestMainDataflowNeeds(t *testing.T) {
 }
 
 // TestEndpointReachable: a job server address that takes a connection
-// passes (a listener here, with and without a scheme), one that refuses
-// it is an error naming it.
+// passes (a listener here, as HOST:PORT and as the gRPC targets dns:///
+// and passthrough:///), one that refuses it is an error naming it, and a
+// target of another scheme is left to the SDK.
 func TestEndpointReachable(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
-	for _, ep := range []string{addr, "http://" + addr} {
+	targets := []string{addr, "dns:///" + addr, "passthrough:///" + addr}
+	for _, ep := range targets {
 		if err := endpointReachable(ep, time.Second); err != nil {
 			t.Errorf("%s: %v", ep, err)
 		}
 	}
 	ln.Close()
-	if err := endpointReachable(addr, time.Second); err == nil || !strings.Contains(err.Error(), "-endpoint "+addr+": no job server answers there") {
-		t.Errorf("closed %s: %v", addr, err)
+	for _, ep := range targets {
+		if err := endpointReachable(ep, time.Second); err == nil || !strings.Contains(err.Error(), "-endpoint "+ep+": no job server answers there") {
+			t.Errorf("closed %s: %v", ep, err)
+		}
+	}
+	if err := endpointReachable("unix:///nonexistent.sock", time.Second); err != nil {
+		t.Errorf("unix target: %v", err)
 	}
 }

@@ -259,7 +259,7 @@ func checkTempRoot(root string) error {
 				if errors.As(err, &pe) {
 					err = pe.Err
 				}
-				return fmt.Errorf("-temp_location %s: %s is not writable (%v); give a directory this user can write", root, p, err)
+				return fmt.Errorf("-temp_location %s: cannot make a directory in %s (%v); give a directory this user can write", root, p, err)
 			}
 			return os.Remove(d)
 		case err == nil:
@@ -687,7 +687,7 @@ func (c *config) capRounds(ctx context.Context, job *wysbeam.Job, s *train.Sched
 		return nil, usageError{fmt.Errorf("-round-batches %d: %d rounds, more than the %d one training pipeline holds (the runner keeps every round's transforms in memory); give -round-batches %d or more, or fewer -epochs", c.perRnd, s.Rounds(), MaxRounds, per)}
 	}
 	c.perRnd, job.RoundBatches = per, per
-	fmt.Fprintf(stdout, "note: the trainer's schedule is %d rounds, more than the %d one training pipeline holds: each round takes %d minibatch steps of each bucket (-round-batches %d; q moves once a round, so raise -qlr with it)\n", s.Rounds(), MaxRounds, per, per)
+	fmt.Fprintf(stdout, "note: the trainer's schedule is %d rounds, more than the %d one training pipeline holds: each round takes %d minibatch steps of each bucket (-round-batches %d; q moves once an epoch of P rounds, so it moves less per walk: raise -qlr with it)\n", s.Rounds(), MaxRounds, per, per)
 	return job.Schedule(ctx)
 }
 
