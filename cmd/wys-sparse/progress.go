@@ -176,8 +176,12 @@ func (p *progress) Record(e pipeline.Event) {
 		if math.IsNaN(pt.TestAUC) {
 			test = "" // nothing held out: the whole graph is embedded
 		}
-		fmt.Fprintf(p.w, "[%s] %s  epoch %.1f  loss %.4g  %s AUC %s%s  Q1 %.3f\n",
-			e.Stage, p.counter(e), pt.Epoch, pt.Loss, selectionName(p.val), auc(pt.TrainAUC), test, first(pt.Q))
+		epoch := fmt.Sprintf("  epoch %.1f", pt.Epoch)
+		if e.Unit == "steps" {
+			epoch = "" // full-batch steps (the dense reference, -refine): each is a pass over the data, counted already
+		}
+		fmt.Fprintf(p.w, "[%s] %s%s  loss %.4g  %s AUC %s%s  Q1 %.3f\n",
+			e.Stage, p.counter(e), epoch, pt.Loss, selectionName(p.val), auc(pt.TrainAUC), test, first(pt.Q))
 	}
 }
 

@@ -147,6 +147,21 @@ func TestProgressJSON(t *testing.T) {
 	}
 }
 
+// TestProgressEvalLineSteps: an evaluation line of full-batch steps (the
+// dense reference) has no epoch, whose number would repeat the step's;
+// one of minibatches has it.
+func TestProgressEvalLineSteps(t *testing.T) {
+	for unit, want := range map[string]bool{"steps": false, "batches": true} {
+		var b strings.Builder
+		p := &progress{w: &b, mode: "text"}
+		p.Record(pipeline.Event{Kind: pipeline.Eval, Stage: "train", Done: 20, Total: 300, Unit: unit, Elapsed: time.Second,
+			Point: &pipeline.CurvePoint{Step: 20, Epoch: 20, Loss: 1, TrainAUC: 0.9, TestAUC: 0.8, Q: []float64{1}}})
+		if got := strings.Contains(b.String(), "epoch 20.0"); got != want {
+			t.Errorf("%s: %q", unit, b.String())
+		}
+	}
+}
+
 // TestProgressJSONRateBeforeETA: in a stage's first second (and
 // hundredth) a progress object has its rate, not yet an ETA.
 func TestProgressJSONRateBeforeETA(t *testing.T) {
