@@ -80,6 +80,11 @@ var ErrNotFinite = errors.New("not finite")
 // ErrMemory reports a run whose memory estimate exceeds the limit.
 var ErrMemory = errors.New("not enough memory")
 
+// ErrTooLarge reports a graph above the size a method that holds dense
+// N x N matrices takes whatever the memory (NetMF, the log-SVD start, the
+// exact refinement): a setting to change, not a fault of the input.
+var ErrTooLarge = errors.New("graph too large for the method")
+
 // MemoryLimit resolves a memory limit in bytes as CheckMemory does: 0
 // means 90% of the available memory (sysmem.Available), which may be
 // unknown (0: no limit).

@@ -155,6 +155,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	case errors.As(err, &ue):
 		return failure(stderr, c.progress, exitUsage, err.Error())
+	case errors.Is(err, pipeline.ErrTooLarge): // a method to change for this graph, as a rank above its nodes
+		return failure(stderr, c.progress, exitUsage, trimPackage(err.Error()))
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		return failure(stderr, c.progress, interrupt.Code(ctx), c.interrupted(interrupt.Word(ctx), err))
 	default:
@@ -836,7 +838,9 @@ func (c *config) checkRefine(in *input, obj pipeline.ObjectiveConfig, rep *repor
 	if c.Refine.Steps == 0 {
 		return nil
 	}
-	if err := train.CheckRefine(in.g, obj, c.Refine); err != nil {
+	if err := train.CheckRefine(in.g, obj, c.Refine); errors.Is(err, pipeline.ErrTooLarge) {
+		return usagef("-refine %d: %s", c.Refine.Steps, trimPackage(err.Error()))
+	} else if err != nil {
 		return fmt.Errorf("-refine %d: %s", c.Refine.Steps, trimPackage(err.Error()))
 	}
 	cfg := c.Refine.Resolve()

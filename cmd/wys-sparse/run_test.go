@@ -1506,6 +1506,23 @@ func TestSelfLoopOnlyNote(t *testing.T) {
 	}
 }
 
+// TestTooLargeForDenseMethods: a graph above the size of the methods
+// that hold dense N x N matrices (email-Enron's 36,692 nodes) is a usage
+// error, exit 2, as a rank above the graph's nodes is, naming what to use.
+func TestTooLargeForDenseMethods(t *testing.T) {
+	enron := filepath.Join(sharedDatasets(t), "email-Enron", "Email-Enron.txt.gz")
+	for _, c := range []struct{ flags, want string }{
+		{"-method netmf", "(use -method wys or svd)"},
+		{"-start log-svd", "(use -start spectral)"},
+		{"-refine 3", "(drop the refinement steps)"},
+	} {
+		code, _, stderr := runCLI(t, append([]string{"-graph", enron, "-progress", "none"}, strings.Fields(c.flags)...)...)
+		if code != 2 || !strings.Contains(stderr, "it takes graphs of at most 32768 nodes "+c.want) {
+			t.Errorf("%s: exit %d, %q", c.flags, code, stderr)
+		}
+	}
+}
+
 // TestSaveSplitRefused: a run that the trainer's checks refuse (memory,
 // sparse or dense; a length beyond what a run can plan) writes no
 // -save-split directory (it used to write the split, then refuse).

@@ -122,7 +122,7 @@ func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Confi
 		return nil, fmt.Errorf("baseline: rank %d (d = %d) exceeds the %d nodes of the graph; lower the dimension", dim/2, dim, g.N())
 	}
 	if n := g.N(); method == MethodNetMF && n > NetMFMaxNodes {
-		return nil, fmt.Errorf("baseline: netmf builds a dense %d x %d matrix; it takes graphs of at most %d nodes (use -method wys or svd)", n, n, NetMFMaxNodes)
+		return nil, fmt.Errorf("baseline: %w: netmf builds a dense %d x %d matrix; it takes graphs of at most %d nodes (use -method wys or svd)", pipeline.ErrTooLarge, n, n, NetMFMaxNodes)
 	}
 	if err := eval.CheckGraph(g); err != nil {
 		return nil, fmt.Errorf("baseline: %w", err)

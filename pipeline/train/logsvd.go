@@ -37,7 +37,7 @@ func logTarget(ctx context.Context, g *pipeline.Graph, obj pipeline.ObjectiveCon
 // SVD at rank half, before anything of size n² is allocated.
 func logSVDFits(n, half int) error {
 	if n > DefaultLogSVDNodes {
-		return fmt.Errorf("train: the log-SVD start builds a dense %d x %d matrix; it takes graphs of at most %d nodes (use -start spectral)", n, n, DefaultLogSVDNodes)
+		return fmt.Errorf("train: %w: the log-SVD start builds a dense %d x %d matrix; it takes graphs of at most %d nodes (use -start spectral)", pipeline.ErrTooLarge, n, n, DefaultLogSVDNodes)
 	}
 	if half > n {
 		return fmt.Errorf("train: the log-SVD start needs d/2 = %d at most the %d nodes of the graph; lower the dimension", half, n)

@@ -88,7 +88,7 @@ func CheckRefine(g *pipeline.Graph, obj pipeline.ObjectiveConfig, cfg RefineConf
 	}
 	n := g.N()
 	if n > MaxRefineNodes {
-		return fmt.Errorf("train: the exact refinement holds dense %d x %d matrices; it takes graphs of at most %d nodes (drop the refinement steps)", n, n, MaxRefineNodes)
+		return fmt.Errorf("train: %w: the exact refinement holds dense %d x %d matrices; it takes graphs of at most %d nodes (drop the refinement steps)", pipeline.ErrTooLarge, n, n, MaxRefineNodes)
 	}
 	return reference.CheckRefineMemory(n, obj, cfg.MemoryLimit)
 }
