@@ -103,6 +103,11 @@ type rangeIDs struct {
 	MTX        bool
 	Size       graphio.MatrixMarketSize
 	Max, Bad   idLine
+	// FirstOff is the offset of the range's first edge line, and Token
+	// its first edge line with an id not written as an integer (IDAuto;
+	// ID is that id), for the note on ids read as tokens after integers.
+	FirstOff int64
+	Token    idLine
 }
 
 // idLine is an id of an edge line and the line's place: the byte offset,
@@ -132,6 +137,20 @@ func (r *rangeIDs) note(off int64, ln int, e graphio.EdgeLine) {
 			r.Max = idLine{ID: string(id), Num: x, Off: off, Line: ln}
 		}
 	}
+}
+
+// tokenLine is the idLine of edge line e, at offset off and line ln of a
+// range starting at start, naming its first id not written as an
+// integer.
+func tokenLine(off int64, ln int, start int64, e graphio.EdgeLine) idLine {
+	if start > 0 {
+		ln = 0 // not known in a range that does not start its file
+	}
+	id := e.U
+	if _, ok := graphio.ParseNodeID(e.U, graphio.IDInteger); ok {
+		id = e.V
+	}
+	return idLine{ID: string(id), Off: off, Line: ln}
 }
 
 func init() { // Emitter1[int] and Iter1[int] are registered in pipeline.go
@@ -309,9 +328,15 @@ func (f *readFn) ProcessElement(ctx context.Context, r Range, emit func(edgeBatc
 	ids := rangeIDs{File: r.File, Index: int32(r.Index), Start: r.Start}
 	size, err := readRange(ctx, r, f.Load, func(off int64, ln int, text []byte, e graphio.EdgeLine) {
 		ids.note(off, ln, e)
+		if ids.Edges == 0 {
+			ids.FirstOff = off
+		}
 		if f.Load.IDs == graphio.IDAuto && e.TokenIDs() {
 			if ids.Edges == 0 && r.Start == 0 {
 				ids.FirstLine, ids.FirstText = ln, string(text)
+			}
+			if ids.Token.ID == "" {
+				ids.Token = tokenLine(off, ln, r.Start, e)
 			}
 			ids.TokenLines++
 		}

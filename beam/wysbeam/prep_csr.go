@@ -69,6 +69,7 @@ func (b *arcBatch) add(a arcRec) {
 func (p Prep) idsPath() string        { return p.Dir + "/ids.bin" }
 func (p Prep) shardPath(k int) string { return fmt.Sprintf("%s/shards/csr-%05d.bin", p.Dir, k) }
 func (p Prep) splitPath() string      { return p.Dir + "/split.bin" }
+func (p Prep) notesPath() string      { return p.Dir + "/notes.txt" }
 
 // GraphPath is the training graph's file, read by every worker (Job.Graph).
 func (p Prep) GraphPath() string { return p.Dir + "/graph.csr" }
@@ -133,8 +134,71 @@ func (f *idsFn) ProcessElement(ctx context.Context, _ []byte, keys func(*string)
 	if err != nil {
 		return err
 	}
+	note := ""
+	if f.Prep.Load.IDs == graphio.IDAuto && !numeric {
+		if note, err = tokenNote(ctx, ranges); err != nil {
+			return err
+		}
+	}
+	// Written every time, so that a Dir used before holds no stale note.
+	if err := writeFile(ctx, f.Prep.notesPath(), func(w io.Writer) error {
+		_, err := io.WriteString(w, note)
+		return err
+	}); err != nil {
+		return err
+	}
 	emit(idsInfo{N: ids.Len(), Sum: sum})
 	return nil
+}
+
+// tokenNote returns, when the ids became tokens at an edge line after
+// others whose ids were all integers (a typo, a stray header, files
+// joined without a line end), the note wys-sparse's load gives
+// (graphio.LoadReport.TokenID), naming that line; else "".
+func tokenNote(ctx context.Context, ranges []rangeIDs) (string, error) {
+	ranges = slices.Clone(ranges)
+	slices.SortFunc(ranges, func(a, b rangeIDs) int { return cmp.Or(cmp.Compare(a.Index, b.Index), cmp.Compare(a.Start, b.Start)) })
+	first := slices.IndexFunc(ranges, func(r rangeIDs) bool { return r.Edges > 0 })
+	at := slices.IndexFunc(ranges, func(r rangeIDs) bool { return r.Token.ID != "" })
+	if first < 0 || at < 0 || (at == first && ranges[at].Token.Off == ranges[first].FirstOff) {
+		return "", nil // a token graph from its first edge line
+	}
+	r := ranges[at]
+	line := r.Token.Line
+	if line == 0 {
+		var err error
+		if line, err = lineAt(ctx, r.File, r.Token.Off); err != nil {
+			return "", err
+		}
+	}
+	return fmt.Sprintf("the ids are read as tokens from line %d of %s, whose id %q is not written as an integer while every id before it was: if that line is a typo or a stray header, fix it (ids such as +1 or 1.0 are nodes of their own, apart from 1)", line, r.File, r.Token.ID), nil
+}
+
+// ReadNotes returns the notes the preprocessing p left for the driver to
+// print (one per line), none when it left none (or wrote no notes file,
+// as a failed run).
+func ReadNotes(ctx context.Context, p Prep) ([]string, error) {
+	fsys, err := filesystem.New(ctx, p.notesPath())
+	if err != nil {
+		return nil, fmt.Errorf("wysbeam: %s: %w", p.notesPath(), err)
+	}
+	defer fsys.Close()
+	if size, err := fsys.Size(ctx, p.notesPath()); err != nil || size == 0 {
+		return nil, nil // no notes file: nothing to say
+	}
+	r, err := fsys.OpenRead(ctx, p.notesPath())
+	if err != nil {
+		return nil, fmt.Errorf("wysbeam: %s: %w", p.notesPath(), err)
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("wysbeam: %s: %w", p.notesPath(), err)
+	}
+	if text := strings.TrimSpace(string(b)); text != "" {
+		return strings.Split(text, "\n"), nil
+	}
+	return nil, nil
 }
 
 // headerLine applies the loader's header rule to the ranges' counts: when

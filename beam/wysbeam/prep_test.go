@@ -352,6 +352,62 @@ func TestPrepTokenLines(t *testing.T) {
 	}
 }
 
+// TestPrepTokenNote: the note on ids read as tokens after integer lines
+// is given exactly when the loader's report names such a line
+// (LoadReport.TokenID), with its line and id, whether the line lies in
+// the file's first byte range or a later one, or in a second file; a
+// token graph from its first line gets none, and a Dir used before keeps
+// no stale note.
+func TestPrepTokenNote(t *testing.T) {
+	dir := t.TempDir()
+	var ints strings.Builder
+	for i := 0; i < 40; i++ {
+		ints.WriteString(itoa(i) + " " + itoa(i+1) + "\n")
+	}
+	cases := []string{
+		ints.String() + "7 bad!\n" + ints.String(), // in a later range (RangeBytes 50)
+		"1 2\n+1 3\n" + ints.String(),              // in the first range
+		"a b\n" + ints.String() + "b c\n",          // a token graph from its first line: none
+		ints.String(),                              // integers only: none
+	}
+	prepDir := filepath.Join(dir, "prep") // one Dir for all: no stale note
+	for i, text := range cases {
+		file := filepath.Join(dir, itoa(i)+".txt")
+		writeText(t, file, text)
+		p := Prep{Input: file, Dir: prepDir, Shards: 2, RangeBytes: 50}
+		if err := runPrep(t, p); err != nil {
+			t.Fatal(err)
+		}
+		notes, err := ReadNotes(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, rep, err := graphio.LoadEdgeList(context.Background(), file, p.Load)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ""
+		if rep.TokenID != "" {
+			want = fmt.Sprintf("the ids are read as tokens from line %d of %s, whose id %q is not written", rep.TokenIDLine, file, rep.TokenID)
+		}
+		if got := strings.Join(notes, "\n"); (want == "") != (got == "") || !strings.HasPrefix(got, want) {
+			t.Errorf("case %d: notes %q, want %q (loader: id %q line %d)", i, got, want, rep.TokenID, rep.TokenIDLine)
+		}
+	}
+	// Two files: the token line is the second file's first line, after
+	// the first file's integers.
+	writeText(t, filepath.Join(dir, "two-a.txt"), ints.String())
+	writeText(t, filepath.Join(dir, "two-b.txt"), "x 3\n4 5\n")
+	p := Prep{Input: filepath.Join(dir, "two-*.txt"), Dir: filepath.Join(dir, "prep-two"), RangeBytes: 50}
+	if err := runPrep(t, p); err != nil {
+		t.Fatal(err)
+	}
+	notes, err := ReadNotes(context.Background(), p)
+	if want := `the ids are read as tokens from line 1 of ` + filepath.Join(dir, "two-b.txt") + `, whose id "x"`; err != nil || len(notes) != 1 || !strings.HasPrefix(notes[0], want) {
+		t.Errorf("two files: %q, %v; want %q", notes, err, want)
+	}
+}
+
 // TestPrepSplit checks the split and the training graph the
 // preprocessing writes against pipeline.SplitEdges on the loader's graph
 // for the same seed, and the partition the workers build from that

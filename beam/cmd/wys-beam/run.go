@@ -92,6 +92,13 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 	}
 	fmt.Fprintf(stdout, "graph %s: %d nodes, %d training arcs, %d test edges (preprocessed in %s from %d byte range(s) of the input)\n",
 		c.graph, g.N(), g.Adj.NNZ(), len(s.Test), time.Since(t0).Round(time.Millisecond), len(ranges))
+	notes, err := wysbeam.ReadNotes(ctx, p)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stdout, "note: %s\n", n) // as wys-sparse's load notes
+	}
 	return g, s, p.GraphPath(), c.checkIDs(cmp.Or(s.IDs, g.IDs))
 }
 
