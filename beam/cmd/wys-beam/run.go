@@ -157,6 +157,11 @@ type report struct {
 	Seconds         float64   `json:"seconds"`
 	SecondsPerRound float64   `json:"seconds_per_round"`
 	Dir             string    `json:"blocks_dir,omitempty"` // with -keep-temp
+	// Version is the build's (module, commit, Go, Beam SDK), and Outputs
+	// the files written besides the report, as wys-sparse's report has
+	// them.
+	Version string   `json:"version"`
+	Outputs []string `json:"outputs,omitempty"`
 }
 
 // bucketSettings are the resolved settings of train.Config that a
@@ -722,11 +727,16 @@ func (c *config) write(ctx context.Context, stdout io.Writer, res *pipeline.Resu
 	if ids == nil {
 		ids = g.IDs
 	}
+	rep.Version = version()
 	if c.out != "" {
 		if err := graphio.WriteEmbeddings(ctx, c.out, c.format, res, ids); err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout, outcheck.Wrote(res.N, 2*res.Half, c.out, c.format))
+		rep.Outputs = append(rep.Outputs, c.out, graphio.MarkerPath(c.out))
+		if f, _ := graphio.ResolveFormat(c.format, c.out); f == graphio.FormatNPY { // checked before the run
+			rep.Outputs = append(rep.Outputs, graphio.IDsPath(c.out))
+		}
 	}
 	if c.qOut != "" {
 		obj := c.Sparse.Objective.Resolve()
@@ -734,6 +744,7 @@ func (c *config) write(ctx context.Context, stdout io.Writer, res *pipeline.Resu
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote Q to %s\n", c.qOut)
+		rep.Outputs = append(rep.Outputs, c.qOut)
 	}
 	if c.report != "" {
 		if err := graphio.WriteJSON(c.report, rep); err != nil {

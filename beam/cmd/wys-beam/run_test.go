@@ -91,6 +91,16 @@ func TestRun(t *testing.T) {
 	if rep.Load == nil || rep.Load.Weighted || rep.TestFraction != 0 {
 		t.Errorf("report's reading of -graph: %+v, test fraction %v", rep.Load, rep.TestFraction)
 	}
+	// The report names the build and every file written besides itself:
+	// the .tsv and its marker.
+	if want := []string{c.out, graphio.MarkerPath(c.out)}; !strings.HasPrefix(rep.Version, "wys-beam ") || !slices.Equal(rep.Outputs, want) {
+		t.Errorf("report: version %q, outputs %q; want %q", rep.Version, rep.Outputs, want)
+	}
+	for _, p := range rep.Outputs {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("report output %s: %v", p, err)
+		}
+	}
 	// The run's files are removed, unless -keep-temp.
 	for _, keep := range []bool{false, true} {
 		c.keepTemp = keep
