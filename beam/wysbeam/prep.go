@@ -103,11 +103,15 @@ type rangeIDs struct {
 	MTX        bool
 	Size       graphio.MatrixMarketSize
 	Max, Bad   idLine
-	// FirstOff is the offset of the range's first edge line, and Token
-	// its first edge line with an id not written as an integer (IDAuto;
-	// ID is that id), for the note on ids read as tokens after integers.
+	// FirstOff is the offset of the range's first edge line, and Switch
+	// its first edge line whose ids are not both integers in their
+	// canonical spelling (IDAuto), where the ids turn to tokens: ID is its
+	// id with a leading zero (Zero), else its first id not written as an
+	// integer, for the loader's notes on it (LoadReport.LeadingZero and
+	// TokenID).
 	FirstOff int64
-	Token    idLine
+	Switch   idLine
+	Zero     bool
 }
 
 // idLine is an id of an edge line and the line's place: the byte offset,
@@ -139,18 +143,24 @@ func (r *rangeIDs) note(off int64, ln int, e graphio.EdgeLine) {
 	}
 }
 
-// tokenLine is the idLine of edge line e, at offset off and line ln of a
-// range starting at start, naming its first id not written as an
-// integer.
-func tokenLine(off int64, ln int, start int64, e graphio.EdgeLine) idLine {
+// switchLine is the idLine of edge line e, at offset off and line ln of
+// a range starting at start, whose ids are not both canonical integers:
+// its id with a leading zero (zero), as the loader names it first, else
+// its first id not written as an integer.
+func switchLine(off int64, ln int, start int64, e graphio.EdgeLine) (l idLine, zero bool) {
 	if start > 0 {
 		ln = 0 // not known in a range that does not start its file
+	}
+	for _, id := range [][]byte{e.U, e.V} {
+		if _, ok := graphio.ParseNodeID(id, graphio.IDInteger); ok && len(id) > 1 && id[0] == '0' {
+			return idLine{ID: string(id), Off: off, Line: ln}, true
+		}
 	}
 	id := e.U
 	if _, ok := graphio.ParseNodeID(e.U, graphio.IDInteger); ok {
 		id = e.V
 	}
-	return idLine{ID: string(id), Off: off, Line: ln}
+	return idLine{ID: string(id), Off: off, Line: ln}, false
 }
 
 func init() { // Emitter1[int] and Iter1[int] are registered in pipeline.go
@@ -331,12 +341,12 @@ func (f *readFn) ProcessElement(ctx context.Context, r Range, emit func(edgeBatc
 		if ids.Edges == 0 {
 			ids.FirstOff = off
 		}
+		if f.Load.IDs == graphio.IDAuto && !e.Numeric && ids.Switch.ID == "" {
+			ids.Switch, ids.Zero = switchLine(off, ln, r.Start, e)
+		}
 		if f.Load.IDs == graphio.IDAuto && e.TokenIDs() {
 			if ids.Edges == 0 && r.Start == 0 {
 				ids.FirstLine, ids.FirstText = ln, string(text)
-			}
-			if ids.Token.ID == "" {
-				ids.Token = tokenLine(off, ln, r.Start, e)
 			}
 			ids.TokenLines++
 		}

@@ -151,40 +151,54 @@ func (f *idsFn) ProcessElement(ctx context.Context, _ []byte, keys func(*string)
 	return nil
 }
 
-// tokenNote returns, when the ids became tokens at an edge line after
-// others whose ids were all integers (a typo, a stray header, files
-// joined without a line end), the note wys-sparse's load gives
-// (graphio.LoadReport.TokenID), naming that line; else "".
+// tokenNote returns the loader's note on the line where the ids turned
+// to tokens (graphio.LoadReport.LeadingZero and TokenID): an id with a
+// leading zero there, so that "01" and "1" are two nodes; else an id not
+// written as an integer on a line after others whose ids were all
+// integers (a typo, a stray header, files joined without a line end). It
+// is "" for a token graph from its first edge line.
 func tokenNote(ctx context.Context, ranges []rangeIDs) (string, error) {
 	ranges = slices.Clone(ranges)
 	slices.SortFunc(ranges, func(a, b rangeIDs) int { return cmp.Or(cmp.Compare(a.Index, b.Index), cmp.Compare(a.Start, b.Start)) })
 	first := slices.IndexFunc(ranges, func(r rangeIDs) bool { return r.Edges > 0 })
-	at := slices.IndexFunc(ranges, func(r rangeIDs) bool { return r.Token.ID != "" })
-	if first < 0 || at < 0 || (at == first && ranges[at].Token.Off == ranges[first].FirstOff) {
-		return "", nil // a token graph from its first edge line
+	at := slices.IndexFunc(ranges, func(r rangeIDs) bool { return r.Switch.ID != "" })
+	if first < 0 || at < 0 {
+		return "", nil
 	}
 	r := ranges[at]
-	line := r.Token.Line
+	if !r.Zero && at == first && r.Switch.Off == r.FirstOff {
+		return "", nil // a token graph from its first edge line
+	}
+	line := r.Switch.Line
 	if line == 0 {
 		var err error
-		if line, err = lineAt(ctx, r.File, r.Token.Off); err != nil {
+		if line, err = lineAt(ctx, r.File, r.Switch.Off); err != nil {
 			return "", err
 		}
 	}
-	return fmt.Sprintf("the ids are read as tokens from line %d of %s, whose id %q is not written as an integer while every id before it was: if that line is a typo or a stray header, fix it (ids such as +1 or 1.0 are nodes of their own, apart from 1)", line, r.File, r.Token.ID), nil
+	if r.Zero {
+		plain := strings.TrimLeft(r.Switch.ID, "0")
+		if plain == "" {
+			plain = "0"
+		}
+		return fmt.Sprintf("the ids are read as tokens from line %d of %s, whose id %s has a leading zero, so %s and %s are two nodes; add -ids int to read every id as a number", line, r.File, r.Switch.ID, r.Switch.ID, plain), nil
+	}
+	return fmt.Sprintf("the ids are read as tokens from line %d of %s, whose id %q is not written as an integer while every id before it was: if that line is a typo or a stray header, fix it (ids such as +1 or 1.0 are nodes of their own, apart from 1)", line, r.File, r.Switch.ID), nil
 }
 
 // ReadNotes returns the notes the preprocessing p left for the driver to
-// print (one per line), none when it left none (or wrote no notes file,
-// as a failed run).
+// print (one per line), none when it left none; a preprocessing that
+// succeeded wrote its notes file, so any failure to read it is an error.
 func ReadNotes(ctx context.Context, p Prep) ([]string, error) {
 	fsys, err := filesystem.New(ctx, p.notesPath())
 	if err != nil {
 		return nil, fmt.Errorf("wysbeam: %s: %w", p.notesPath(), err)
 	}
 	defer fsys.Close()
-	if size, err := fsys.Size(ctx, p.notesPath()); err != nil || size == 0 {
-		return nil, nil // no notes file: nothing to say
+	if size, err := fsys.Size(ctx, p.notesPath()); err != nil {
+		return nil, fmt.Errorf("wysbeam: %s: %w", p.notesPath(), err) // a run that succeeded wrote it
+	} else if size == 0 {
+		return nil, nil
 	}
 	r, err := fsys.OpenRead(ctx, p.notesPath())
 	if err != nil {

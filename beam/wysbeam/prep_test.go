@@ -352,12 +352,12 @@ func TestPrepTokenLines(t *testing.T) {
 	}
 }
 
-// TestPrepTokenNote: the note on ids read as tokens after integer lines
-// is given exactly when the loader's report names such a line
-// (LoadReport.TokenID), with its line and id, whether the line lies in
-// the file's first byte range or a later one, or in a second file; a
-// token graph from its first line gets none, and a Dir used before keeps
-// no stale note.
+// TestPrepTokenNote: the notes on the line where the ids turn to tokens
+// are given exactly when the loader's report names such a line
+// (LoadReport.LeadingZero, else TokenID), with its line and id, whether
+// the line lies in the file's first byte range or a later one, or in a
+// second file; a token graph from its first line gets none, and a Dir
+// used before keeps no stale note.
 func TestPrepTokenNote(t *testing.T) {
 	dir := t.TempDir()
 	var ints strings.Builder
@@ -365,10 +365,13 @@ func TestPrepTokenNote(t *testing.T) {
 		ints.WriteString(itoa(i) + " " + itoa(i+1) + "\n")
 	}
 	cases := []string{
-		ints.String() + "7 bad!\n" + ints.String(), // in a later range (RangeBytes 50)
-		"1 2\n+1 3\n" + ints.String(),              // in the first range
-		"a b\n" + ints.String() + "b c\n",          // a token graph from its first line: none
-		ints.String(),                              // integers only: none
+		ints.String() + "7 bad!\n" + ints.String(),          // in a later range (RangeBytes 50)
+		"1 2\n+1 3\n" + ints.String(),                       // in the first range
+		"a b\n" + ints.String() + "b c\n",                   // a token graph from its first line: none
+		ints.String(),                                       // integers only: none
+		"01 2\n" + ints.String() + "7 bad!\n",               // a leading zero first: its note, not bad!'s
+		ints.String() + "3 007\n" + ints.String() + "x 1\n", // a leading zero in a later range
+		ints.String() + "01 x\n",                            // both on one line: the leading zero
 	}
 	prepDir := filepath.Join(dir, "prep") // one Dir for all: no stale note
 	for i, text := range cases {
@@ -387,7 +390,10 @@ func TestPrepTokenNote(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := ""
-		if rep.TokenID != "" {
+		switch {
+		case rep.LeadingZero != "":
+			want = fmt.Sprintf("the ids are read as tokens from line %d of %s, whose id %s has a leading zero", rep.LeadingZeroLine, file, rep.LeadingZero)
+		case rep.TokenID != "":
 			want = fmt.Sprintf("the ids are read as tokens from line %d of %s, whose id %q is not written", rep.TokenIDLine, file, rep.TokenID)
 		}
 		if got := strings.Join(notes, "\n"); (want == "") != (got == "") || !strings.HasPrefix(got, want) {

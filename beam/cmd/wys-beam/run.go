@@ -93,8 +93,8 @@ func (c *config) load(ctx context.Context, dir string, stdout io.Writer) (*pipel
 	fmt.Fprintf(stdout, "graph %s: %d nodes, %d training arcs, %d test edges (preprocessed in %s from %d byte range(s) of the input)\n",
 		c.graph, g.N(), g.Adj.NNZ(), len(s.Test), time.Since(t0).Round(time.Millisecond), len(ranges))
 	notes, err := wysbeam.ReadNotes(ctx, p)
-	if err != nil {
-		return nil, nil, "", err
+	if err != nil { // advisory: the run goes on
+		notes = []string{"the preprocessing's notes could not be read: " + outcheck.TrimPackage(err.Error())}
 	}
 	for _, n := range notes {
 		fmt.Fprintf(stdout, "note: %s\n", n) // as wys-sparse's load notes
@@ -157,11 +157,11 @@ type report struct {
 	Seconds         float64   `json:"seconds"`
 	SecondsPerRound float64   `json:"seconds_per_round"`
 	Dir             string    `json:"blocks_dir,omitempty"` // with -keep-temp
-	// Version is the build's (module, commit, Go, Beam SDK), and Outputs
-	// the files written besides the report, as wys-sparse's report has
-	// them.
+	// Version is the build's (module, commit, Go, Beam SDK; wys-sparse's
+	// report has it under settings), and Outputs the files written
+	// besides the report, as wys-sparse's report lists them.
 	Version string   `json:"version"`
-	Outputs []string `json:"outputs,omitempty"`
+	Outputs []string `json:"outputs"`
 }
 
 // bucketSettings are the resolved settings of train.Config that a
@@ -727,7 +727,7 @@ func (c *config) write(ctx context.Context, stdout io.Writer, res *pipeline.Resu
 	if ids == nil {
 		ids = g.IDs
 	}
-	rep.Version = version()
+	rep.Version, rep.Outputs = version(), []string{} // [] when none, as wys-sparse's
 	if c.out != "" {
 		if err := graphio.WriteEmbeddings(ctx, c.out, c.format, res, ids); err != nil {
 			return err
