@@ -31,24 +31,12 @@ import (
 // whose test edges are all arcs of g), are errors. Run stops between
 // batches when ctx is cancelled and returns ctx.Err().
 func Run(ctx context.Context, g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline.Recorder) (*pipeline.Result, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	if err := checkSampleable(g); err != nil {
-		return nil, err
-	}
-	if err := eval.CheckGraph(g); err != nil {
-		return nil, fmt.Errorf("train: %w", err)
-	}
-	cfg = cfg.Resolve(g.N(), g.Adj.NNZ())
-	if _, err := plannedWalks(cfg, g.N(), budgetHint); err != nil {
+	cfg, eval, err := checkInputs(g, eval, cfg)
+	if err != nil {
 		return nil, err
 	}
 	if rec == nil {
 		rec = pipeline.NopRecorder{}
-	}
-	if eval == nil {
-		eval = &pipeline.Split{}
 	}
 	r, err := newRun(ctx, g, eval, cfg, rec)
 	if err != nil {
@@ -167,24 +155,35 @@ func (r *run) startLogSVD(ctx context.Context, g *pipeline.Graph) error {
 // naming how to lower it). A caller that writes files before it runs
 // calls it first.
 func Check(g *pipeline.Graph, eval *pipeline.Split, cfg Config) error {
-	if err := cfg.Validate(); err != nil {
+	cfg, eval, err := checkInputs(g, eval, cfg)
+	if err != nil {
 		return err
+	}
+	_, _, err = preflight(g, eval, cfg, pipeline.NopRecorder{})
+	return err
+}
+
+// checkInputs is Run's first step and Check's: it validates cfg, checks
+// that g can be sampled and eval belongs to it, and returns cfg resolved
+// for g (its planned length checked) and eval (an empty split for nil).
+func checkInputs(g *pipeline.Graph, eval *pipeline.Split, cfg Config) (Config, *pipeline.Split, error) {
+	if err := cfg.Validate(); err != nil {
+		return cfg, nil, err
 	}
 	if err := checkSampleable(g); err != nil {
-		return err
+		return cfg, nil, err
 	}
 	if err := eval.CheckGraph(g); err != nil {
-		return fmt.Errorf("train: %w", err)
+		return cfg, nil, fmt.Errorf("train: %w", err)
 	}
 	cfg = cfg.Resolve(g.N(), g.Adj.NNZ())
 	if _, err := plannedWalks(cfg, g.N(), budgetHint); err != nil {
-		return err
+		return cfg, nil, err
 	}
 	if eval == nil {
 		eval = &pipeline.Split{}
 	}
-	_, _, err := preflight(g, eval, cfg, pipeline.NopRecorder{})
-	return err
+	return cfg, eval, nil
 }
 
 // preflight refuses a run that cannot start (the log-SVD start on too
@@ -200,20 +199,16 @@ func preflight(g *pipeline.Graph, eval *pipeline.Split, cfg Config, rec pipeline
 		}
 	}
 	need = cfg.EstimateMemory(n, g.Adj.NNZ(), eval.PairCount())
-	what, fix, byDim := fmt.Sprintf("%d nodes at d = %d", n, cfg.Dim), "lower the dimension (-dim)", true
+	limit = pipeline.MemoryLimit(cfg.MemoryLimit) // once: the advice and the check see one limit
+	what, fix := fmt.Sprintf("%d nodes at d = %d", n, cfg.Dim), ""
 	if batch := cfg.batchBytes(); batch > need/2 {
-		byDim = false
 		what = fmt.Sprintf("batches of %d walks with %d negatives per positive pair (%s of pairs)", cfg.BatchWalks, cfg.Negatives, sysmem.FormatBytes(batch))
-		fix = "lower the walks per batch (-batch) or the negatives (-negatives)"
 	}
 	if start := logSVDBytes(n, cfg.Dim/2); logSVD && start > need/2 {
-		byDim = false
 		what = fmt.Sprintf("%d nodes with the log-SVD start's dense %d x %d target (%s with its working space)", n, n, n, sysmem.FormatBytes(start))
 		fix = "start from the spectral factors (-start spectral)"
-	}
-	limit = pipeline.MemoryLimit(cfg.MemoryLimit) // once: the advice and the check see one limit
-	if limit > 0 && need > limit && byDim {
-		fix = DimAdvice(cfg, n, g.Adj.NNZ(), eval.PairCount(), limit)
+	} else if limit > 0 && need > limit {
+		fix = DimAdvice(cfg, n, g.Adj.NNZ(), eval.PairCount(), limit) // the batch's fix when its pairs are most of the estimate
 	}
 	limit, err = pipeline.CheckMemory(need, limit, what, fix)
 	if err != nil {
