@@ -16,6 +16,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
+	"github.com/wys-project/wys/internal/outcheck"
 	"github.com/wys-project/wys/pipeline"
 	"github.com/wys-project/wys/pipeline/graphio"
 )
@@ -176,14 +177,11 @@ func tokenNote(ctx context.Context, ranges []rangeIDs) (string, error) {
 			return "", err
 		}
 	}
+	where := fmt.Sprintf("line %d of %s", line, r.File)
 	if r.Zero {
-		plain := strings.TrimLeft(r.Switch.ID, "0")
-		if plain == "" {
-			plain = "0"
-		}
-		return fmt.Sprintf("the ids are read as tokens from line %d of %s, whose id %s has a leading zero, so %s and %s are two nodes; add -ids int to read every id as a number", line, r.File, r.Switch.ID, r.Switch.ID, plain), nil
+		return outcheck.LeadingZeroNote(where, r.Switch.ID), nil
 	}
-	return fmt.Sprintf("the ids are read as tokens from line %d of %s, whose id %q is not written as an integer while every id before it was: if that line is a typo or a stray header, fix it (ids such as +1 or 1.0 are nodes of their own, apart from 1)", line, r.File, r.Switch.ID), nil
+	return outcheck.TokenIDNote(where, r.Switch.ID), nil
 }
 
 // ReadNotes returns the notes the preprocessing p left for the driver to

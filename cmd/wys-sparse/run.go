@@ -759,16 +759,10 @@ func lineNotes(prog *progress, stdout io.Writer, lr *graphio.LoadReport) {
 // or with a first line that looks like column names.
 func idNotes(prog *progress, stdout io.Writer, lr *graphio.LoadReport) {
 	if lr.LeadingZero != "" {
-		plain := strings.TrimLeft(lr.LeadingZero, "0")
-		if plain == "" {
-			plain = "0"
-		}
-		prog.dataNote(stdout, "load", "the ids are read as tokens from line %d, whose id %s has a leading zero, so %s and %s are two nodes; add -ids int to read every id as a number",
-			lr.LeadingZeroLine, lr.LeadingZero, lr.LeadingZero, plain)
+		prog.dataNote(stdout, "load", "%s", outcheck.LeadingZeroNote(fmt.Sprintf("line %d", lr.LeadingZeroLine), lr.LeadingZero))
 	}
 	if lr.TokenID != "" {
-		prog.dataNote(stdout, "load", "the ids are read as tokens from line %d, whose id %q is not written as an integer while every id before it was: if that line is a typo or a stray header, fix it (ids such as +1 or 1.0 are nodes of their own, apart from 1)",
-			lr.TokenIDLine, lr.TokenID)
+		prog.dataNote(stdout, "load", "%s", outcheck.TokenIDNote(fmt.Sprintf("line %d", lr.TokenIDLine), lr.TokenID))
 	}
 	if lr.LateComments > 0 {
 		prog.dataNote(stdout, "load", "%s (starting with # or %%) after the first edge line, the first on line %d, skipped: an edge whose first id starts with # reads as a comment; if these are edges, rename such ids",

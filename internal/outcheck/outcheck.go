@@ -2,7 +2,8 @@
 // format flags that wys-sparse and wys-beam share, so that both commands
 // refuse the same -out and -format before any work, in the same words,
 // and the messages both print: the note on a model that did not fit its
-// graph, a refused setting under its flag, the learned Q (FormatQ).
+// graph, a refused setting under its flag, the learned Q (FormatQ), the
+// load notes on columns and on ids read as tokens.
 // Its errors are one line that names the flag, the file and the fix, as
 // a command prints them after its name; the commands turn them into
 // usage errors (exit 2).
