@@ -596,6 +596,17 @@ func (c *config) validate() error {
 // flags that set it (outcheck.SettingText).
 func settingUsage(err error) error { return usagef("%s", outcheck.SettingText(err)) }
 
+// settingErrUsage returns err as settingUsage does when it is a
+// pipeline.SettingError (a setting a trainer refused for this graph: the
+// length on its N), else err itself.
+func settingErrUsage(err error) error {
+	var se *pipeline.SettingError
+	if errors.As(err, &se) {
+		return settingUsage(err)
+	}
+	return err
+}
+
 // checkFlags checks the values the libraries do not know about.
 func (c *config) checkFlags() error {
 	o := &c.Sparse.Objective

@@ -307,12 +307,7 @@ func (c *config) checkBeforeWrites(in *input) error {
 		_, err := reference.CheckMemory(in.g.N(), c.Dense)
 		return err
 	}
-	err := train.Check(in.g, in.split, c.Sparse)
-	var se *pipeline.SettingError
-	if errors.As(err, &se) { // a setting refused for this graph, as train's (the length on its N)
-		return settingUsage(err)
-	}
-	return err
+	return settingErrUsage(train.Check(in.g, in.split, c.Sparse))
 }
 
 // writeSplit writes the pairs the run scores to -save-split DIR: with
@@ -810,10 +805,7 @@ func (c *config) train(ctx context.Context, in *input, prog *progress, rep *repo
 		return nil, err
 	}
 	res, err := train.Run(ctx, in.g, in.split, cfg, prog)
-	var se *pipeline.SettingError
-	if errors.As(err, &se) { // a setting refused for this graph (the length on its N)
-		return nil, settingUsage(err)
-	}
+	err = settingErrUsage(err)
 	var sm *train.SettingsMismatch
 	switch {
 	case errors.As(err, &sm) && len(sm.Diffs) > 0:
