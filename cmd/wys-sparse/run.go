@@ -1119,6 +1119,7 @@ func (c *config) summarise(stdout io.Writer, res *pipeline.Result, split *pipeli
 // refinement that lowered the selection AUC, a fall of the test AUC the
 // train AUC did not see, and a model that did not learn.
 func (c *config) summaryNotes(stdout io.Writer, res *pipeline.Result, split *pipeline.Split) {
+	run := runCurve(res) // the trainer's points, without -refine's
 	if note := fewTestPairs(res.TestAUC, len(split.Test), len(split.TestNeg), c.moreTestPairs(split)); note != "" {
 		fmt.Fprintln(stdout, note)
 	}
@@ -1134,12 +1135,12 @@ func (c *config) summaryNotes(stdout io.Writer, res *pipeline.Result, split *pip
 		if math.IsNaN(res.TrainAUC) {
 			what = "fit to the graph's own arcs"
 		}
-		if note := train.LoweredNote(res.Curve[len(runCurve(res)):], res.Stats.RefineFromAUC, what); note != "" {
+		if note := train.LoweredNote(res.Curve[len(run):], res.Stats.RefineFromAUC, what); note != "" {
 			fmt.Fprintf(stdout, "note: %s; see -refine-lr and -refine\n", note)
 		}
 	}
 	if c.method == "wys" && c.trainer == "sparse" && !split.HasValidation() {
-		if note := overfitNote(runCurve(res), res.BestStep); note != "" {
+		if note := overfitNote(run, res.BestStep); note != "" {
 			fmt.Fprintln(stdout, note)
 		}
 	}
@@ -1147,7 +1148,7 @@ func (c *config) summaryNotes(stdout io.Writer, res *pipeline.Result, split *pip
 	// not learn (a diverging step size, an input read wrong).
 	if c.method == "wys" && !split.HasValidation() {
 		steps := int64(-1)
-		if run := runCurve(res); len(run) > 0 { // the trainer's steps, without -refine's
+		if len(run) > 0 {
 			steps = int64(run[len(run)-1].Step)
 		}
 		rate := "-lr"
@@ -1343,11 +1344,11 @@ func (c *config) write(ctx context.Context, stdout io.Writer, res *pipeline.Resu
 		fmt.Fprintf(stdout, "wrote Q to %s\n", c.qJSON)
 	}
 	if c.qPlot != "" && res.Q != nil {
-		title := "Learned context distribution Q — " + c.plotTitle()
+		draw, title := qplot.Draw, c.plotTitle() // titled as a learned Q
 		if c.fixedQ != "" {
-			title = "Fixed context distribution Q (" + c.fixedQ + ") — " + c.plotTitle()
+			draw, title = qplot.DrawTitled, "Fixed context distribution Q ("+c.fixedQ+") — "+title
 		}
-		if err := qplot.DrawTitled(c.qPlot, title, res.Q, obj.ContextNames()); err != nil {
+		if err := draw(c.qPlot, title, res.Q, obj.ContextNames()); err != nil {
 			return err
 		}
 		rep.Outputs = append(rep.Outputs, c.qPlot)
