@@ -200,11 +200,7 @@ func (c *config) interrupted(word string, err error) string {
 	}
 	_, serr := os.Stat(train.CheckpointPath(c.checkpoint))
 	if errors.Is(err, train.ErrNotSaved) {
-		why := err.Error() // the context's line, then the save's
-		if _, last, ok := strings.Cut(why, "\n"); ok {
-			why = last
-		}
-		why = trimPackage(why)
+		why := trimPackage(saveFailure(err).Error())
 		if serr == nil {
 			return word + "; " + why + ": " + c.checkpoint + " holds an earlier checkpoint, from which -resume continues (the batches after it are trained again)"
 		}
@@ -214,6 +210,19 @@ func (c *config) interrupted(word string, err error) string {
 		return word + "; training state saved in " + c.checkpoint + ": run the same command with -resume to continue"
 	}
 	return word + " before the first checkpoint: " + c.checkpoint + " holds no training state (run the command again as it was); no output files were left half-written"
+}
+
+// saveFailure returns the error that err, train.Run's join of the
+// context's error and a failed save's, holds for the save.
+func saveFailure(err error) error {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range joined.Unwrap() {
+			if errors.Is(e, train.ErrNotSaved) {
+				return e
+			}
+		}
+	}
+	return err
 }
 
 // input is what the load step produces: the training graph, the
